@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * sframe.h - read SFrame stack-trace sections: open, iterate, look up, check.
+ *
+ * The library never allocates, keeps no global state and never recurses.
+ * Every byte of a section is read through a caller-supplied, fallible read
+ * callback, so a section may live in a file, in another process, in user
+ * memory that can fault, or simply in a buffer (sframe_open_buffer()).
+ *
+ * Two addresses describe a section:
+ *   - @base: where its bytes are read from, the callback's address space;
+ *   - @vaddr: the run-time address of its first byte, the base of the PCs
+ *     it describes.
+ * A profiler reads a file's bytes (base = file offset) and looks up run-time
+ * PCs (vaddr = section address + load bias).
+ *
+ * Errors are negative. The library's own codes are -SFRAME_ERR_*, all below
+ * -4095 so that any errno-style value (-1 .. -4095) returned by the read
+ * callback, such as -EFAULT, comes back to the caller unchanged and cannot
+ * be mistaken for one of them (see sframe_is_read_error()).
+ */
+#ifndef SFRAME_H
+#define SFRAME_H
+
+#include "sframe_env.h"
+#include "sframe_format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * enum sframe_error - error codes; functions return their negation.
+ *
+ * Values are pinned: they are part of the ABI.
+ */
+enum sframe_error {
+	SFRAME_ERR_BASE = 4096,
+	/* Not an error of the input: the section has no row for this PC. */
+	SFRAME_ERR_NOT_FOUND = 4096,
+	/* Bad arguments. */
+	SFRAME_ERR_INVAL = 4097,
+	/* Unsupported (well-formed, but not something this library reads). */
+	SFRAME_ERR_BAD_MAGIC = 4098,
+	SFRAME_ERR_VERSION = 4099,
+	SFRAME_ERR_ABI = 4100,
+	SFRAME_ERR_UNSUPPORTED = 4101,
+	/* Corrupt section; the name says which part. */
+	SFRAME_ERR_TRUNCATED = 4102,	/* shorter than its header */
+	SFRAME_ERR_FLAGS = 4103,	/* flag bits not allowed for the version */
+	SFRAME_ERR_HEADER = 4104,	/* offsets/counts do not fit the section */
+	SFRAME_ERR_FDE = 4105,		/* an FDE is out of bounds or inconsistent */
+	SFRAME_ERR_FDE_ORDER = 4106,	/* FDEs flagged sorted are not, or overlap */
+	SFRAME_ERR_FRE_TYPE = 4107,	/* FRE type 3..15 */
+	SFRAME_ERR_FDE_TYPE = 4108,	/* v3 FDE type unknown or not valid for the ABI */
+	SFRAME_ERR_REP_SIZE = 4109,	/* PCMASK FDE with repetition size 0 */
+	SFRAME_ERR_FRE = 4110,		/* an FRE is out of bounds or misordered */
+	SFRAME_ERR_WORD_SIZE = 4111,	/* data-word size code 3 */
+	SFRAME_ERR_WORDS = 4112,	/* data-word count/contents invalid for ABI and FDE type */
+	SFRAME_ERR_FRE_COUNT = 4113,	/* FRE counts disagree with the header */
+	/* The read callback failed without an errno-style code of its own. */
+	SFRAME_ERR_READ = 4114,
+	SFRAME_ERR_MAX = 4114
+};
+
+/**
+ * sframe_read_fn - read section bytes.
+ * @ctx: the caller's context, as given to sframe_open().
+ * @addr: address to read from, in the callback's own address space.
+ * @dst: where to store @len bytes.
+ * @len: number of bytes; never 0, never more than 64.
+ *
+ * Return: 0 when all @len bytes were read, else a negative error that the
+ * library returns to its caller unchanged. Use an errno-style value
+ * (-EFAULT, -EIO, ...) or -SFRAME_ERR_READ.
+ */
+typedef int (*sframe_read_fn)(void *ctx, uint64_t addr, void *dst, size_t len);
+
+/* Largest single read the library asks of a callback. */
+#define SFRAME_MAX_READ 64
+
+/**
+ * struct sframe_section - an opened section. Caller-owned; treat as opaque
+ * but for the header fields, which sframe_open() decodes and never changes.
+ */
+struct sframe_section {
+	sframe_read_fn read;
+	void *read_ctx;
+	uint64_t base;		/* where byte 0 is read from */
+	uint64_t vaddr;		/* run-time address of byte 0 */
+	uint64_t size;		/* section size in bytes */
+	uint64_t fde_start;	/* section offset of the FDE area */
+	uint64_t fre_start;	/* section offset of the FRE area */
+	uint32_t num_fdes;
+	uint32_t num_fres;
+	uint32_t fre_len;
+	uint8_t version;
+	uint8_t flags;
+	uint8_t abi;
+	int8_t fixed_fp;	/* 0: not fixed */
+	int8_t fixed_ra;	/* 0: not fixed */
+	uint8_t auxhdr_len;
+	uint8_t fde_size;	/* 17, 20 or 16 */
+	bool big_endian;
+};
+
+/**
+ * struct sframe_fde - one function descriptor, every field decoded.
+ */
+struct sframe_fde {
+	uint32_t index;		/* position in the FDE area */
+	uint64_t func_start;	/* run-time start address: vaddr + func_offset */
+	int64_t func_offset;	/* start relative to the section's first byte */
+	uint32_t func_size;
+	int64_t start_field;	/* the stored start value, sign-extended */
+	uint64_t start_field_off; /* section offset of the stored start value */
+	uint64_t fres_off;	/* section offset of the first FRE */
+	uint32_t num_fres;
+	uint8_t info;		/* raw func_info */
+	uint8_t info2;		/* raw v3 func_info2 (0 before v3) */
+	uint8_t rep_size;	/* PCMASK block size (v2, v3; v1 see sframe_lookup()) */
+	uint8_t fre_type;	/* SFRAME_FRE_TYPE_* */
+	uint8_t pc_type;	/* SFRAME_PC_TYPE_INC or _MASK */
+	uint8_t fde_type;	/* SFRAME_FDE_TYPE_DEFAULT or _FLEX */
+	uint8_t pauth_key;	/* SFRAME_PAUTH_KEY_A or _B (aarch64) */
+	bool signal;		/* v3 signal-frame bit */
+};
+
+/**
+ * struct sframe_fre - one frame row entry, raw words decoded.
+ */
+struct sframe_fre {
+	uint32_t start;		/* offset from function (PCMASK: block) start */
+	uint8_t info;		/* raw fre_info */
+	uint8_t num_words;	/* N, 0..SFRAME_MAX_WORDS */
+	uint8_t word_bytes;	/* 1, 2 or 4 */
+	uint8_t size;		/* encoded size in bytes */
+	bool mangled_ra;	/* aarch64: RA carries a PAuth signature */
+	int32_t words[SFRAME_MAX_WORDS];	/* sign-extended */
+	uint32_t uwords[SFRAME_MAX_WORDS];	/* zero-extended (FLEX control words) */
+};
+
+/**
+ * enum sframe_loc_kind - where a register's value in the caller comes from.
+ * @SFRAME_LOC_UNDEFINED: no value: the RA is undefined, outermost frame.
+ * @SFRAME_LOC_SAME: not saved by this frame: the value is unchanged (for
+ *	the RA on aarch64/s390x: still in the link register, topmost frame).
+ * @SFRAME_LOC_CFA: based on the CFA: value = CFA + offset, or
+ *	*(CFA + offset) when deref is set (a stack slot, the usual case).
+ * @SFRAME_LOC_REG: based on DWARF register @reg: value = reg + offset, or
+ *	*(reg + offset) when deref is set; "in a register" is offset 0, no deref.
+ */
+enum sframe_loc_kind {
+	SFRAME_LOC_UNDEFINED = 0,
+	SFRAME_LOC_SAME = 1,
+	SFRAME_LOC_CFA = 2,
+	SFRAME_LOC_REG = 3,
+};
+
+/* struct sframe_loc.flags */
+#define SFRAME_LOCF_FIXED	0x1	/* offset is the header's fixed offset */
+#define SFRAME_LOCF_PADDING	0x2	/* the FRE carries an explicit "no rule" word */
+#define SFRAME_LOCF_V2_REGNUM	0x4	/* s390x v2 register-number encoding */
+
+/**
+ * struct sframe_loc - the rule recovering one register of the caller.
+ */
+struct sframe_loc {
+	uint8_t kind;		/* enum sframe_loc_kind */
+	uint8_t flags;		/* SFRAME_LOCF_* */
+	bool deref;
+	uint16_t reg;		/* DWARF register, SFRAME_LOC_REG only */
+	int32_t offset;
+};
+
+/**
+ * struct sframe_cfa - the rule computing the CFA: (*)(reg + offset).
+ */
+struct sframe_cfa {
+	uint16_t reg;		/* DWARF register number (SP or FP for default FDEs) */
+	bool deref;		/* CFA = *(reg + offset) */
+	bool is_sp;		/* reg is the ABI's stack pointer */
+	bool is_fp;		/* reg is the ABI's frame pointer */
+	int32_t offset;		/* s390x bias and scale already applied */
+};
+
+/**
+ * struct sframe_rules - a row fully decoded: how to compute the caller's
+ * frame. When @ra_undefined is set the row marks the outermost frame and
+ * nothing else is meaningful.
+ */
+struct sframe_rules {
+	struct sframe_cfa cfa;
+	struct sframe_loc ra;
+	struct sframe_loc fp;
+	bool ra_undefined;
+	bool ra_mangled;
+};
+
+/**
+ * struct sframe_row - answer of sframe_lookup(): the function and its row.
+ */
+struct sframe_row {
+	struct sframe_fde fde;
+	struct sframe_fre fre;
+	struct sframe_rules rules;
+};
+
+/**
+ * struct sframe_fre_iter - cursor over one function's FREs.
+ */
+struct sframe_fre_iter {
+	uint64_t off;		/* section offset of the next FRE */
+	uint64_t end;		/* end of the FRE area */
+	uint32_t next;		/* index of the next FRE */
+	uint32_t count;		/* FREs in the function */
+	uint8_t fre_type;
+};
+
+/**
+ * struct sframe_problem - where sframe_check() found a problem.
+ * @fde: FDE index, or UINT32_MAX when the problem is in the header.
+ * @fre: FRE index inside that FDE, or UINT32_MAX when it is the FDE itself.
+ */
+struct sframe_problem {
+	uint32_t fde;
+	uint32_t fre;
+};
+
+#define SFRAME_NO_INDEX 0xffffffffu
+
+/**
+ * struct sframe_buffer - a section that is already in memory.
+ * @data: its bytes, read at callback addresses 0 .. @size - 1.
+ * @size: length of @data.
+ */
+struct sframe_buffer {
+	const void *data;
+	uint64_t size;
+};
+
+/**
+ * sframe_read_buffer() - read callback for a struct sframe_buffer.
+ * @ctx: the struct sframe_buffer.
+ * @addr: offset into the buffer.
+ * @dst: destination.
+ * @len: bytes to copy.
+ *
+ * Return: 0, or -SFRAME_ERR_READ when [addr, addr + len) is outside it.
+ */
+int sframe_read_buffer(void *ctx, uint64_t addr, void *dst, size_t len);
+
+/**
+ * sframe_open() - check a section's header and prepare it for reading.
+ * @sec: filled on success.
+ * @read: read callback for the section bytes.
+ * @read_ctx: passed to @read.
+ * @base: callback address of the section's first byte.
+ * @size: section size in bytes.
+ * @vaddr: run-time address of the section's first byte.
+ *
+ * Reads the 28-byte header only and checks it in constant time: magic (either
+ * byte order), version, flags allowed for that version, ABI, and that the
+ * FDE and FRE areas lie inside @size without overflow.
+ *
+ * Return: 0; -SFRAME_ERR_INVAL (NULL @sec or @read, @base + @size wraps);
+ * -SFRAME_ERR_TRUNCATED, -SFRAME_ERR_BAD_MAGIC, -SFRAME_ERR_VERSION,
+ * -SFRAME_ERR_FLAGS, -SFRAME_ERR_ABI, -SFRAME_ERR_HEADER; or the callback's
+ * error.
+ */
+int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
+		uint64_t base, uint64_t size, uint64_t vaddr);
+
+/**
+ * sframe_open_buffer() - sframe_open() for a section in memory.
+ * @sec: filled on success.
+ * @buf: caller-owned; must live as long as @sec. Filled here.
+ * @data: the section bytes.
+ * @size: their number.
+ * @vaddr: run-time address of the first byte.
+ *
+ * Return: as sframe_open().
+ */
+int sframe_open_buffer(struct sframe_section *sec, struct sframe_buffer *buf,
+		       const void *data, uint64_t size, uint64_t vaddr);
+
+/**
+ * sframe_get_fde() - decode one FDE (v3: with its attribute record).
+ * @sec: an opened section.
+ * @index: 0 .. num_fdes - 1.
+ * @fde: filled on success.
+ *
+ * Checks what one FDE can say about itself: fields in bounds, FRE type
+ * 0..2, v3 FDE type valid for the ABI, start + size without overflow.
+ *
+ * Return: 0; -SFRAME_ERR_INVAL (@index out of range); -SFRAME_ERR_FDE,
+ * -SFRAME_ERR_FRE_TYPE, -SFRAME_ERR_FDE_TYPE; or the callback's error.
+ */
+int sframe_get_fde(const struct sframe_section *sec, uint32_t index, struct sframe_fde *fde);
+
+/**
+ * sframe_fre_iter_init() - start iterating the FREs of @fde.
+ * @sec: an opened section.
+ * @fde: from sframe_get_fde().
+ * @it: cursor to set up.
+ *
+ * Return: 0 or -SFRAME_ERR_INVAL.
+ */
+int sframe_fre_iter_init(const struct sframe_section *sec, const struct sframe_fde *fde,
+			 struct sframe_fre_iter *it);
+
+/**
+ * sframe_fre_iter_next() - decode the next FRE.
+ * @sec: an opened section.
+ * @it: cursor from sframe_fre_iter_init().
+ * @fre: filled when 1 is returned.
+ *
+ * Return: 1 when @fre holds the next FRE, 0 after the last one;
+ * -SFRAME_ERR_FRE (runs past the FRE area), -SFRAME_ERR_WORD_SIZE,
+ * -SFRAME_ERR_WORDS (more than SFRAME_MAX_WORDS); or the callback's error.
+ */
+int sframe_fre_iter_next(const struct sframe_section *sec, struct sframe_fre_iter *it,
+			 struct sframe_fre *fre);
+
+/**
+ * sframe_fre_rules() - decode a row into CFA, RA and FP rules.
+ * @sec: the section (ABI, version, fixed offsets).
+ * @fde: the row's function.
+ * @fre: the row.
+ * @rules: filled on success.
+ *
+ * Applies the ABI's rules: which word is RA or FP, the fixed header offsets,
+ * s390x CFA bias/scale and v2 register-number encoding, v3 FLEX pairs.
+ *
+ * Return: 0 or -SFRAME_ERR_WORDS when the word count or contents are not
+ * valid for the ABI and FDE type.
+ */
+int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *fde,
+		     const struct sframe_fre *fre, struct sframe_rules *rules);
+
+/**
+ * sframe_lookup() - find the row that describes @pc.
+ * @sec: an opened section.
+ * @pc: run-time address.
+ * @row: filled on success: function, row and rules.
+ *
+ * The function is the one with the greatest start <= @pc, and @pc must be
+ * below its end (binary search when the section is flagged sorted, a linear
+ * scan otherwise). The row is the last FRE whose start offset is <= the PC's
+ * offset into the function; for PCMASK functions the offset is taken modulo
+ * the repetition size. v1 sections have no repetition size: on amd64 (the
+ * only ABI whose v1 linker output has PCMASK FDEs, for 16-byte PLT entries)
+ * a v1 PCMASK FDE repeats every 16 bytes; on other ABIs it is unsupported.
+ *
+ * Return: 0; -SFRAME_ERR_NOT_FOUND when no function or no row covers @pc
+ * (gaps, before the first function, at a function's end, zero-FRE FDEs, PC
+ * before the first FRE); -SFRAME_ERR_REP_SIZE; -SFRAME_ERR_UNSUPPORTED;
+ * any error of sframe_get_fde(), sframe_fre_iter_next() or
+ * sframe_fre_rules(); or the callback's error.
+ */
+int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_row *row);
+
+/**
+ * sframe_check() - validate the whole section.
+ * @sec: an opened section.
+ * @where: optional; on failure says which FDE/FRE the problem is in.
+ *
+ * Walks every FDE and FRE once: everything in bounds; FRE types, FDE types
+ * and data-word counts valid for the ABI and FDE type; PCMASK repetition
+ * size non-zero; FRE start offsets strictly increasing and inside the
+ * function (or the repeated block); FDEs flagged sorted really sorted and not
+ * overlapping; v3 attribute records inside the FRE area; the FRE total equal
+ * to the header's count.
+ *
+ * Return: 0 when valid; the first problem's error code otherwise.
+ */
+int sframe_check(const struct sframe_section *sec, struct sframe_problem *where);
+
+/**
+ * sframe_strerror() - message for an error code.
+ * @err: a value returned by this library (negative), or 0.
+ *
+ * Return: a static string; for errors that came from the read callback,
+ * "memory read failed".
+ */
+const char *sframe_strerror(int err);
+
+/**
+ * sframe_errname() - the name of an error code ("SFRAME_ERR_FDE", ...).
+ * @err: as for sframe_strerror().
+ *
+ * Return: a static string; "SFRAME_OK" for 0, "READ_CALLBACK" for callback
+ * errors.
+ */
+const char *sframe_errname(int err);
+
+/**
+ * sframe_is_read_error() - did @err come from the read callback?
+ * @err: a value returned by this library.
+ *
+ * Return: true for -SFRAME_ERR_READ and for any negative value that is not
+ * one of the library's codes.
+ */
+static inline bool sframe_is_read_error(int err)
+{
+	return err == -SFRAME_ERR_READ ||
+	       (err < 0 && (err > -SFRAME_ERR_BASE || err < -SFRAME_ERR_MAX));
+}
+
+/**
+ * sframe_abi_sp_reg() - DWARF number of the ABI's stack pointer.
+ * @abi: SFRAME_ABI_*.
+ *
+ * Return: the register number, or -1 for an unknown ABI. Likewise
+ * sframe_abi_fp_reg() and sframe_abi_ra_reg().
+ */
+int sframe_abi_sp_reg(uint8_t abi);
+int sframe_abi_fp_reg(uint8_t abi);
+int sframe_abi_ra_reg(uint8_t abi);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SFRAME_H */

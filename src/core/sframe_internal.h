@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * sframe_internal.h - helpers shared by the core's files; not installed.
+ */
+#ifndef SFRAME_INTERNAL_H
+#define SFRAME_INTERNAL_H
+
+#include <sframe/sframe.h>
+
+/* Largest valid FRE: 4-byte start, info byte, six 4-byte words. */
+#define SF_FRE_MAX_BYTES (4 + 1 + SFRAME_MAX_WORDS * 4)
+
+/*
+ * sf_read() - the one checked way to read section bytes.
+ *
+ * Bounds are checked overflow-first against the section size; a range
+ * outside the section returns @oob_err (the caller knows which part of the
+ * section it was reading, so the error can name it). A callback error is
+ * passed through unchanged; a positive value from a misbehaving callback is
+ * turned into -SFRAME_ERR_READ so that success is never faked.
+ */
+static inline int sf_read(const struct sframe_section *sec, uint64_t off, void *dst,
+			  size_t len, int oob_err)
+{
+	int ret;
+
+	if (len == 0 || len > SFRAME_MAX_READ)
+		return -SFRAME_ERR_INVAL;
+	if (off > sec->size || len > sec->size - off)
+		return oob_err;
+	ret = sec->read(sec->read_ctx, sec->base + off, dst, len);
+	if (ret > 0)
+		return -SFRAME_ERR_READ;
+	return ret;
+}
+
+static inline uint16_t sf_u16(const struct sframe_section *sec, const uint8_t *p)
+{
+	if (sec->big_endian)
+		return (uint16_t)((unsigned)p[0] << 8 | p[1]);
+	return (uint16_t)((unsigned)p[1] << 8 | p[0]);
+}
+
+static inline uint32_t sf_u32(const struct sframe_section *sec, const uint8_t *p)
+{
+	if (sec->big_endian)
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static inline uint64_t sf_u64(const struct sframe_section *sec, const uint8_t *p)
+{
+	uint64_t hi, lo;
+
+	if (sec->big_endian) {
+		hi = sf_u32(sec, p);
+		lo = sf_u32(sec, p + 4);
+	} else {
+		lo = sf_u32(sec, p);
+		hi = sf_u32(sec, p + 4);
+	}
+	return hi << 32 | lo;
+}
+
+/* Two's-complement reinterpretations without implementation-defined casts. */
+static inline int64_t sf_s64(uint64_t v)
+{
+	if (v <= (uint64_t)INT64_MAX)
+		return (int64_t)v;
+	return -(int64_t)(~v) - 1;
+}
+
+static inline int8_t sf_s8(uint8_t v)
+{
+	if (v <= 0x7f)
+		return (int8_t)v;
+	return (int8_t)(-(int)(uint8_t)~v - 1);
+}
+
+static inline int16_t sf_s16(uint16_t v)
+{
+	if (v <= 0x7fff)
+		return (int16_t)v;
+	return (int16_t)(-(int)(uint16_t)~v - 1);
+}
+
+static inline int32_t sf_s32(uint32_t v)
+{
+	if (v <= (uint32_t)INT32_MAX)
+		return (int32_t)v;
+	return -(int32_t)(~v) - 1;
+}
+
+/*
+ * sf_fde_key() - a function's start relative to the section, and its size,
+ * from the FDE index entry alone (one small read): what the binary search
+ * compares. Returns -SFRAME_ERR_FDE when the start cannot be represented.
+ */
+int sf_fde_key(const struct sframe_section *sec, uint32_t index, int64_t *key, uint32_t *size);
+
+/*
+ * sf_parse_fre() - decode one FRE from @avail bytes at @p.
+ * Returns its encoded size (> 0), or -SFRAME_ERR_FRE when it runs past
+ * @avail, -SFRAME_ERR_WORD_SIZE or -SFRAME_ERR_WORDS.
+ */
+int sf_parse_fre(const struct sframe_section *sec, unsigned int fre_type, const uint8_t *p,
+		 size_t avail, struct sframe_fre *fre);
+
+/* The PCMASK block size of @fde, or a negative error (v1 has none). */
+int sf_rep_size(const struct sframe_section *sec, const struct sframe_fde *fde);
+
+#endif /* SFRAME_INTERNAL_H */

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * sframe_open.c - header checks, in constant time.
+ *
+ * Everything later code relies on about the layout is established here once:
+ * the FDE array and the FRE area lie inside the section and do not overlap,
+ * so per-entry reads only need to check their own small ranges.
+ */
+#include "sframe_internal.h"
+
+int sframe_read_buffer(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	const struct sframe_buffer *buf = ctx;
+
+	if (!buf || !dst || addr > buf->size || len > buf->size - addr)
+		return -SFRAME_ERR_READ;
+	SFRAME_MEMCPY(dst, (const uint8_t *)buf->data + addr, len);
+	return 0;
+}
+
+static uint8_t fde_size_of(uint8_t version)
+{
+	switch (version) {
+	case SFRAME_VERSION_1:
+		return SFRAME_V1_FDE_SIZE;
+	case SFRAME_VERSION_2:
+		return SFRAME_V2_FDE_SIZE;
+	default:
+		return SFRAME_V3_FDE_SIZE;
+	}
+}
+
+static uint8_t flags_allowed(uint8_t version)
+{
+	switch (version) {
+	case SFRAME_VERSION_1:
+		return SFRAME_V1_FLAGS_ALLOWED;
+	case SFRAME_VERSION_2:
+		return SFRAME_V2_FLAGS_ALLOWED;
+	default:
+		return SFRAME_V3_FLAGS_ALLOWED;
+	}
+}
+
+int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
+		uint64_t base, uint64_t size, uint64_t vaddr)
+{
+	uint8_t h[SFRAME_HDR_SIZE];
+	struct sframe_section s = { 0 };
+	uint64_t hdr_end, fde_bytes, fde_end, fre_end, min_fre_bytes;
+	uint32_t fde_off, fre_off;
+	size_t n;
+	int ret;
+
+	if (!sec || !read)
+		return -SFRAME_ERR_INVAL;
+	/* The last byte must be addressable: base + size - 1 may not wrap. */
+	if (size && base > UINT64_MAX - (size - 1))
+		return -SFRAME_ERR_INVAL;
+
+	s.read = read;
+	s.read_ctx = read_ctx;
+	s.base = base;
+	s.size = size;
+	s.vaddr = vaddr;
+
+	/* One read: the magic decides between "not SFrame" and "truncated". */
+	n = size < SFRAME_HDR_SIZE ? (size_t)size : SFRAME_HDR_SIZE;
+	if (n < 2)
+		return -SFRAME_ERR_TRUNCATED;
+	ret = sf_read(&s, 0, h, n, -SFRAME_ERR_TRUNCATED);
+	if (ret)
+		return ret;
+	if (h[0] == 0xe2 && h[1] == 0xde)
+		s.big_endian = false;
+	else if (h[0] == 0xde && h[1] == 0xe2)
+		s.big_endian = true;
+	else
+		return -SFRAME_ERR_BAD_MAGIC;
+	if (n < SFRAME_HDR_SIZE)
+		return -SFRAME_ERR_TRUNCATED;
+
+	s.version = h[SFRAME_HDR_VERSION];
+	if (s.version < SFRAME_VERSION_1 || s.version > SFRAME_VERSION_3)
+		return -SFRAME_ERR_VERSION;
+	s.flags = h[SFRAME_HDR_FLAGS];
+	if (s.flags & ~flags_allowed(s.version))
+		return -SFRAME_ERR_FLAGS;
+	s.abi = h[SFRAME_HDR_ABI];
+	switch (s.abi) {
+	case SFRAME_ABI_AARCH64_BE:
+	case SFRAME_ABI_AARCH64_LE:
+	case SFRAME_ABI_AMD64_LE:
+		break;
+	case SFRAME_ABI_S390X_BE:
+		/* s390x was defined with v2 (binutils 2.45); no v1 section has it. */
+		if (s.version >= SFRAME_VERSION_2)
+			break;
+		return -SFRAME_ERR_ABI;
+	default:
+		return -SFRAME_ERR_ABI;
+	}
+	s.fixed_fp = sf_s8(h[SFRAME_HDR_FIXED_FP]);
+	s.fixed_ra = sf_s8(h[SFRAME_HDR_FIXED_RA]);
+	s.auxhdr_len = h[SFRAME_HDR_AUXHDR_LEN];
+	s.num_fdes = sf_u32(&s, h + SFRAME_HDR_NUM_FDES);
+	s.num_fres = sf_u32(&s, h + SFRAME_HDR_NUM_FRES);
+	s.fre_len = sf_u32(&s, h + SFRAME_HDR_FRE_LEN);
+	fde_off = sf_u32(&s, h + SFRAME_HDR_FDE_OFF);
+	fre_off = sf_u32(&s, h + SFRAME_HDR_FRE_OFF);
+	s.fde_size = fde_size_of(s.version);
+
+	/*
+	 * All quantities are 32-bit values combined in 64 bits, so none of
+	 * these sums or products can overflow.
+	 */
+	hdr_end = SFRAME_HDR_SIZE + (uint64_t)s.auxhdr_len;
+	s.fde_start = hdr_end + fde_off;
+	s.fre_start = hdr_end + fre_off;
+	fde_bytes = (uint64_t)s.num_fdes * s.fde_size;
+	fde_end = s.fde_start + fde_bytes;
+	fre_end = s.fre_start + s.fre_len;
+	if (hdr_end > size || fde_end > size || fre_end > size)
+		return -SFRAME_ERR_HEADER;
+	/* The FDE array comes first and does not reach into the FRE area. */
+	if (fde_off > fre_off || fde_end > s.fre_start)
+		return -SFRAME_ERR_HEADER;
+	/* Every FRE takes at least 2 bytes, every v3 FDE a 5-byte record. */
+	min_fre_bytes = (uint64_t)s.num_fres * 2;
+	if (s.version == SFRAME_VERSION_3)
+		min_fre_bytes += (uint64_t)s.num_fdes * SFRAME_V3_FDE_ATTR_SIZE;
+	if (min_fre_bytes > s.fre_len)
+		return -SFRAME_ERR_HEADER;
+
+	*sec = s;
+	return 0;
+}
+
+int sframe_open_buffer(struct sframe_section *sec, struct sframe_buffer *buf,
+		       const void *data, uint64_t size, uint64_t vaddr)
+{
+	if (!buf || (!data && size))
+		return -SFRAME_ERR_INVAL;
+	buf->data = data;
+	buf->size = size;
+	return sframe_open(sec, sframe_read_buffer, buf, 0, size, vaddr);
+}
+
+int sframe_abi_sp_reg(uint8_t abi)
+{
+	switch (abi) {
+	case SFRAME_ABI_AARCH64_BE:
+	case SFRAME_ABI_AARCH64_LE:
+		return SFRAME_AARCH64_DWARF_SP;
+	case SFRAME_ABI_AMD64_LE:
+		return SFRAME_AMD64_DWARF_SP;
+	case SFRAME_ABI_S390X_BE:
+		return SFRAME_S390X_DWARF_SP;
+	default:
+		return -1;
+	}
+}
+
+int sframe_abi_fp_reg(uint8_t abi)
+{
+	switch (abi) {
+	case SFRAME_ABI_AARCH64_BE:
+	case SFRAME_ABI_AARCH64_LE:
+		return SFRAME_AARCH64_DWARF_FP;
+	case SFRAME_ABI_AMD64_LE:
+		return SFRAME_AMD64_DWARF_FP;
+	case SFRAME_ABI_S390X_BE:
+		return SFRAME_S390X_DWARF_FP;
+	default:
+		return -1;
+	}
+}
+
+int sframe_abi_ra_reg(uint8_t abi)
+{
+	switch (abi) {
+	case SFRAME_ABI_AARCH64_BE:
+	case SFRAME_ABI_AARCH64_LE:
+		return SFRAME_AARCH64_DWARF_RA;
+	case SFRAME_ABI_AMD64_LE:
+		return SFRAME_AMD64_DWARF_RA;
+	case SFRAME_ABI_S390X_BE:
+		return SFRAME_S390X_DWARF_RA;
+	default:
+		return -1;
+	}
+}

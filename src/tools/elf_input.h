@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * elf_input.h - load a file and find the SFrame section in it (hosted tool).
+ *
+ * FILE may be an ELF file of either class and byte order (the .sframe
+ * section, or the PT_GNU_SFRAME segment when there is no such section), or a
+ * raw section as written by "objcopy -O binary --only-section=.sframe".
+ * Every ELF field is decoded from bytes in the file's own byte order, and
+ * every offset and size is checked against the file before it is used.
+ */
+#ifndef SFRAME_TOOL_ELF_INPUT_H
+#define SFRAME_TOOL_ELF_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * struct sf_input - a loaded file and the SFrame section found in it.
+ * @file: the whole file (owned).
+ * @file_size: its size.
+ * @sec: the section bytes: inside @file, or @owned_copy for a relocated
+ *	section of a relocatable object.
+ * @sec_size: their number.
+ * @vaddr: run-time address of the section's first byte (sh_addr, p_vaddr,
+ *	0 for raw sections, or the caller's override).
+ * @is_rel: the file is a relocatable object (ET_REL).
+ * @how: "section", "segment" or "raw": where the bytes were found.
+ * @owned_copy: the relocated copy of the section, or NULL.
+ */
+struct sf_input {
+	unsigned char *file;
+	size_t file_size;
+	unsigned char *sec;
+	uint64_t sec_size;
+	uint64_t vaddr;
+	int is_rel;
+	const char *how;
+	unsigned char *owned_copy;
+};
+
+/* Return values of sf_input_load(). */
+#define SF_INPUT_OK		0
+#define SF_INPUT_EIO		(-1)	/* the file could not be read */
+#define SF_INPUT_EFORMAT	(-2)	/* its content is unusable */
+
+/**
+ * sf_input_load() - read @path and locate its SFrame section.
+ * @path: the file.
+ * @have_vaddr: use @vaddr instead of the address the file gives.
+ * @vaddr: the override.
+ * @in: filled on success; all zero on failure.
+ * @err: receives "PATH: message" on failure.
+ * @errlen: size of @err.
+ *
+ * Relocatable objects get the relocations of their .sframe section applied
+ * to a private copy (see elf_input.c for the value written).
+ *
+ * Return: SF_INPUT_OK, SF_INPUT_EIO or SF_INPUT_EFORMAT.
+ */
+int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_input *in,
+		  char *err, size_t errlen);
+
+/**
+ * sf_input_free() - release what sf_input_load() allocated.
+ * @in: a loaded input, or one zeroed by a failed load; zeroed again.
+ */
+void sf_input_free(struct sf_input *in);
+
+#endif /* SFRAME_TOOL_ELF_INPUT_H */

@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * sframe_tool.c - the "sframe" command: dump, look up and check the SFrame
+ * section of a file.
+ *
+ *   sframe dump FILE          what objdump --sframe prints, byte for byte
+ *   sframe lookup FILE [PC]   the row that describes each PC
+ *   sframe check FILE         validate every FDE and FRE
+ *
+ * Exit status: 0 success; 1 the section (or file content) is broken, or a
+ * lookup failed; 2 usage error or the file cannot be read.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sframe/sframe.h>
+
+#include "elf_input.h"
+#include "format_row.h"
+
+#define EXIT_BAD	1
+#define EXIT_USAGE	2
+
+static const char usage_text[] =
+	"Usage: sframe COMMAND [--vaddr ADDR] FILE [PC...]\n"
+	"\n"
+	"Read the SFrame stack-trace section (.sframe) of FILE.\n"
+	"\n"
+	"Commands:\n"
+	"  dump FILE           print the section as objdump --sframe does\n"
+	"  lookup FILE [PC...] print the row that describes each PC (hex, 0x optional);\n"
+	"                      without PC arguments, read one PC per line from stdin.\n"
+	"                      Output: 0xPC 0xFUNC +0xOFFSET CFA FP RA, or 0xPC - when\n"
+	"                      no row covers PC, or 0xPC !ERROR when the lookup failed\n"
+	"  check FILE          validate the whole section\n"
+	"  help                show this help\n"
+	"\n"
+	"Options (before or after FILE):\n"
+	"  --vaddr ADDR        run-time address (hex) of the section's first byte;\n"
+	"                      default: the ELF section or segment address, 0 for a\n"
+	"                      raw section\n"
+	"  -h, --help          show this help\n"
+	"\n"
+	"FILE is an ELF file (32 or 64 bit, either byte order) with a .sframe section\n"
+	"or a PT_GNU_SFRAME segment, or a raw section (as written by objcopy -O binary\n"
+	"--only-section=.sframe). Relocatable objects get their .sframe relocations\n"
+	"applied first.\n"
+	"\n"
+	"Exit status: 0 success; 1 invalid section or file content, or a failed\n"
+	"lookup; 2 usage error or unreadable file.\n";
+
+struct options {
+	const char *cmd;
+	const char *file;
+	bool have_vaddr;
+	uint64_t vaddr;
+	char **pcs;
+	int npcs;
+};
+
+/* A hex number, "0x" optional, no sign or spaces; false when malformed. */
+static bool parse_hex(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	bool any = false;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; *s; s++) {
+		unsigned d;
+
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else if (*s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A' + 10);
+		else
+			return false;
+		if (v >> 60)
+			return false;	/* more than 64 bits */
+		v = v << 4 | d;
+		any = true;
+	}
+	*out = v;
+	return any;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sframe: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'sframe --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* Parse argv into @o; return -1 to go on, or an exit status. */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	bool end_of_options = false;
+	int i, npos = 0;
+
+	memset(o, 0, sizeof(*o));
+	/* Positional arguments are gathered in place at the front of argv. */
+	o->pcs = argv + 1;
+	for (i = 1; i < argc; i++) {
+		char *a = argv[i];
+		const char *val = NULL;
+
+		if (end_of_options || a[0] != '-' || a[1] == '\0') {
+			argv[1 + npos++] = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			end_of_options = true;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage_text, stdout);
+			return EXIT_SUCCESS;
+		} else if (strcmp(a, "--vaddr") == 0 || strncmp(a, "--vaddr=", 8) == 0) {
+			if (a[7] == '=') {
+				val = a + 8;
+			} else if (i + 1 < argc) {
+				val = argv[++i];
+			} else {
+				return usage_error("option '%s' needs an address", a);
+			}
+			if (!parse_hex(val, &o->vaddr))
+				return usage_error("invalid address '%s' (expected hex)", val);
+			o->have_vaddr = true;
+		} else {
+			return usage_error("unknown option '%s'", a);
+		}
+	}
+	if (npos == 0) {
+		fputs("sframe: no command given\n"
+		      "Try 'sframe --help' for more information.\n", stderr);
+		return EXIT_USAGE;
+	}
+	o->cmd = argv[1];
+	if (strcmp(o->cmd, "help") == 0) {
+		fputs(usage_text, stdout);
+		return EXIT_SUCCESS;
+	}
+	if (strcmp(o->cmd, "dump") != 0 && strcmp(o->cmd, "lookup") != 0 &&
+	    strcmp(o->cmd, "check") != 0)
+		return usage_error("unknown command '%s'", o->cmd);
+	if (npos < 2)
+		return usage_error("%s: missing FILE", o->cmd);
+	o->file = argv[2];
+	o->pcs = argv + 3;
+	o->npcs = npos - 2;
+	if (o->npcs > 0 && strcmp(o->cmd, "lookup") != 0)
+		return usage_error("unexpected argument '%s'", o->pcs[0]);
+	return -1;
+}
+
+/* Finish writing stdout; a write error is an I/O error. */
+static int finish(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fputs("sframe: write error on standard output\n", stderr);
+		return EXIT_USAGE;
+	}
+	return status;
+}
+
+static void report(const char *file, const char *what, int err)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s%s%s (%s)\n", file, what, *what ? ": " : "",
+		sframe_strerror(err), sframe_errname(err));
+}
+
+/* ---- dump ----------------------------------------------------------------- */
+
+static void dump_flags(const struct sframe_section *sec)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+		bool v12_only;
+	} names[] = {
+		{ SFRAME_F_FDE_SORTED, "SFRAME_F_FDE_SORTED", false },
+		{ SFRAME_F_FRAME_POINTER, "SFRAME_F_FRAME_POINTER", true },
+		{ SFRAME_F_FDE_FUNC_START_PCREL, "SFRAME_F_FDE_FUNC_START_PCREL", false },
+	};
+	unsigned left = sec->flags;
+	const char *prefix = "Flags: ";
+	size_t i;
+
+	if (left == 0) {
+		printf("    Flags: NONE\n");
+		return;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(left & names[i].bit) ||
+		    (names[i].v12_only && sec->version > SFRAME_VERSION_2))
+			continue;
+		left &= ~names[i].bit;
+		printf("%11s%s%s\n", prefix, names[i].name, left ? "," : "");
+		prefix = " ";
+	}
+	if (left)
+		printf("%11s%u\n", prefix, left);
+}
+
+static int dump_fde(const struct sframe_section *sec, uint32_t idx, const char *file)
+{
+	struct sframe_fre_iter it;
+	struct sframe_fre fre;
+	struct sframe_fde fde;
+	char what[64];
+	bool pcmask;
+	uint32_t n;
+	int r;
+
+	r = sframe_get_fde(sec, idx, &fde);
+	if (r) {
+		snprintf(what, sizeof(what), "FDE %" PRIu32, idx);
+		report(file, what, r);
+		return -1;
+	}
+	pcmask = fde.pc_type == SFRAME_PC_TYPE_MASK;
+	printf("\n    func idx [%" PRIu32 "]: pc = 0x%" PRIx64 ", size = %" PRId32 " bytes", idx,
+	       fde.func_start, (int32_t)fde.func_size);
+	if (fde.signal || fde.fde_type == SFRAME_FDE_TYPE_FLEX)
+		printf(", attr = \"%s%s\"", fde.signal ? "S" : "",
+		       fde.fde_type == SFRAME_FDE_TYPE_FLEX ? "F" : "");
+	if ((sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE) &&
+	    fde.pauth_key == SFRAME_PAUTH_KEY_B)
+		printf(", pauth = B key");
+	printf("\n    %-7s%-8s %-10s%-10s%-13s", "STARTPC", pcmask ? "[m]" : "   ", "CFA", "FP",
+	       "RA");
+
+	r = sframe_fre_iter_init(sec, &fde, &it);
+	for (n = 0; r == 0; n++) {
+		struct sf_row_text text;
+
+		r = sframe_fre_iter_next(sec, &it, &fre);
+		if (r <= 0)
+			break;
+		r = 0;
+		printf("\n    %016" PRIx64, pcmask ? (uint64_t)fre.start : fde.func_start + fre.start);
+		sf_format_row(sec, &fde, &fre, &text);
+		sf_print_row_dump(stdout, &text);
+	}
+	if (r < 0) {
+		printf("\n");
+		snprintf(what, sizeof(what), "FDE %" PRIu32 ", FRE %" PRIu32, idx, n);
+		report(file, what, r);
+		return -1;
+	}
+	printf("\n");
+	return 0;
+}
+
+static int cmd_dump(const struct sframe_section *sec, const char *file)
+{
+	uint32_t i;
+
+	printf("Contents of the SFrame section .sframe:\n  Header :\n\n");
+	printf("    Version: SFRAME_VERSION_%u\n", sec->version);
+	dump_flags(sec);
+	if (sec->fixed_fp != 0)
+		printf("    CFA fixed FP offset: %d\n", sec->fixed_fp);
+	if (sec->fixed_ra != 0)
+		printf("    CFA fixed RA offset: %d\n", sec->fixed_ra);
+	printf("    Num FDEs: %" PRId32 "\n", (int32_t)sec->num_fdes);
+	printf("    Num FREs: %" PRId32 "\n", (int32_t)sec->num_fres);
+	printf("\n  Function Index :\n");
+	for (i = 0; i < sec->num_fdes; i++)
+		if (dump_fde(sec, i, file))
+			return finish(EXIT_BAD);
+	return finish(EXIT_SUCCESS);
+}
+
+/* ---- lookup ----------------------------------------------------------------- */
+
+/* One PC; returns false when the lookup failed. */
+static bool lookup_pc(const struct sframe_section *sec, uint64_t pc, const char *file)
+{
+	struct sframe_row row;
+	struct sf_row_text text;
+	int r;
+
+	r = sframe_lookup(sec, pc, &row);
+	if (r == -SFRAME_ERR_NOT_FOUND) {
+		printf("0x%" PRIx64 " -\n", pc);
+		return true;
+	}
+	if (r) {
+		char what[40];
+
+		printf("0x%" PRIx64 " !%s\n", pc, sframe_errname(r));
+		snprintf(what, sizeof(what), "lookup 0x%" PRIx64, pc);
+		report(file, what, r);
+		return false;
+	}
+	sf_format_row(sec, &row.fde, &row.fre, &text);
+	printf("0x%" PRIx64 " 0x%" PRIx64 " +0x%" PRIx32 " ", pc, row.fde.func_start,
+	       row.fre.start);
+	sf_print_row_compact(stdout, &text);
+	putchar('\n');
+	return true;
+}
+
+/* Trim leading and trailing blanks (and the line end) in place. */
+static char *trim(char *s)
+{
+	size_t len;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	len = strlen(s);
+	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' ' ||
+		       s[len - 1] == '\t'))
+		s[--len] = '\0';
+	return s;
+}
+
+static int cmd_lookup(const struct sframe_section *sec, const struct options *o)
+{
+	bool ok = true;
+	uint64_t pc;
+	char line[256];
+	unsigned long lineno = 0;
+	int i;
+
+	for (i = 0; i < o->npcs; i++) {
+		if (!parse_hex(o->pcs[i], &pc)) {
+			fflush(stdout);
+			fprintf(stderr, "sframe: invalid PC '%s' (expected hex)\n", o->pcs[i]);
+			finish(EXIT_USAGE);
+			return EXIT_USAGE;
+		}
+		ok &= lookup_pc(sec, pc, o->file);
+	}
+	if (o->npcs > 0)
+		return finish(ok ? EXIT_SUCCESS : EXIT_BAD);
+
+	while (fgets(line, sizeof(line), stdin)) {
+		size_t len = strlen(line);
+		char *s;
+
+		lineno++;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(stdin)) {
+			fflush(stdout);
+			fprintf(stderr, "sframe: stdin:%lu: line too long\n", lineno);
+			finish(EXIT_USAGE);
+			return EXIT_USAGE;
+		}
+		s = trim(line);
+		if (*s == '\0')
+			continue;
+		if (!parse_hex(s, &pc)) {
+			fflush(stdout);
+			fprintf(stderr, "sframe: stdin:%lu: invalid PC '%s' (expected hex)\n",
+				lineno, s);
+			finish(EXIT_USAGE);
+			return EXIT_USAGE;
+		}
+		ok &= lookup_pc(sec, pc, o->file);
+	}
+	if (ferror(stdin)) {
+		fflush(stdout);
+		fputs("sframe: read error on standard input\n", stderr);
+		finish(EXIT_USAGE);
+		return EXIT_USAGE;
+	}
+	return finish(ok ? EXIT_SUCCESS : EXIT_BAD);
+}
+
+/* ---- check ------------------------------------------------------------------ */
+
+static const char *abi_name(uint8_t abi)
+{
+	switch (abi) {
+	case SFRAME_ABI_AARCH64_BE: return "aarch64 big-endian";
+	case SFRAME_ABI_AARCH64_LE: return "aarch64";
+	case SFRAME_ABI_AMD64_LE: return "amd64";
+	case SFRAME_ABI_S390X_BE: return "s390x";
+	}
+	return "unknown ABI";
+}
+
+static int cmd_check(const struct sframe_section *sec, const char *file)
+{
+	struct sframe_problem where;
+	char what[64];
+	int r;
+
+	r = sframe_check(sec, &where);
+	if (r == 0) {
+		printf("%s: valid (%" PRIu32 " FDEs, %" PRIu32 " FREs, SFrame v%u, %s)\n", file,
+		       sec->num_fdes, sec->num_fres, sec->version, abi_name(sec->abi));
+		return finish(EXIT_SUCCESS);
+	}
+	if (where.fde == SFRAME_NO_INDEX)
+		snprintf(what, sizeof(what), "invalid: header");
+	else if (where.fre == SFRAME_NO_INDEX)
+		snprintf(what, sizeof(what), "invalid: FDE %" PRIu32, where.fde);
+	else
+		snprintf(what, sizeof(what), "invalid: FDE %" PRIu32 ", FRE %" PRIu32, where.fde,
+			 where.fre);
+	report(file, what, r);
+	return finish(EXIT_BAD);
+}
+
+/* ---- main ------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+	static char outbuf[1 << 16];
+	struct sframe_section sec;
+	struct sframe_buffer buf;
+	struct sf_input in;
+	struct options o;
+	char err[512];
+	int r;
+
+	r = parse_args(argc, argv, &o);
+	if (r >= 0)
+		return finish(r);
+
+	r = sf_input_load(o.file, o.have_vaddr, o.vaddr, &in, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "%s\n", err);
+		return r == SF_INPUT_EIO ? EXIT_USAGE : EXIT_BAD;
+	}
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
+	r = sframe_open_buffer(&sec, &buf, in.sec, in.sec_size, in.vaddr);
+	if (r) {
+		report(o.file, "", r);
+		sf_input_free(&in);
+		return EXIT_BAD;
+	}
+	if (strcmp(o.cmd, "dump") == 0)
+		r = cmd_dump(&sec, o.file);
+	else if (strcmp(o.cmd, "lookup") == 0)
+		r = cmd_lookup(&sec, &o);
+	else
+		r = cmd_check(&sec, o.file);
+	sf_input_free(&in);
+	return r;
+}

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * Conformance against sections made by real toolchains (binutils 2.40, 2.44,
+ * 2.47.50; x86_64, aarch64, s390x). For every fixture F:
+ *   sframe dump F          == F.objdump, byte for byte (binutils' own output)
+ *   sframe lookup F < F.pcs == F.lookup, line for line ('?' lines skipped:
+ *                             v1 PCMASK rows, which binutils leaves undefined)
+ *   sframe check F         exits 0.
+ * Usage: test_fixtures SFRAME_TOOL FIXTURES_DIR
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+static const char *tool;
+
+enum kind { DUMP, LOOKUP, CHECK };
+
+struct fixture {
+	char path[1024];
+	enum kind kind;
+};
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (buf) {
+		buf[n] = 0;
+		*len = (size_t)n;
+	}
+	return buf;
+}
+
+/* Runs argv with stdin from @in (or /dev/null); returns stdout, sets exit status. */
+static char *run(char *const argv[], const char *in, size_t *len, int *status)
+{
+	int pfd[2];
+	pid_t pid;
+	size_t cap = 1 << 16, n = 0;
+	char *out = malloc(cap);
+	ssize_t r;
+
+	assert_non_null(out);
+	assert_int_equal(pipe(pfd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open(in ? in : "/dev/null", O_RDONLY);
+
+		if (fd < 0)
+			_exit(127);
+		dup2(fd, 0);
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	for (;;) {
+		if (n == cap) {
+			cap *= 2;
+			out = realloc(out, cap);
+			assert_non_null(out);
+		}
+		r = read(pfd[0], out + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(pfd[0]);
+	assert_int_equal(waitpid(pid, status, 0), pid);
+	out = realloc(out, n + 1);
+	out[n] = 0;
+	*len = n;
+	return out;
+}
+
+static void report_first_diff(const char *got, const char *want)
+{
+	int line = 1;
+	const char *g = got, *w = want;
+
+	while (*g && *g == *w) {
+		if (*g == '\n')
+			line++;
+		g++;
+		w++;
+	}
+	while (g > got && g[-1] != '\n')
+		g--;
+	while (w > want && w[-1] != '\n')
+		w--;
+	print_error("first difference at line %d:\n  got:  %.*s\n  want: %.*s\n", line,
+		    (int)strcspn(g, "\n"), g, (int)strcspn(w, "\n"), w);
+}
+
+static void test_dump(void **state)
+{
+	const struct fixture *fx = *state;
+	char exp_path[1100];
+	char *argv[] = { (char *)tool, "dump", (char *)fx->path, NULL };
+	size_t got_len, want_len;
+	int status;
+	char *got, *want;
+
+	snprintf(exp_path, sizeof(exp_path), "%s.objdump", fx->path);
+	want = read_file(exp_path, &want_len);
+	assert_non_null(want);
+	got = run(argv, NULL, &got_len, &status);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	if (got_len != want_len || memcmp(got, want, want_len) != 0) {
+		report_first_diff(got, want);
+		fail_msg("dump of %s differs from binutils", fx->path);
+	}
+	free(got);
+	free(want);
+}
+
+static void test_lookup(void **state)
+{
+	const struct fixture *fx = *state;
+	char pcs[1100], exp_path[1100];
+	char *argv[] = { (char *)tool, "lookup", (char *)fx->path, NULL };
+	size_t got_len, want_len, checked = 0;
+	int status, lineno = 0;
+	char *got, *want, *gs, *ws, *gl, *wl;
+
+	snprintf(pcs, sizeof(pcs), "%s.pcs", fx->path);
+	snprintf(exp_path, sizeof(exp_path), "%s.lookup", fx->path);
+	want = read_file(exp_path, &want_len);
+	assert_non_null(want);
+	got = run(argv, pcs, &got_len, &status);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	gl = strtok_r(got, "\n", &gs);
+	wl = strtok_r(want, "\n", &ws);
+	while (wl) {
+		lineno++;
+		if (!gl)
+			fail_msg("%s: output ends before expected line %d: %s", fx->path, lineno, wl);
+		/* The PC column must agree even where the answer is undefined. */
+		if (strlen(wl) > 2 && strcmp(wl + strlen(wl) - 2, " ?") == 0) {
+			assert_int_equal(strncmp(gl, wl, strlen(wl) - 1), 0);
+		} else {
+			if (strcmp(gl, wl) != 0)
+				fail_msg("%s line %d:\n  got:  %s\n  want: %s", fx->path, lineno, gl, wl);
+			checked++;
+		}
+		gl = strtok_r(NULL, "\n", &gs);
+		wl = strtok_r(NULL, "\n", &ws);
+	}
+	if (gl)
+		fail_msg("%s: extra output line: %s", fx->path, gl);
+	assert_true(checked > 0);
+	free(got);
+	free(want);
+}
+
+static void test_check(void **state)
+{
+	const struct fixture *fx = *state;
+	char *argv[] = { (char *)tool, "check", (char *)fx->path, NULL };
+	size_t len;
+	int status;
+	char *out = run(argv, NULL, &len, &status);
+
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) != 0)
+		fail_msg("sframe check %s exited %d: %s", fx->path, WEXITSTATUS(status), out);
+	free(out);
+}
+
+static int exists(const char *dir, const char *name, const char *suffix)
+{
+	char p[1100];
+	struct stat st;
+
+	if (snprintf(p, sizeof(p), "%s/%s%s", dir, name, suffix) >= (int)sizeof(p))
+		return 0;
+	return stat(p, &st) == 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const files[] = { "exe", "lib.so", "frames.o", "cfi.o" };
+	static struct fixture fx[256];
+	static struct CMUnitTest tests[256];
+	static char names[256][1100];
+	char *dirs[64];
+	size_t ndirs = 0, n = 0, i, j;
+	struct dirent *de;
+	DIR *d;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s SFRAME_TOOL FIXTURES_DIR\n", argv[0]);
+		return 2;
+	}
+	tool = argv[1];
+	d = opendir(argv[2]);
+	if (!d) {
+		perror(argv[2]);
+		return 2;
+	}
+	while ((de = readdir(d)) && ndirs < 64)
+		if (de->d_name[0] == 'v' && strchr(de->d_name, '-'))
+			dirs[ndirs++] = strdup(de->d_name);
+	closedir(d);
+	qsort(dirs, ndirs, sizeof(dirs[0]), cmp_names);
+
+	for (i = 0; i < ndirs; i++) {
+		char dir[600];
+
+		if (snprintf(dir, sizeof(dir), "%s/%s", argv[2], dirs[i]) >= (int)sizeof(dir))
+			continue;
+		for (j = 0; j < sizeof(files) / sizeof(files[0]); j++) {
+			static const char *const kinds[] = { "dump", "lookup", "check" };
+			int k;
+
+			if (!exists(dir, files[j], ""))
+				continue;
+			for (k = DUMP; k <= CHECK; k++) {
+				if (k == DUMP && !exists(dir, files[j], ".objdump"))
+					continue;
+				if (k == LOOKUP && !exists(dir, files[j], ".pcs"))
+					continue;
+				if (n == 256)
+					break;
+				if (snprintf(fx[n].path, sizeof(fx[n].path), "%s/%s", dir,
+					     files[j]) >= (int)sizeof(fx[n].path) ||
+				    snprintf(names[n], sizeof(names[n]), "%s %s/%s", kinds[k],
+					     dirs[i], files[j]) >= (int)sizeof(names[n]))
+					continue;
+				fx[n].kind = (enum kind)k;
+				tests[n].name = names[n];
+				tests[n].test_func = k == DUMP ? test_dump : k == LOOKUP ? test_lookup : test_check;
+				tests[n].setup_func = NULL;
+				tests[n].teardown_func = NULL;
+				tests[n].initial_state = &fx[n];
+				n++;
+			}
+		}
+	}
+	if (n == 0) {
+		fprintf(stderr, "no fixtures found in %s\n", argv[2]);
+		return 1;
+	}
+	return _cmocka_run_group_tests("fixtures", tests, n, NULL, NULL);
+}
