@@ -16,7 +16,7 @@ int main(int argc, char **argv)
 	struct sframe_row row;
 	size_t size;
 	FILE *f;
-	int i, err;
+	int i, err, status = 0;
 
 	if (argc < 3 || !(f = fopen(argv[1], "rb")))
 		return 2;
@@ -36,6 +36,7 @@ int main(int argc, char **argv)
 			printf("%#llx: no SFrame data\n", (unsigned long long)pc);
 		} else if (err) {
 			printf("%#llx: %s\n", (unsigned long long)pc, sframe_strerror(err));
+			status = 1;
 		} else if (row.rules.ra_undefined) {
 			printf("%#llx: outermost frame\n", (unsigned long long)pc);
 		} else {
@@ -44,5 +45,5 @@ int main(int argc, char **argv)
 			       row.rules.cfa.offset);
 		}
 	}
-	return 0;
+	return status;
 }

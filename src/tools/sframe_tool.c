@@ -113,7 +113,6 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof(*o));
 	/* Positional arguments are gathered in place at the front of argv. */
-	o->pcs = argv + 1;
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i];
 		const char *val = NULL;
@@ -248,7 +247,7 @@ static int dump_fde(const struct sframe_section *sec, uint32_t idx, const char *
 		struct sf_row_text text;
 
 		r = sframe_fre_iter_next(sec, &it, &fre);
-		if (r <= 0)
+		if (r != 1)
 			break;
 		r = 0;
 		printf("\n    %016" PRIx64, pcmask ? (uint64_t)fre.start : fde.func_start + fre.start);
