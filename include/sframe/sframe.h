@@ -60,7 +60,14 @@ enum sframe_error {
 	SFRAME_ERR_FRE_COUNT = 4113,	/* FRE counts disagree with the header */
 	/* The read callback failed without an errno-style code of its own. */
 	SFRAME_ERR_READ = 4114,
-	SFRAME_ERR_MAX = 4114
+	/* Unwinding (sframe_unwind.h). */
+	SFRAME_ERR_NO_REG = 4115,	/* a rule needs a register unknown in this frame */
+	SFRAME_ERR_BAD_CFA = 4116,	/* CFA not above the previous one, or misaligned */
+	SFRAME_ERR_BAD_RA = 4117,	/* return address zero or not a code address */
+	SFRAME_ERR_DEPTH = 4118,	/* the depth bound was reached */
+	SFRAME_ERR_FULL = 4119,		/* the module table is full */
+	SFRAME_ERR_OVERLAP = 4120,	/* a module overlaps one already in the table */
+	SFRAME_ERR_MAX = 4120
 };
 
 /**
@@ -291,7 +298,8 @@ int sframe_open_buffer(struct sframe_section *sec, struct sframe_buffer *buf,
  * @fde: filled on success.
  *
  * Checks what one FDE can say about itself: fields in bounds, FRE type
- * 0..2, v3 FDE type valid for the ABI, start + size without overflow.
+ * 0..2, v3 FDE type valid for the ABI, the function's range neither
+ * wrapping past 2^64 nor its start past the 64-bit offset range.
  *
  * Return: 0; -SFRAME_ERR_INVAL (@index out of range); -SFRAME_ERR_FDE,
  * -SFRAME_ERR_FRE_TYPE, -SFRAME_ERR_FDE_TYPE; or the callback's error.
@@ -352,6 +360,11 @@ int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *
  * only ABI whose v1 linker output has PCMASK FDEs, for 16-byte PLT entries)
  * a v1 PCMASK FDE repeats every 16 bytes; on other ABIs it is unsupported.
  *
+ * On -SFRAME_ERR_NOT_FOUND, @row->fde.index is SFRAME_NO_INDEX when no
+ * function covers @pc; otherwise @row->fde is the function, which has no row
+ * for @pc (zero FREs: in v3 an outermost or signal frame; or @pc lies before
+ * its first FRE).
+ *
  * Return: 0; -SFRAME_ERR_NOT_FOUND when no function or no row covers @pc
  * (gaps, before the first function, at a function's end, zero-FRE FDEs, PC
  * before the first FRE); -SFRAME_ERR_REP_SIZE; -SFRAME_ERR_UNSUPPORTED;
@@ -367,8 +380,10 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
  *
  * Walks every FDE and FRE once: everything in bounds; FRE types, FDE types
  * and data-word counts valid for the ABI and FDE type; PCMASK repetition
- * size non-zero; FRE start offsets strictly increasing and inside the
- * function (or the repeated block); FDEs flagged sorted really sorted and not
+ * size non-zero; FRE start offsets strictly increasing and not beyond the
+ * function's size (or the repeated block's; a row starting exactly at the end
+ * covers nothing, but gas emits such rows for CFI after a function's last
+ * instruction, so it is accepted); FDEs flagged sorted really sorted and not
  * overlapping; v3 attribute records inside the FRE area; the FRE total equal
  * to the header's count.
  *

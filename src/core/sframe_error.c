@@ -30,6 +30,12 @@ static const struct err_text err_texts[SFRAME_ERR_MAX - SFRAME_ERR_BASE + 1] = {
 	{ "SFRAME_ERR_WORDS", "corrupt FRE: data words invalid for this ABI and FDE type" },
 	{ "SFRAME_ERR_FRE_COUNT", "corrupt section: FRE count disagrees with the header" },
 	{ "SFRAME_ERR_READ", "memory read failed" },
+	{ "SFRAME_ERR_NO_REG", "unwind rule needs a register not known in this frame" },
+	{ "SFRAME_ERR_BAD_CFA", "bad CFA: not above the previous frame's, or misaligned" },
+	{ "SFRAME_ERR_BAD_RA", "bad return address" },
+	{ "SFRAME_ERR_DEPTH", "unwind depth limit reached" },
+	{ "SFRAME_ERR_FULL", "module table is full" },
+	{ "SFRAME_ERR_OVERLAP", "module overlaps another module" },
 };
 
 static const struct err_text *lookup(int err)

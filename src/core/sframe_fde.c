@@ -122,9 +122,14 @@ int sframe_get_fde(const struct sframe_section *sec, uint32_t index, struct sfra
 	ret = fde_offset(sec, f.start_field, f.start_field_off, &f.func_offset);
 	if (ret)
 		return ret;
-	/* Addresses are modulo 2^64, like the machine's; offsets are not. */
+	/*
+	 * The run-time address is vaddr + offset modulo 2^64 (a raw section
+	 * opened at vaddr 0 has functions "below" it), but no function may
+	 * straddle the end of the address space or of the offset range.
+	 */
 	f.func_start = sec->vaddr + (uint64_t)f.func_offset;
-	if (f.func_size && f.func_offset > INT64_MAX - (int64_t)(f.func_size - 1))
+	if (f.func_size && (f.func_offset > INT64_MAX - (int64_t)(f.func_size - 1) ||
+			    f.func_start > UINT64_MAX - (f.func_size - 1)))
 		return -SFRAME_ERR_FDE;
 
 	*fde = f;

@@ -113,6 +113,8 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 
 	if (!sec || !row || !sec->read)
 		return -SFRAME_ERR_INVAL;
+	/* Until a function is found, say so: callers tell gaps from empty FDEs. */
+	row->fde.index = SFRAME_NO_INDEX;
 	target = pc_offset(sec, pc);
 	if (sec->flags & SFRAME_F_FDE_SORTED)
 		ret = search_sorted(sec, target, &index);
@@ -124,11 +126,12 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 	if (ret)
 		return ret;
 	/* Half-open [start, start + size): a PC at the end is not inside. */
-	if (row->fde.func_offset > target)
+	if (row->fde.func_offset > target ||
+	    (uint64_t)target - (uint64_t)row->fde.func_offset >= row->fde.func_size) {
+		row->fde.index = SFRAME_NO_INDEX;
 		return -SFRAME_ERR_NOT_FOUND;
+	}
 	rel = (uint64_t)target - (uint64_t)row->fde.func_offset;
-	if (rel >= row->fde.func_size)
-		return -SFRAME_ERR_NOT_FOUND;
 	if (row->fde.pc_type == SFRAME_PC_TYPE_MASK) {
 		ret = sf_rep_size(sec, &row->fde);
 		if (ret < 0)

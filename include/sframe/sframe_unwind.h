@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * sframe_unwind.h - walk a stack with SFrame sections.
+ *
+ * The caller owns everything: the module table (text ranges, each with its
+ * opened section), the cursor, the frame array. Stack memory is read through
+ * a fallible callback like section bytes are, so the same code serves
+ *   - the kernel: copy_from_user() on a user stack;
+ *   - a profiler: a copy of the stack taken with a sample;
+ *   - a debugger: ptrace() or process_vm_readv() on a stopped thread.
+ *
+ * One step turns the registers of frame N into those of frame N+1 (its
+ * caller) using the row that describes frame N's PC:
+ *   amd64:   CFA = SP|FP + offset (or a FLEX rule); RA at CFA-8 unless a FLEX
+ *            rule says otherwise; FP from its slot when saved, else unchanged;
+ *            caller SP = CFA.
+ *   aarch64: RA and FP from their slots when saved; when not saved (leaf,
+ *            prologue) the RA is still in x30, which is known only in the
+ *            topmost frame; a PAuth-signed RA is stripped; caller SP = CFA.
+ *   s390x:   CFA offsets are stored biased and scaled (decoded by the
+ *            section reader); caller SP = CFA - 160; RA/FP kept in registers
+ *            (v2 register numbers, v3 FLEX rules) only in the topmost frame.
+ * Rows with an undefined RA, and v3 FDEs without rows (outermost frames),
+ * end the walk cleanly. Each step checks what the kernel's unwinders check:
+ * the CFA above the previous one and aligned, a non-zero return address, a
+ * depth bound; a failed memory read ends the walk with that read's error.
+ */
+#ifndef SFRAME_UNWIND_H
+#define SFRAME_UNWIND_H
+
+#include "sframe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bits of struct sframe_regs.valid. */
+#define SFRAME_REG_PC	0x1u
+#define SFRAME_REG_SP	0x2u
+#define SFRAME_REG_FP	0x4u	/* amd64 rbp, aarch64 x29, s390x r11 */
+#define SFRAME_REG_RA	0x8u	/* link register: aarch64 x30, s390x r14; unused on amd64 */
+
+/**
+ * struct sframe_regs - the registers the walk needs, of one frame.
+ * @pc: program counter.
+ * @sp: stack pointer.
+ * @fp: frame pointer.
+ * @ra: link register (aarch64 x30, s390x r14).
+ * @valid: SFRAME_REG_* bits of the fields that hold known values. PC and
+ *	SP are required for the topmost frame.
+ */
+struct sframe_regs {
+	uint64_t pc;
+	uint64_t sp;
+	uint64_t fp;
+	uint64_t ra;
+	uint32_t valid;
+};
+
+/**
+ * sframe_get_reg_fn - read any DWARF register of the topmost frame.
+ * @ctx: the caller's context.
+ * @dwarf_reg: DWARF register number (FLEX rules and s390x register-saved
+ *	RA/FP may name registers other than PC, SP, FP and RA).
+ * @value: where to store the register's value.
+ *
+ * Return: 0, or a negative error (returned unchanged by the step).
+ */
+typedef int (*sframe_get_reg_fn)(void *ctx, unsigned int dwarf_reg, uint64_t *value);
+
+/**
+ * sframe_strip_ra_fn - remove a PAuth signature from a return address.
+ * @ctx: the caller's context.
+ * @ra: the signed return address as found on the stack or in x30.
+ *
+ * Return: the address without its signature (an embedder may use XPACI, or
+ * its knowledge of the address-space layout).
+ */
+typedef uint64_t (*sframe_strip_ra_fn)(void *ctx, uint64_t ra);
+
+/**
+ * struct sframe_module - one text range and the section describing it.
+ * @start: first address of the range.
+ * @end: first address after it.
+ * @sec: its opened section, with vaddr = the section's run-time address;
+ *	NULL for code without SFrame (then only the frame-pointer fallback
+ *	can go through it).
+ * @user: the caller's own data (a name, a file, ...).
+ */
+struct sframe_module {
+	uint64_t start;
+	uint64_t end;
+	const struct sframe_section *sec;
+	void *user;
+};
+
+/**
+ * struct sframe_module_table - caller-owned, sorted table of modules.
+ *
+ * Set up with sframe_modules_init() over an array the caller provides.
+ */
+struct sframe_module_table {
+	struct sframe_module *slots;
+	uint32_t count;
+	uint32_t capacity;
+};
+
+/**
+ * sframe_modules_init() - set up an empty table over @slots.
+ * @t: the table.
+ * @slots: caller-owned array of @capacity entries.
+ * @capacity: its length.
+ */
+void sframe_modules_init(struct sframe_module_table *t, struct sframe_module *slots,
+			 uint32_t capacity);
+
+/**
+ * sframe_modules_add() - add a text range, keeping the table sorted.
+ * @t: the table.
+ * @start: first address.
+ * @end: first address after the range; must be above @start.
+ * @sec: its section, or NULL.
+ * @user: stored as is.
+ *
+ * Return: 0; -SFRAME_ERR_INVAL (empty range); -SFRAME_ERR_OVERLAP;
+ * -SFRAME_ERR_FULL.
+ */
+int sframe_modules_add(struct sframe_module_table *t, uint64_t start, uint64_t end,
+		       const struct sframe_section *sec, void *user);
+
+/**
+ * sframe_modules_remove() - remove the module that starts at @start.
+ * @t: the table.
+ * @start: the module's first address.
+ *
+ * Return: 0 or -SFRAME_ERR_NOT_FOUND.
+ */
+int sframe_modules_remove(struct sframe_module_table *t, uint64_t start);
+
+/**
+ * sframe_modules_find() - the module containing @pc (binary search).
+ * @t: the table.
+ * @pc: an address.
+ *
+ * Return: the module, or NULL.
+ */
+const struct sframe_module *sframe_modules_find(const struct sframe_module_table *t,
+						uint64_t pc);
+
+/* struct sframe_unwinder.flags */
+#define SFRAME_UNWIND_FP_FALLBACK	0x1u	/* walk frame pointers (s390x: the back
+						 * chain) where there is no SFrame */
+
+#define SFRAME_UNWIND_DEFAULT_DEPTH	256
+
+/**
+ * struct sframe_unwinder - what a walk needs besides the registers.
+ * @abi: SFRAME_ABI_* of the stack (decides register roles and the byte order
+ *	of stack values); sections of another ABI are refused.
+ * @va_bits: aarch64: number of virtual-address bits, used to strip PAuth
+ *	signatures when @strip_ra is NULL; 0 means 48.
+ * @flags: SFRAME_UNWIND_*.
+ * @max_depth: most frames a walk produces; 0 means SFRAME_UNWIND_DEFAULT_DEPTH.
+ * @modules: the module table.
+ * @read_stack: reads stack memory (8-byte values at 8-byte-aligned
+ *	addresses); its errors end the walk and are returned unchanged.
+ * @stack_ctx: passed to @read_stack.
+ * @get_reg: optional; other registers of the topmost frame.
+ * @reg_ctx: passed to @get_reg.
+ * @strip_ra: optional; aarch64 signature stripping.
+ * @strip_ctx: passed to @strip_ra.
+ */
+struct sframe_unwinder {
+	uint8_t abi;
+	uint8_t va_bits;
+	uint32_t flags;
+	uint32_t max_depth;
+	const struct sframe_module_table *modules;
+	sframe_read_fn read_stack;
+	void *stack_ctx;
+	sframe_get_reg_fn get_reg;
+	void *reg_ctx;
+	sframe_strip_ra_fn strip_ra;
+	void *strip_ctx;
+};
+
+/* struct sframe_frame.flags and struct sframe_cursor.flags */
+#define SFRAME_FRAME_TOPMOST		0x01u	/* registers given by the caller */
+#define SFRAME_FRAME_INTERRUPTED	0x02u	/* PC is exact (interrupted), not a return address */
+#define SFRAME_FRAME_FP_FALLBACK	0x04u	/* found by the frame-pointer fallback */
+#define SFRAME_FRAME_SIGNAL		0x08u	/* the function is a signal trampoline */
+#define SFRAME_FRAME_RA_SIGNED		0x10u	/* PC was a PAuth-signed RA, stripped */
+#define SFRAME_FRAME_NO_SFRAME		0x20u	/* no SFrame row describes this PC */
+
+/**
+ * struct sframe_frame - one frame of a walk.
+ * @pc: its PC (for callers: the return address).
+ * @sp: its stack pointer.
+ * @fp: its frame pointer, when known (SFRAME_REG_FP in @valid).
+ * @cfa: its CFA, once the step from it computed it; 0 otherwise.
+ * @valid: SFRAME_REG_* bits of the known registers.
+ * @flags: SFRAME_FRAME_*.
+ * @module: the module containing @pc, or NULL.
+ */
+struct sframe_frame {
+	uint64_t pc;
+	uint64_t sp;
+	uint64_t fp;
+	uint64_t cfa;
+	uint32_t valid;
+	uint32_t flags;
+	const struct sframe_module *module;
+};
+
+/**
+ * struct sframe_cursor - state of a walk; caller-owned, set up by
+ * sframe_unwind_init().
+ */
+struct sframe_cursor {
+	struct sframe_regs regs;	/* of the current frame */
+	uint64_t prev_cfa;		/* CFA of the frame just left (0 at the top, and
+					 * after a signal frame: it may be on another stack) */
+	uint64_t sigctx;		/* amd64: address of the interrupted registers, or 0 */
+	uint32_t depth;			/* 0 for the topmost frame */
+	uint32_t flags;			/* SFRAME_FRAME_* of the current frame */
+	uint32_t prev_flags;		/* SFRAME_FRAME_* learnt about the frame just left */
+};
+
+/* Positive results of sframe_unwind_step() and sframe_unwind_stack(). */
+#define SFRAME_UNWIND_END	1	/* the current frame is the outermost */
+#define SFRAME_UNWIND_FULL	2	/* the frame array is full */
+
+/**
+ * sframe_unwind_init() - start a walk at @regs.
+ * @u: the unwinder.
+ * @c: cursor to set up.
+ * @regs: registers of the topmost frame; PC and SP must be valid.
+ *
+ * Return: 0 or -SFRAME_ERR_INVAL.
+ */
+int sframe_unwind_init(const struct sframe_unwinder *u, struct sframe_cursor *c,
+		       const struct sframe_regs *regs);
+
+/**
+ * sframe_unwind_step() - move @c from a frame to its caller.
+ * @u: the unwinder.
+ * @c: the cursor.
+ *
+ * Return: 0 when @c now holds the caller's registers; SFRAME_UNWIND_END when
+ * the current frame is the outermost (RA undefined, or a v3 outermost FDE);
+ * -SFRAME_ERR_NOT_FOUND when no SFrame row describes the PC (and the
+ * fallback is off or impossible); -SFRAME_ERR_NO_REG, -SFRAME_ERR_BAD_CFA,
+ * -SFRAME_ERR_BAD_RA, -SFRAME_ERR_DEPTH, -SFRAME_ERR_ABI (section of another
+ * ABI), -SFRAME_ERR_UNSUPPORTED (a signal frame on an ABI whose signal frame
+ * layout is not known); a section error; or a read callback's error. On
+ * error @c is unchanged.
+ */
+int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c);
+
+/**
+ * sframe_unwind_stack() - walk the whole stack into @frames.
+ * @u: the unwinder.
+ * @regs: registers of the topmost frame.
+ * @frames: caller-provided array; frames[0] is the topmost frame.
+ * @max: its length.
+ * @count: set to the number of frames stored.
+ *
+ * Return: why the walk stopped: SFRAME_UNWIND_END (the outermost frame was
+ * reached), SFRAME_UNWIND_FULL (@frames is full), or the negative error of
+ * the step that failed (the frames stored before it are valid).
+ */
+int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_regs *regs,
+			struct sframe_frame *frames, uint32_t max, uint32_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SFRAME_UNWIND_H */
