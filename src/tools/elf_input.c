@@ -700,3 +700,165 @@ void sf_input_free(struct sf_input *in)
 	free(in->file);
 	memset(in, 0, sizeof(*in));
 }
+
+/* ---- Symbols and executable segments (for the unwind commands) ---------- */
+
+#define ELF_PT_LOAD		1
+#define ELF_PF_X		1u
+#define ELF_STT_FUNC		2
+#define ELF_STT_GNU_IFUNC	10
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sf_symbol *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Larger first, so that a sized symbol wins over an alias without size. */
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Function symbols of one symbol table section. */
+static int load_symtab(const struct elf_file *ef, const struct elf_shdr *sh,
+		       struct sf_elf_info *info, char *err, size_t errlen)
+{
+	unsigned entsize = ef->is64 ? 24 : 16;
+	const unsigned char *tab, *str;
+	struct elf_shdr strsh;
+	uint64_t n, i;
+
+	if (sh->link >= ef->shnum) {
+		fail(err, errlen, "ELF", "symbol table string section %u out of range", sh->link);
+		return -1;
+	}
+	get_shdr(ef, sh->link, &strsh);
+	if (section_bytes(ef, sh, "symbol table", &tab, "ELF", err, errlen) ||
+	    section_bytes(ef, &strsh, "symbol string table", &str, "ELF", err, errlen))
+		return -1;
+	n = sh->size / entsize;
+	info->syms = calloc(n ? n : 1, sizeof(*info->syms));
+	if (!info->syms) {
+		fail(err, errlen, "ELF", "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const unsigned char *s = tab + i * entsize;
+		uint64_t name = fld(ef, s, 0, 4), value, size;
+		unsigned type, shndx;
+
+		if (ef->is64) {
+			type = s[4] & 0xfu;
+			shndx = (unsigned)fld(ef, s, 6, 2);
+			value = fld(ef, s, 8, 8);
+			size = fld(ef, s, 16, 8);
+		} else {
+			value = fld(ef, s, 4, 4);
+			size = fld(ef, s, 8, 4);
+			type = s[12] & 0xfu;
+			shndx = (unsigned)fld(ef, s, 14, 2);
+		}
+		if ((type != ELF_STT_FUNC && type != ELF_STT_GNU_IFUNC) || shndx == ELF_SHN_UNDEF)
+			continue;
+		/* The name must end inside the string table. */
+		if (name >= strsh.size || !memchr(str + name, 0, strsh.size - name))
+			continue;
+		info->syms[info->nsyms].addr = value;
+		info->syms[info->nsyms].size = size;
+		info->syms[info->nsyms].name = (const char *)str + name;
+		info->nsyms++;
+	}
+	qsort(info->syms, info->nsyms, sizeof(*info->syms), cmp_sym);
+	return 0;
+}
+
+int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *err,
+		     size_t errlen)
+{
+	static const unsigned char elfmag[4] = { 0x7f, 'E', 'L', 'F' };
+	struct elf_file ef;
+	uint64_t i, symtab = UINT64_MAX, dynsym = UINT64_MAX;
+
+	memset(info, 0, sizeof(*info));
+	if (in->file_size < 4 || memcmp(in->file, elfmag, 4) != 0) {
+		fail(err, errlen, "input", "not an ELF file");
+		return -1;
+	}
+	memset(&ef, 0, sizeof(ef));
+	ef.data = in->file;
+	ef.size = in->file_size;
+	if (parse_ehdr(&ef, "ELF", err, errlen))
+		return -1;
+	info->machine = ef.machine;
+
+	if (ef.phnum && ef.phentsize >= (ef.is64 ? 56u : 32u) && ef.phnum <= UINT32_MAX &&
+	    in_bounds(ef.phoff, ef.phnum * ef.phentsize, ef.size)) {
+		for (i = 0; i < ef.phnum && info->ntext < SF_MAX_TEXT; i++) {
+			const unsigned char *p = ef.data + ef.phoff + i * ef.phentsize;
+			uint64_t vaddr, memsz, flags;
+
+			if (fld(&ef, p, 0, 4) != ELF_PT_LOAD)
+				continue;
+			flags = fld(&ef, p, ef.is64 ? 4 : 24, 4);
+			vaddr = fld(&ef, p, ef.is64 ? 16 : 8, aw(&ef));
+			memsz = fld(&ef, p, ef.is64 ? 40 : 20, aw(&ef));
+			if (!(flags & ELF_PF_X) || memsz == 0 || vaddr > UINT64_MAX - memsz)
+				continue;
+			info->text[info->ntext].start = vaddr;
+			info->text[info->ntext].end = vaddr + memsz;
+			info->ntext++;
+		}
+	}
+	for (i = 0; i < ef.shnum; i++) {
+		struct elf_shdr sh;
+
+		get_shdr(&ef, i, &sh);
+		if (sh.type == ELF_SHT_SYMTAB && symtab == UINT64_MAX)
+			symtab = i;
+		else if (sh.type == ELF_SHT_DYNSYM && dynsym == UINT64_MAX)
+			dynsym = i;
+	}
+	if (symtab == UINT64_MAX)
+		symtab = dynsym;
+	if (symtab != UINT64_MAX) {
+		struct elf_shdr sh;
+
+		get_shdr(&ef, symtab, &sh);
+		if (load_symtab(&ef, &sh, info, err, errlen)) {
+			sf_elf_info_free(info);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void sf_elf_info_free(struct sf_elf_info *info)
+{
+	free(info->syms);
+	memset(info, 0, sizeof(*info));
+}
+
+const struct sf_symbol *sf_symbol_find(const struct sf_elf_info *info, uint64_t addr)
+{
+	size_t lo = 0, hi = info->nsyms;
+	const struct sf_symbol *s;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (info->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	/* Among symbols at the same address the sized one sorts first. */
+	s = &info->syms[lo - 1];
+	while (s > info->syms && s[-1].addr == s->addr)
+		s--;
+	if (s->size && addr - s->addr >= s->size)
+		return NULL;
+	return s;
+}

@@ -66,4 +66,66 @@ int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_in
  */
 void sf_input_free(struct sf_input *in);
 
+/**
+ * struct sf_symbol - a function symbol.
+ * @addr: st_value.
+ * @size: st_size (0 when unknown).
+ * @name: NUL-terminated, inside the loaded file.
+ */
+struct sf_symbol {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+};
+
+#define SF_MAX_TEXT 16
+
+/**
+ * struct sf_elf_info - what the unwind commands need from an ELF file.
+ * @machine: e_machine.
+ * @syms: function symbols (.symtab, else .dynsym), sorted by address.
+ * @nsyms: their number.
+ * @text: executable PT_LOAD ranges [start, end).
+ * @ntext: their number.
+ */
+struct sf_elf_info {
+	uint16_t machine;
+	struct sf_symbol *syms;
+	size_t nsyms;
+	struct {
+		uint64_t start;
+		uint64_t end;
+	} text[SF_MAX_TEXT];
+	size_t ntext;
+};
+
+/**
+ * sf_elf_info_load() - read symbols and executable segments of a loaded ELF.
+ * @in: from sf_input_load() (an ELF file, not a raw section).
+ * @info: filled on success; free with sf_elf_info_free().
+ * @err: message on failure.
+ * @errlen: its size.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *err,
+		     size_t errlen);
+
+/**
+ * sf_elf_info_free() - release @info.
+ * @info: as filled by sf_elf_info_load().
+ */
+void sf_elf_info_free(struct sf_elf_info *info);
+
+/**
+ * sf_symbol_find() - the function symbol containing @addr.
+ * @info: loaded info.
+ * @addr: an address.
+ *
+ * Return: the symbol with the greatest address <= @addr that contains it
+ * (or has no size), or NULL.
+ */
+const struct sf_symbol *sf_symbol_find(const struct sf_elf_info *info, uint64_t addr);
+
+
 #endif /* SFRAME_TOOL_ELF_INPUT_H */

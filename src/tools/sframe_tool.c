@@ -19,6 +19,7 @@
 
 #include <sframe/sframe.h>
 
+#include "cmd_unwind.h"
 #include "elf_input.h"
 #include "format_row.h"
 
@@ -37,6 +38,10 @@ static const char usage_text[] =
 	"                      Output: 0xPC 0xFUNC +0xOFFSET CFA FP RA, or 0xPC - when\n"
 	"                      no row covers PC, or 0xPC !ERROR when the lookup failed\n"
 	"  check FILE          validate the whole section\n"
+	"  unwind --elf EXE [--fp-fallback] SNAPSHOT...\n"
+	"                      walk the stack of every sample in each snapshot file\n"
+	"                      (registers + stack copy) taken from EXE; print each\n"
+	"                      frame's PC and symbol+offset, and why the walk stopped\n"
 	"  help                show this help\n"
 	"\n"
 	"Options (before or after FILE):\n"
@@ -428,6 +433,10 @@ int main(int argc, char **argv)
 	char err[512];
 	int r;
 
+	if (argc > 1 && strcmp(argv[1], "unwind") == 0) {
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+		return sf_cmd_unwind(argc - 1, argv + 1);
+	}
 	r = parse_args(argc, argv, &o);
 	if (r >= 0)
 		return finish(r);

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * cmd_unwind.c - unwind stack snapshots offline and print each walk:
+ *
+ *   sample 3: pc 0x401a2c sp 0x7ffc8d2e1f40
+ *     #0  0x0000000000401a2c leaf+0x1c
+ *     #1  0x0000000000401b70 many_regs+0x40
+ *     ...
+ *     stop: outermost frame
+ *
+ * Frame marks: [fp] found by the frame-pointer fallback, [signal] a signal
+ * trampoline, [pac] a PAuth-signed return address was stripped.
+ */
+#include "cmd_unwind.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "unwind_target.h"
+
+#define MAX_FRAMES 256
+
+static void print_symbol(const struct sf_target *t, const struct sframe_frame *f)
+{
+	/* A return address may be just past its function: name PC - 1. */
+	bool ret_addr = !(f->flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED));
+	uint64_t at = ret_addr && f->pc ? f->pc - 1 : f->pc;
+	const struct sf_symbol *s = sf_symbol_find(&t->info, at);
+
+	if (s)
+		printf(" %s+0x%" PRIx64, s->name, f->pc - s->addr);
+	else
+		printf(" ??");
+}
+
+static void print_stop(const struct sframe_frame *last, int r)
+{
+	if (r == SFRAME_UNWIND_END)
+		printf("  stop: outermost frame\n");
+	else if (r == SFRAME_UNWIND_FULL)
+		printf("  stop: %d frames shown, more not walked\n", MAX_FRAMES);
+	else if (r == -SFRAME_ERR_NOT_FOUND)
+		printf("  stop: no SFrame row for 0x%" PRIx64 "\n", last ? last->pc : 0);
+	else
+		printf("  stop: %s (%s)\n", sframe_strerror(r), sframe_errname(r));
+}
+
+static int unwind_file(const struct sf_target *t, const char *path, uint32_t flags)
+{
+	static struct sframe_frame frames[MAX_FRAMES];
+	struct sf_snapshot snap;
+	struct sf_sample smp;
+	char err[512];
+	unsigned long idx = 0;
+	uint32_t n, i;
+	int r;
+
+	if (sf_snapshot_open(path, &snap, err, sizeof(err))) {
+		fprintf(stderr, "sframe: %s\n", err);
+		return 2;
+	}
+	if (sf_machine_abi(snap.machine, t->sec.abi) != t->sec.abi) {
+		fprintf(stderr, "sframe: %s: snapshot of machine %u, executable of machine %u\n",
+			path, snap.machine, t->info.machine);
+		sf_snapshot_close(&snap);
+		return 1;
+	}
+	while ((r = sf_snapshot_next(&snap, &smp, err, sizeof(err))) == 1) {
+		printf("sample %lu: pc 0x%" PRIx64 " sp 0x%" PRIx64 "\n", idx++, smp.pc, smp.sp);
+		r = sf_target_unwind(t, &smp, flags, frames, MAX_FRAMES, &n);
+		for (i = 0; i < n; i++) {
+			printf("  #%-3u 0x%016" PRIx64, i, frames[i].pc);
+			print_symbol(t, &frames[i]);
+			if (frames[i].flags & SFRAME_FRAME_FP_FALLBACK)
+				printf(" [fp]");
+			if (frames[i].flags & SFRAME_FRAME_SIGNAL)
+				printf(" [signal]");
+			if (frames[i].flags & SFRAME_FRAME_RA_SIGNED)
+				printf(" [pac]");
+			putchar('\n');
+		}
+		print_stop(n ? &frames[n - 1] : NULL, r);
+	}
+	sf_snapshot_close(&snap);
+	if (r < 0) {
+		fprintf(stderr, "sframe: %s: %s\n", path, err);
+		return 1;
+	}
+	return 0;
+}
+
+int sf_cmd_unwind(int argc, char **argv)
+{
+	const char *elf = NULL;
+	uint32_t flags = 0;
+	struct sf_target t;
+	char err[512];
+	int i, status = 0, files = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--elf") == 0 && i + 1 < argc)
+			elf = argv[++i];
+		else if (strncmp(argv[i], "--elf=", 6) == 0)
+			elf = argv[i] + 6;
+		else if (strcmp(argv[i], "--fp-fallback") == 0)
+			flags |= SFRAME_UNWIND_FP_FALLBACK;
+		else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "sframe: unwind: unknown option '%s'\n"
+				"Try 'sframe --help' for more information.\n", argv[i]);
+			return 2;
+		} else
+			files++;
+	}
+	if (!elf || files == 0) {
+		fprintf(stderr, "sframe: unwind: needs --elf EXE and at least one SNAPSHOT\n"
+			"Try 'sframe --help' for more information.\n");
+		return 2;
+	}
+	if (sf_target_load(elf, &t, err, sizeof(err))) {
+		fprintf(stderr, "sframe: %s\n", err);
+		return 1;
+	}
+	for (i = 1; i < argc; i++) {
+		int r;
+
+		if (strcmp(argv[i], "--elf") == 0) {
+			i++;
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			continue;
+		r = unwind_file(&t, argv[i], flags);
+		if (r > status)
+			status = r;
+	}
+	sf_target_free(&t);
+	if (fflush(stdout) != 0)
+		status = 2;
+	return status;
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * cmd_unwind.h - "sframe unwind --elf EXE SNAPSHOT...".
+ */
+#ifndef SFRAME_TOOL_CMD_UNWIND_H
+#define SFRAME_TOOL_CMD_UNWIND_H
+
+/* argv[0] is "unwind". Returns the exit status. */
+int sf_cmd_unwind(int argc, char **argv);
+
+#endif /* SFRAME_TOOL_CMD_UNWIND_H */

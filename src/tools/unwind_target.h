@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * unwind_target.h - an executable set up for offline unwinding: its SFrame
+ * section opened, its executable segments in a module table, its symbols.
+ */
+#ifndef SFRAME_TOOL_UNWIND_TARGET_H
+#define SFRAME_TOOL_UNWIND_TARGET_H
+
+#include <sframe/sframe_unwind.h>
+
+#include "elf_input.h"
+#include "snapshot.h"
+
+struct sf_target {
+	struct sf_input in;
+	struct sf_elf_info info;
+	struct sframe_section sec;
+	struct sframe_buffer buf;
+	struct sframe_module slots[SF_MAX_TEXT];
+	struct sframe_module_table modules;
+};
+
+/**
+ * sf_target_load() - load @path (an ELF executable with SFrame).
+ * Return: 0, or -1 with @err set.
+ */
+int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errlen);
+
+void sf_target_free(struct sf_target *t);
+
+/**
+ * sf_target_unwind() - walk the stack of one sample.
+ * @t: the executable the sample was taken from.
+ * @smp: the sample (registers and stack copy).
+ * @flags: SFRAME_UNWIND_* flags.
+ * @frames: output array; @max entries.
+ * @n: number of frames stored.
+ *
+ * Return: as sframe_unwind_stack().
+ */
+int sf_target_unwind(const struct sf_target *t, const struct sf_sample *smp, uint32_t flags,
+		     struct sframe_frame *frames, uint32_t max, uint32_t *n);
+
+/** sf_machine_abi() - the SFrame ABI of an ELF e_machine (0 if none). */
+uint8_t sf_machine_abi(uint16_t machine, uint8_t section_abi);
+
+#endif /* SFRAME_TOOL_UNWIND_TARGET_H */
