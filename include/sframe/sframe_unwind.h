@@ -23,7 +23,11 @@
  * Rows with an undefined RA, and v3 FDEs without rows (outermost frames),
  * end the walk cleanly. Each step checks what the kernel's unwinders check:
  * the CFA above the previous one and aligned, a non-zero return address, a
- * depth bound; a failed memory read ends the walk with that read's error.
+ * depth bound; a failed memory read for the CFA or the RA ends the walk with
+ * that read's error. A saved-FP rule that cannot be evaluated (a stale rule
+ * on an epilogue row whose base register was already restored) leaves the
+ * caller's FP unknown (SFRAME_FRAME_FP_LOST) rather than ending the walk; a
+ * later rule needing that FP fails with -SFRAME_ERR_NO_REG.
  */
 #ifndef SFRAME_UNWIND_H
 #define SFRAME_UNWIND_H
@@ -191,6 +195,7 @@ struct sframe_unwinder {
 #define SFRAME_FRAME_SIGNAL		0x08u	/* the function is a signal trampoline */
 #define SFRAME_FRAME_RA_SIGNED		0x10u	/* PC was a PAuth-signed RA, stripped */
 #define SFRAME_FRAME_NO_SFRAME		0x20u	/* no SFrame row describes this PC */
+#define SFRAME_FRAME_FP_LOST		0x40u	/* the FP rule could not be evaluated: FP unknown */
 
 /**
  * struct sframe_frame - one frame of a walk.

@@ -213,14 +213,22 @@ static int step_rules(const struct sframe_unwinder *u, struct sframe_cursor *c,
 	if (ra == 0)
 		return -SFRAME_ERR_BAD_RA;
 
+	/*
+	 * The CFA and the RA are what the walk needs; the FP only matters if
+	 * a caller's CFA is based on it. A saved-FP rule that cannot be
+	 * evaluated (compilers leave stale FP rules on epilogue rows, e.g. the
+	 * DRAP epilogue's "*(fp+0)" after fp was popped) leaves the caller's FP
+	 * unknown instead of ending the walk: a rule that later needs it fails
+	 * with -SFRAME_ERR_NO_REG, and no value is ever guessed.
+	 */
 	if (r->fp.kind == SFRAME_LOC_SAME) {
 		fp = c->regs.fp;
 		n.valid |= c->regs.valid & SFRAME_REG_FP;
-	} else {
-		ret = loc_value(u, c, &r->fp, cfa, &fp);
-		if (ret)
-			return ret;
+	} else if (loc_value(u, c, &r->fp, cfa, &fp) == 0) {
 		n.valid |= SFRAME_REG_FP;
+	} else {
+		fp = 0;
+		flags |= SFRAME_FRAME_FP_LOST;
 	}
 
 	ret = caller_sp(u, cfa, &n.sp);

@@ -4,12 +4,14 @@
  */
 #include "snapshot.h"
 
+#include <sframe/sframe.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SNAP_MAGIC	"SFSNAP01"
+#define SNAP_MAGIC	"SFSNAP02"
 #define SNAP_HDR	16
 #define SNAP_REC_HDR	56
 #define SNAP_REC_MARK	0x53414d50u
@@ -71,6 +73,8 @@ int sf_snapshot_next(struct sf_snapshot *s, struct sf_sample *out, char *err, si
 {
 	const unsigned char *p;
 	uint64_t len, padded;
+	size_t body;
+	uint32_t i;
 
 	if (s->pos == s->size)
 		return 0;
@@ -89,14 +93,23 @@ int sf_snapshot_next(struct sf_snapshot *s, struct sf_sample *out, char *err, si
 	out->ra = get(s, p + 32, 8);
 	out->stack_addr = get(s, p + 40, 8);
 	len = get(s, p + 48, 8);
+	out->nregs = (uint32_t)get(s, p + 4, 4);
+	if (out->nregs > SF_SAMPLE_MAX_REGS ||
+	    8u * out->nregs > s->size - s->pos - SNAP_REC_HDR) {
+		snprintf(err, errlen, "sample at offset %zu: bad register count", s->pos);
+		return -1;
+	}
+	for (i = 0; i < out->nregs; i++)
+		out->regs[i] = get(s, p + SNAP_REC_HDR + 8 * i, 8);
+	body = SNAP_REC_HDR + 8 * (size_t)out->nregs;
 	padded = (len + 7) & ~(uint64_t)7;
-	if (len > s->size || padded > s->size - s->pos - SNAP_REC_HDR) {
+	if (len > s->size || padded > s->size - s->pos - body) {
 		snprintf(err, errlen, "sample at offset %zu: stack copy runs past the file", s->pos);
 		return -1;
 	}
 	out->stack_len = len;
-	out->stack = p + SNAP_REC_HDR;
-	s->pos += SNAP_REC_HDR + (size_t)padded;
+	out->stack = p + body;
+	s->pos += body + (size_t)padded;
 	return 1;
 }
 
@@ -114,5 +127,15 @@ int sf_sample_read(void *ctx, uint64_t addr, void *dst, size_t len)
 	    len > smp->stack_len - (addr - smp->stack_addr))
 		return -EFAULT;
 	memcpy(dst, smp->stack + (addr - smp->stack_addr), len);
+	return 0;
+}
+
+int sf_sample_get_reg(void *ctx, unsigned int dwarf_reg, uint64_t *value)
+{
+	const struct sf_sample *smp = ctx;
+
+	if (dwarf_reg >= smp->nregs)
+		return -SFRAME_ERR_NO_REG;
+	*value = smp->regs[dwarf_reg];
 	return 0;
 }

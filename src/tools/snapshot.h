@@ -3,10 +3,11 @@
  * snapshot.h - stack snapshots: registers plus a copy of the stack, as a
  * profiler records a sample (format in fixtures/unwind/README.md).
  *
- * File: "SFSNAP01", u32 0x01020304 (tells the writer's byte order), u32
+ * File: "SFSNAP02", u32 0x01020304 (tells the writer's byte order), u32
  * ELF e_machine of the target; then records: u32 0x53414d50 ("SAMP"), u32
- * reserved, u64 pc, sp, fp, ra, stack_addr, stack_len, then stack_len bytes
- * padded to a multiple of 8. Integers are in the writer's byte order.
+ * nregs, u64 pc, sp, fp, ra, stack_addr, stack_len, nregs u64 registers by
+ * DWARF number, then stack_len bytes padded to a multiple of 8. Integers are
+ * in the writer's byte order.
  */
 #ifndef SFRAME_TOOL_SNAPSHOT_H
 #define SFRAME_TOOL_SNAPSHOT_H
@@ -14,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#define SF_SAMPLE_MAX_REGS 64
 
 struct sf_sample {
 	uint64_t pc;
@@ -23,6 +26,8 @@ struct sf_sample {
 	uint64_t stack_addr;
 	uint64_t stack_len;
 	const unsigned char *stack;
+	uint32_t nregs;			/* entries in regs[] */
+	uint64_t regs[SF_SAMPLE_MAX_REGS];	/* by DWARF number */
 };
 
 struct sf_snapshot {
@@ -54,5 +59,12 @@ void sf_snapshot_close(struct sf_snapshot *s);
  * Return: 0, or -14 (-EFAULT) outside the copy.
  */
 int sf_sample_read(void *ctx, uint64_t addr, void *dst, size_t len);
+
+/**
+ * sf_sample_get_reg() - sframe_get_reg_fn over a sample's registers.
+ * @ctx: the struct sf_sample.
+ * Return: 0, or -SFRAME_ERR_NO_REG (as -4115) for a register not recorded.
+ */
+int sf_sample_get_reg(void *ctx, unsigned int dwarf_reg, uint64_t *value);
 
 #endif /* SFRAME_TOOL_SNAPSHOT_H */

@@ -89,6 +89,8 @@ int sf_target_unwind(const struct sf_target *t, const struct sf_sample *smp, uin
 	u.modules = &t->modules;
 	u.read_stack = sf_sample_read;
 	u.stack_ctx = (void *)smp;
+	u.get_reg = sf_sample_get_reg;
+	u.reg_ctx = (void *)smp;
 
 	memset(&regs, 0, sizeof(regs));
 	regs.pc = smp->pc;
