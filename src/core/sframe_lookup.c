@@ -75,9 +75,9 @@ static int search_sorted(const struct sframe_section *sec, int64_t target, uint3
 }
 
 /*
- * Unsorted sections (gas output before linking) are scanned in full; of
- * the functions containing @target the one starting last wins, which is
- * what the binary search picks on sorted input.
+ * Unsorted sections (gas output before linking) are scanned in full for the
+ * same answer the binary search gives on sorted input: the last FDE with
+ * the greatest start <= @target (containment is checked by the caller).
  */
 static int search_linear(const struct sframe_section *sec, int64_t target, uint32_t *index)
 {
@@ -90,7 +90,7 @@ static int search_linear(const struct sframe_section *sec, int64_t target, uint3
 		ret = sf_fde_key(sec, i, &key, &size);
 		if (ret)
 			return ret;
-		if (key > target || (uint64_t)target - (uint64_t)key >= size)
+		if (key > target)
 			continue;
 		if (!found || key >= best) {
 			found = true;

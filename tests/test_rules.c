@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * test_rules.c - sframe_fre_rules(): CFA, RA and FP rules per ABI, version
+ * and FDE type, on one-row hand-built sections.
+ *
+ * Expected values follow SFRAME-FORMAT.md §3 and §5: default FDEs carry the
+ * signed words CFA, [RA], [FP] (no RA word when the header fixes RA, as on
+ * amd64); s390x stores the CFA offset as (off - 160) / 8 and, in v2 only,
+ * RA/FP words with the low bit set as (regnum << 1) | 1; v3 FLEX FDEs carry
+ * (control, offset) pairs for CFA, RA, FP, control 0 being padding.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "builder.h"
+
+static struct sfb b;
+static uint8_t buf[SFB_MAX_OUT];
+static struct sframe_section sec;
+static struct sfb_reader rd;
+static struct sframe_fde fde;
+static struct sframe_fre fre;
+
+#define BOTH_AARCH64(i)	((i) ? SFRAME_ABI_AARCH64_BE : SFRAME_ABI_AARCH64_LE)
+
+/*
+ * Build a section with one function holding one row of @n words (given as
+ * ints) and decode that row's rules into @r. Returns sframe_fre_rules().
+ */
+static int rules(uint8_t version, uint8_t abi, uint8_t fde_type, unsigned base_reg,
+		 bool mangled, unsigned word_bytes, struct sframe_rules *r, unsigned n, ...)
+{
+	struct sframe_fre_iter it;
+	struct sfb_fde *f;
+	struct sfb_fre *row;
+	va_list ap;
+	unsigned i;
+	bool be = abi == SFRAME_ABI_AARCH64_BE || abi == SFRAME_ABI_S390X_BE;
+
+	sfb_init(&b, version, abi, be,
+		 version >= 2 ? SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL :
+				SFRAME_F_FDE_SORTED,
+		 0x10000);
+	f = sfb_fde(&b, 0x20000, 0x100, SFRAME_FRE_TYPE_ADDR2, SFRAME_PC_TYPE_INC);
+	f->fde_type = fde_type;
+	row = sfb_fre(&b, 0, base_reg, word_bytes, 0);
+	row->num_words = (uint8_t)n;
+	row->mangled = mangled;
+	va_start(ap, n);
+	for (i = 0; i < n; i++)
+		row->words[i] = va_arg(ap, int);
+	va_end(ap);
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_err(sframe_get_fde(&sec, 0, &fde), 0);
+	assert_err(sframe_fre_iter_init(&sec, &fde, &it), 0);
+	assert_err(sframe_fre_iter_next(&sec, &it, &fre), 1);
+	memset(r, 0x5a, sizeof(*r));
+	return sframe_fre_rules(&sec, &fde, &fre, r);
+}
+
+static void check_cfa(const struct sframe_cfa *c, unsigned reg, bool deref, bool is_sp,
+		      bool is_fp, int32_t offset)
+{
+	assert_int_equal(c->reg, reg);
+	assert_int_equal(c->deref, deref);
+	assert_int_equal(c->is_sp, is_sp);
+	assert_int_equal(c->is_fp, is_fp);
+	assert_int_equal(c->offset, offset);
+}
+
+/* A stack slot: value = *(CFA + off). */
+static void check_slot(const struct sframe_loc *l, int32_t off, bool fixed)
+{
+	assert_int_equal(l->kind, SFRAME_LOC_CFA);
+	assert_int_equal(l->deref, true);
+	assert_int_equal(l->offset, off);
+	assert_int_equal(!!(l->flags & SFRAME_LOCF_FIXED), fixed);
+}
+
+static void check_same(const struct sframe_loc *l)
+{
+	assert_int_equal(l->kind, SFRAME_LOC_SAME);
+}
+
+static void check_reg(const struct sframe_loc *l, unsigned reg, bool deref, int32_t off)
+{
+	assert_int_equal(l->kind, SFRAME_LOC_REG);
+	assert_int_equal(l->reg, reg);
+	assert_int_equal(l->deref, deref);
+	assert_int_equal(l->offset, off);
+}
+
+/* ---- amd64 ---------------------------------------------------------------- */
+
+static void test_amd64_default(void **state)
+{
+	struct sframe_rules r;
+	uint8_t v;
+
+	(void)state;
+	for (v = 1; v <= 3; v++) {
+		/* CFA = SP + 8, RA at the header's fixed CFA - 8, FP untouched. */
+		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 1, 8), 0);
+		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, true, false, 8);
+		check_slot(&r.ra, -8, true);
+		check_same(&r.fp);
+		assert_false(r.ra_undefined);
+		assert_false(r.ra_mangled);
+
+		/* N = 2 with RA fixed: word 1 is the FP slot. */
+		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_FP, false, 1, &r, 2,
+				 16, -16), 0);
+		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_FP, false, false, true, 16);
+		check_slot(&r.ra, -8, true);
+		check_slot(&r.fp, -16, false);
+		assert_false(r.ra_undefined);
+
+		/* 2- and 4-byte words, large offsets. */
+		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 2, &r, 2,
+				 0x1008, -0x1000), 0);
+		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, true, false, 0x1008);
+		check_slot(&r.fp, -0x1000, false);
+		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 4, &r, 1,
+				 0x100008), 0);
+		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, true, false, 0x100008);
+	}
+}
+
+static void test_amd64_ra_undefined(void **state)
+{
+	struct sframe_rules r;
+	uint8_t v;
+
+	(void)state;
+	/* N = 0: outermost frame, even though the header fixes RA at CFA - 8. */
+	for (v = 2; v <= 3; v++) {
+		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_FP, false, 1, &r, 0), 0);
+		assert_true(r.ra_undefined);
+		assert_int_equal(r.ra.kind, SFRAME_LOC_UNDEFINED);
+	}
+}
+
+static void test_amd64_bad_counts(void **state)
+{
+	struct sframe_rules r;
+
+	(void)state;
+	/* amd64 rows have 1 or 2 words (CFA, FP). */
+	assert_err(rules(2, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 3, 8, -8, -16),
+		   -SFRAME_ERR_WORDS);
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 3, 8, -8, -16),
+		   -SFRAME_ERR_WORDS);
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 6,
+			 8, -8, -16, 0, 0, 0), -SFRAME_ERR_WORDS);
+}
+
+/* ---- aarch64 -------------------------------------------------------------- */
+
+static void test_aarch64_default(void **state)
+{
+	struct sframe_rules r;
+	uint8_t v;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		for (v = 1; v <= 3; v++) {
+			/* N = 1: RA still in LR, FP unchanged. */
+			assert_err(rules(v, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 1, &r, 1,
+					 0), 0);
+			check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_SP, false, true, false, 0);
+			check_same(&r.ra);
+			check_same(&r.fp);
+			assert_false(r.ra_undefined);
+			assert_false(r.ra_mangled);
+
+			/* N = 3: RA at CFA + w1, FP at CFA + w2 (the frame record). */
+			assert_err(rules(v, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_FP, false, 1, &r, 3,
+					 32, -8, -16), 0);
+			check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_FP, false, false, true, 32);
+			check_slot(&r.ra, -8, false);
+			check_slot(&r.fp, -16, false);
+
+			assert_err(rules(v, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 2, &r, 3,
+					 0x210, -0x208, -0x210), 0);
+			check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_SP, false, true, false, 0x210);
+			check_slot(&r.ra, -0x208, false);
+			check_slot(&r.fp, -0x210, false);
+		}
+	}
+}
+
+static void test_aarch64_mangled(void **state)
+{
+	struct sframe_rules r;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		/* PAuth: fre_info bit 7; the RA rule itself is unchanged. */
+		assert_err(rules(3, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, true, 1, &r, 1, 0), 0);
+		assert_true(r.ra_mangled);
+		check_same(&r.ra);
+		assert_err(rules(2, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_FP, true, 1, &r, 3,
+				 16, -8, -16), 0);
+		assert_true(r.ra_mangled);
+		check_slot(&r.ra, -8, false);
+		check_slot(&r.fp, -16, false);
+	}
+}
+
+static void test_aarch64_ra_padding(void **state)
+{
+	struct sframe_rules r;
+
+	(void)state;
+	/*
+	 * sframe_format.h: "An RA word of 0 on an ABI that tracks RA is padding:
+	 * RA not saved". aarch64 tracks RA (no fixed RA offset).
+	 */
+	assert_err(rules(2, SFRAME_ABI_AARCH64_LE, 0, SFRAME_BASE_REG_FP, false, 1, &r, 3, 16, 0,
+			 -16), 0);
+	check_same(&r.ra);
+	assert_true(r.ra.flags & SFRAME_LOCF_PADDING);
+	check_slot(&r.fp, -16, false);
+}
+
+static void test_aarch64_ra_undefined_and_bad_counts(void **state)
+{
+	struct sframe_rules r;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		assert_err(rules(3, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_FP, false, 1, &r, 0), 0);
+		assert_true(r.ra_undefined);
+		assert_int_equal(r.ra.kind, SFRAME_LOC_UNDEFINED);
+		/* aarch64 rows have 1 or 3 words: FP and LR are saved together. */
+		assert_err(rules(2, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 1, &r, 2, 16, -8),
+			   -SFRAME_ERR_WORDS);
+		assert_err(rules(3, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 1, &r, 2, 16, -8),
+			   -SFRAME_ERR_WORDS);
+		assert_err(rules(3, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 1, &r, 4,
+				 16, -8, -16, 0), -SFRAME_ERR_WORDS);
+	}
+}
+
+/* ---- s390x ---------------------------------------------------------------- */
+
+static void test_s390x_default(void **state)
+{
+	struct sframe_rules r;
+	uint8_t v;
+
+	(void)state;
+	for (v = 2; v <= 3; v++) {
+		/* CFA word 0 means SP + 160: (0 * 8) + 160. */
+		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 1,
+				 SFB_S390X_CFA(160)), 0);
+		check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 160);
+		check_same(&r.ra);
+		check_same(&r.fp);
+		assert_false(r.ra_undefined);
+
+		/* Stored 20 -> 20 * 8 + 160 = 320; RA slot at CFA - 48. */
+		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 2,
+				 SFB_S390X_CFA(320), -48), 0);
+		assert_int_equal(SFB_S390X_CFA(320), 20);
+		check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 320);
+		check_slot(&r.ra, -48, false);
+		check_same(&r.fp);
+
+		/* Negative stored value: -19 * 8 + 160 = 8; FP-based CFA. */
+		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_FP, false, 1, &r, 3,
+				 -19, -48, -72), 0);
+		check_cfa(&r.cfa, SFRAME_S390X_DWARF_FP, false, false, true, 8);
+		check_slot(&r.ra, -48, false);
+		check_slot(&r.fp, -72, false);
+
+		/* 2-byte words: stored 1000 -> 8160. */
+		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 2, &r, 3,
+				 1000, -0x100, -0x108), 0);
+		check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 8160);
+		check_slot(&r.ra, -0x100, false);
+		check_slot(&r.fp, -0x108, false);
+	}
+}
+
+static void test_s390x_ra_padding(void **state)
+{
+	struct sframe_rules r;
+	uint8_t v;
+
+	(void)state;
+	for (v = 2; v <= 3; v++) {
+		/* RA word 0 = padding: FP saved, RA not (still in r14). */
+		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 3,
+				 SFB_S390X_CFA(160), 0, -72), 0);
+		check_same(&r.ra);
+		assert_true(r.ra.flags & SFRAME_LOCF_PADDING);
+		check_slot(&r.fp, -72, false);
+	}
+}
+
+static void test_s390x_v2_regnum(void **state)
+{
+	struct sframe_rules r;
+
+	(void)state;
+	/* v2: odd words are (regnum << 1) | 1: RA in f0 (16), FP in f2 (17). */
+	assert_err(rules(2, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 3,
+			 SFB_S390X_CFA(160), (16 << 1) | 1, (17 << 1) | 1), 0);
+	check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 160);
+	check_reg(&r.ra, 16, false, 0);
+	assert_true(r.ra.flags & SFRAME_LOCF_V2_REGNUM);
+	check_reg(&r.fp, 17, false, 0);
+	assert_true(r.fp.flags & SFRAME_LOCF_V2_REGNUM);
+
+	/* Only RA in a register, FP on the stack. */
+	assert_err(rules(2, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 2, &r, 3,
+			 SFB_S390X_CFA(160), (20 << 1) | 1, -72), 0);
+	check_reg(&r.ra, 20, false, 0);
+	check_slot(&r.fp, -72, false);
+	assert_false(r.fp.flags & SFRAME_LOCF_V2_REGNUM);
+}
+
+static void test_s390x_v3_odd_is_offset(void **state)
+{
+	struct sframe_rules r;
+
+	(void)state;
+	/* v3 dropped the register-number trick: an odd word is just an offset. */
+	assert_err(rules(3, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 3,
+			 SFB_S390X_CFA(160), 33, 35), 0);
+	check_slot(&r.ra, 33, false);
+	assert_false(r.ra.flags & SFRAME_LOCF_V2_REGNUM);
+	check_slot(&r.fp, 35, false);
+	assert_false(r.fp.flags & SFRAME_LOCF_V2_REGNUM);
+}
+
+static void test_s390x_ra_undefined_and_bad_counts(void **state)
+{
+	struct sframe_rules r;
+	uint8_t v;
+
+	(void)state;
+	for (v = 2; v <= 3; v++) {
+		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 0), 0);
+		assert_true(r.ra_undefined);
+		assert_int_equal(r.ra.kind, SFRAME_LOC_UNDEFINED);
+		/* s390x rows have 1..3 words. */
+		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 4,
+				 0, -48, -72, 0), -SFRAME_ERR_WORDS);
+	}
+}
+
+/* ---- v3 FLEX -------------------------------------------------------------- */
+
+#define FLEX	SFRAME_FDE_TYPE_FLEX
+#define CTRL	SFB_FLEX_CTRL
+
+static void test_flex_amd64_cfa(void **state)
+{
+	struct sframe_rules r;
+
+	(void)state;
+	/* CFA = r10 + 0 (DRAP); RA falls back to the fixed CFA - 8, FP unchanged. */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 2, CTRL(10, 0, 1), 0), 0);
+	check_cfa(&r.cfa, 10, false, false, false, 0);
+	check_slot(&r.ra, -8, true);
+	check_same(&r.fp);
+	assert_false(r.ra_undefined);
+
+	/* CFA = *(rbp - 40): control (6 << 3) | 2 | 1 = 51. */
+	assert_int_equal(CTRL(6, 1, 1), 51);
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 2, 51, -40), 0);
+	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_FP, true, false, true, -40);
+
+	/* CFA = rsp + 8 through a FLEX pair; is_sp set from the register number. */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 2, &r, 2, CTRL(7, 0, 1), 8), 0);
+	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, true, false, 8);
+
+	/* 4-byte words. */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 4, &r, 2, CTRL(13, 0, 1),
+			 0x12345), 0);
+	check_cfa(&r.cfa, 13, false, false, false, 0x12345);
+}
+
+static void test_flex_amd64_ra_fp(void **state)
+{
+	struct sframe_rules r;
+
+	(void)state;
+	/*
+	 * RA padding (single word 0), then the FP pair *(CFA - 16) (control 2:
+	 * CFA based, deref). RA has no rule: the header's fixed -8 applies.
+	 */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 5,
+			 CTRL(10, 0, 1), 0, 0, CTRL(0, 1, 0), -16), 0);
+	check_cfa(&r.cfa, 10, false, false, false, 0);
+	check_slot(&r.ra, -8, true);
+	check_slot(&r.fp, -16, false);
+
+	/* FP = *(rbp + 0): register based, deref. */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 5,
+			 CTRL(10, 0, 1), 0, 0, CTRL(6, 1, 1), 0), 0);
+	check_reg(&r.fp, SFRAME_AMD64_DWARF_FP, true, 0);
+	check_slot(&r.ra, -8, true);
+
+	/* An RA pair overrides the fixed -8: RA at *(CFA - 16). */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 4,
+			 CTRL(7, 0, 1), 16, CTRL(0, 1, 0), -16), 0);
+	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, true, false, 16);
+	check_slot(&r.ra, -16, false);
+	check_same(&r.fp);
+
+	/* RA = *(CFA + 0) is encodable with control 2 (control 0 would be padding). */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 4,
+			 CTRL(7, 0, 1), 8, CTRL(0, 1, 0), 0), 0);
+	check_slot(&r.ra, 0, false);
+
+	/* All three pairs, 2-byte words. */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 2, &r, 6,
+			 CTRL(6, 1, 1), -40, CTRL(0, 1, 0), -24, CTRL(0, 1, 0), -32), 0);
+	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_FP, true, false, true, -40);
+	check_slot(&r.ra, -24, false);
+	check_slot(&r.fp, -32, false);
+
+	/* RA held in a register plus an offset: value = r3 + 4, no deref. */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 4,
+			 CTRL(7, 0, 1), 8, CTRL(3, 0, 1), 4), 0);
+	check_reg(&r.ra, 3, false, 4);
+}
+
+static void test_flex_s390x(void **state)
+{
+	struct sframe_rules r;
+
+	(void)state;
+	/*
+	 * libsframe's DATA-BE-V3 row: CFA control 0x79 (r15, reg_p) offset 0,
+	 * which decodes (s390x) to 160; RA in f0 (16) and FP in f2 (17).
+	 */
+	assert_int_equal(CTRL(16, 0, 1), 0x81);
+	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 1, &r, 6,
+			 0x79, 0, 0x81, 0, 0x89, 0), 0);
+	check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 160);
+	check_reg(&r.ra, 16, false, 0);
+	assert_false(r.ra.flags & SFRAME_LOCF_V2_REGNUM);
+	check_reg(&r.fp, 17, false, 0);
+
+	/* Same with 2-byte words and a scaled CFA offset: 2 * 8 + 160. */
+	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 2, &r, 6,
+			 CTRL(15, 0, 1), SFB_S390X_CFA(176), CTRL(16, 0, 1), 0, CTRL(17, 0, 1), 0), 0);
+	check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 176);
+	check_reg(&r.ra, 16, false, 0);
+	check_reg(&r.fp, 17, false, 0);
+
+	/* RA padding then FP in f2: s390x has no fixed RA, so RA is unchanged. */
+	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 1, &r, 5,
+			 0x79, 0, 0, 0x89, 0), 0);
+	check_same(&r.ra);
+	assert_true(r.ra.flags & SFRAME_LOCF_PADDING);
+	check_reg(&r.fp, 17, false, 0);
+
+	/* CFA pair only. */
+	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 1, &r, 2, 0x79, 0), 0);
+	check_same(&r.ra);
+	check_same(&r.fp);
+}
+
+static void test_flex_invalid(void **state)
+{
+	struct sframe_rules r;
+
+	(void)state;
+	/* The CFA control word must have reg_p: here CFA-based deref, and padding. */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 2, CTRL(0, 1, 0), 8),
+		   -SFRAME_ERR_WORDS);
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 2, 0, 8),
+		   -SFRAME_ERR_WORDS);
+	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 1, &r, 6,
+			 CTRL(15, 1, 0), 0, 0x81, 0, 0x89, 0), -SFRAME_ERR_WORDS);
+	/* A single word cannot hold the CFA pair. */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 1, CTRL(7, 0, 1)),
+		   -SFRAME_ERR_WORDS);
+}
+
+static void test_flex_ra_undefined(void **state)
+{
+	struct sframe_rules r;
+
+	(void)state;
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 0), 0);
+	assert_true(r.ra_undefined);
+	assert_int_equal(r.ra.kind, SFRAME_LOC_UNDEFINED);
+	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 1, &r, 0), 0);
+	assert_true(r.ra_undefined);
+}
+
+static void test_fde_type_invalid_for_abi(void **state)
+{
+	struct sframe_fde f;
+	struct sfb_fde *d;
+	int i;
+
+	(void)state;
+	/* gas never emits FLEX on aarch64 and the format defines none there. */
+	for (i = 0; i < 2; i++) {
+		sfb_init(&b, 3, BOTH_AARCH64(i), i == 1, 0x5, 0x10000);
+		d = sfb_fde(&b, 0x20000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		d->fde_type = SFRAME_FDE_TYPE_FLEX;
+		sfb_fre(&b, 0, 0, 1, 2, CTRL(31, 0, 1), 16);
+		sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
+		assert_err(sframe_get_fde(&sec, 0, &f), -SFRAME_ERR_FDE_TYPE);
+	}
+	/* Reserved FDE types 2..31 on every ABI. */
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0x5, 0x10000);
+	d = sfb_fde(&b, 0x20000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	d->fde_type = 2;
+	sfb_fre(&b, 0, 1, 1, 1, 8);
+	d = sfb_fde(&b, 0x20040, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	d->fde_type = 31;
+	sfb_fre(&b, 0, 1, 1, 1, 8);
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
+	assert_err(sframe_get_fde(&sec, 0, &f), -SFRAME_ERR_FDE_TYPE);
+	assert_err(sframe_get_fde(&sec, 1, &f), -SFRAME_ERR_FDE_TYPE);
+	sfb_init(&b, 3, SFRAME_ABI_S390X_BE, true, 0x5, 0x10000);
+	d = sfb_fde(&b, 0x20000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	d->fde_type = 5;
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
+	assert_err(sframe_get_fde(&sec, 0, &f), -SFRAME_ERR_FDE_TYPE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_amd64_default),
+		cmocka_unit_test(test_amd64_ra_undefined),
+		cmocka_unit_test(test_amd64_bad_counts),
+		cmocka_unit_test(test_aarch64_default),
+		cmocka_unit_test(test_aarch64_mangled),
+		cmocka_unit_test(test_aarch64_ra_padding),
+		cmocka_unit_test(test_aarch64_ra_undefined_and_bad_counts),
+		cmocka_unit_test(test_s390x_default),
+		cmocka_unit_test(test_s390x_ra_padding),
+		cmocka_unit_test(test_s390x_v2_regnum),
+		cmocka_unit_test(test_s390x_v3_odd_is_offset),
+		cmocka_unit_test(test_s390x_ra_undefined_and_bad_counts),
+		cmocka_unit_test(test_flex_amd64_cfa),
+		cmocka_unit_test(test_flex_amd64_ra_fp),
+		cmocka_unit_test(test_flex_s390x),
+		cmocka_unit_test(test_flex_invalid),
+		cmocka_unit_test(test_flex_ra_undefined),
+		cmocka_unit_test(test_fde_type_invalid_for_abi),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
