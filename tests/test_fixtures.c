@@ -224,6 +224,7 @@ int main(int argc, char **argv)
 	static char names[256][1100];
 	char *dirs[64];
 	size_t ndirs = 0, n = 0, i, j;
+	int ret;
 	struct dirent *de;
 	DIR *d;
 
@@ -278,7 +279,12 @@ int main(int argc, char **argv)
 	}
 	if (n == 0) {
 		fprintf(stderr, "no fixtures found in %s\n", argv[2]);
+		for (i = 0; i < ndirs; i++)
+			free(dirs[i]);
 		return 1;
 	}
-	return _cmocka_run_group_tests("fixtures", tests, n, NULL, NULL);
+	ret = _cmocka_run_group_tests("fixtures", tests, n, NULL, NULL);
+	for (i = 0; i < ndirs; i++)
+		free(dirs[i]);
+	return ret;
 }
