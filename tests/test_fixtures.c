@@ -201,6 +201,79 @@ static void test_check(void **state)
 	free(out);
 }
 
+static size_t count_lines_with(const char *text, const char *needle)
+{
+	size_t n = 0;
+	const char *line = text;
+
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		const char *hit = memmem(line, len, needle, strlen(needle));
+
+		if (hit)
+			n++;
+		line += len + (nl ? 1 : 0);
+	}
+	return n;
+}
+
+/*
+ * sframe unwind on real snapshots: every sample of v3-s390x and v3-aarch64
+ * (big-endian target; PAuth-signed return addresses) is walked down to main,
+ * where the walk stops at main's caller, which has no SFrame.
+ */
+static void test_unwind_tool(void **state)
+{
+	const char *fixtures = *state;
+	static const char *const combos[] = { "v3-s390x", "v3-aarch64" };
+	char exe[1100], snap[1100];
+	size_t len, i;
+	int status;
+
+	for (i = 0; i < 2; i++) {
+		char *argv[] = { (char *)tool, "unwind", "--elf", exe, snap, NULL };
+		char *out;
+
+		snprintf(exe, sizeof(exe), "%s/unwind/%s/unwind", fixtures, combos[i]);
+		snprintf(snap, sizeof(snap), "%s/unwind/%s/unwind.snap", fixtures, combos[i]);
+		out = run(argv, NULL, &len, &status);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+		assert_int_equal(count_lines_with(out, "sample "), 2000);
+		assert_int_equal(count_lines_with(out, " main+"), 2000);
+		assert_int_equal(count_lines_with(out, "  stop: no SFrame row for "), 2000);
+		assert_int_equal(count_lines_with(out, "  #0 "), 2000);
+		free(out);
+	}
+}
+
+/* --help succeeds; usage errors exit 2; a missing file exits 2. */
+static void test_cli_errors(void **state)
+{
+	char *help[] = { (char *)tool, "--help", NULL };
+	char *bad_cmd[] = { (char *)tool, "frobnicate", "x", NULL };
+	char *no_file[] = { (char *)tool, "dump", NULL };
+	char *missing[] = { (char *)tool, "check", "/nonexistent/sframe/file", NULL };
+	char *bad_pc[] = { (char *)tool, "lookup", (char *)*state, "0xzz", NULL };
+	size_t len;
+	int status;
+	char *out;
+
+	out = run(help, NULL, &len, &status);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_non_null(strstr(out, "Usage: sframe"));
+	free(out);
+	free(run(bad_cmd, NULL, &len, &status));
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	free(run(no_file, NULL, &len, &status));
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	free(run(missing, NULL, &len, &status));
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	free(run(bad_pc, NULL, &len, &status));
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+}
+
 static int exists(const char *dir, const char *name, const char *suffix)
 {
 	char p[1100];
@@ -282,6 +355,23 @@ int main(int argc, char **argv)
 		for (i = 0; i < ndirs; i++)
 			free(dirs[i]);
 		return 1;
+	}
+	if (n + 2 <= 256) {
+		static char lib[1100];
+
+		snprintf(lib, sizeof(lib), "%s/v3-x86_64/lib.so", argv[2]);
+		tests[n].name = "sframe unwind on snapshots";
+		tests[n].test_func = test_unwind_tool;
+		tests[n].setup_func = NULL;
+		tests[n].teardown_func = NULL;
+		tests[n].initial_state = argv[2];
+		n++;
+		tests[n].name = "command-line errors";
+		tests[n].test_func = test_cli_errors;
+		tests[n].setup_func = NULL;
+		tests[n].teardown_func = NULL;
+		tests[n].initial_state = lib;
+		n++;
 	}
 	ret = _cmocka_run_group_tests("fixtures", tests, n, NULL, NULL);
 	for (i = 0; i < ndirs; i++)
