@@ -537,14 +537,15 @@ static void test_fde_start_overflow(void **state)
 {
 	(void)state;
 	/*
-	 * start + size past 2^64: func_start is a run-time address and no
-	 * function can wrap around the address space (see test_lookup.c).
+	 * A v3 start field so large that adding the field's own offset (PCREL)
+	 * overflows 64 bits: the section is corrupt whatever its address.
 	 */
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0x5, 0xffffffffffff0000ull);
-	add_fn(0xffffffffffff1000ull, 0x20);
-	sfb_fde(&b, 0xfffffffffffff000ull, 0x2000, SFRAME_FRE_TYPE_ADDR2, SFRAME_PC_TYPE_INC);
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0x5, 0);
+	add_fn(0x1000, 0x20);
+	sfb_fde(&b, 0x2000, 0x20, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
 	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 1, 8);
 	open_it();
+	sfb_put_u64(&b, buf, b.fde_off[1], (uint64_t)INT64_MAX);
 	expect_problem(-SFRAME_ERR_FDE, 1, NO);
 }
 

@@ -32,6 +32,7 @@ enum kind { DUMP, LOOKUP, CHECK };
 struct fixture {
 	char path[1024];
 	enum kind kind;
+	char vaddr[32];		/* raw sections: --vaddr for the dump; "" for ELF files */
 };
 
 static char *read_file(const char *path, size_t *len)
@@ -105,6 +106,13 @@ static char *run(char *const argv[], const char *in, size_t *len, int *status)
 	return out;
 }
 
+/* ELF fixtures are used as they are; hand-built ones are NAME.sframe. */
+static void input_path(const struct fixture *fx, char *buf, size_t size)
+{
+	if (snprintf(buf, size, "%s%s", fx->path, fx->vaddr[0] ? ".sframe" : "") >= (int)size)
+		fail_msg("path too long: %s", fx->path);
+}
+
 static void report_first_diff(const char *got, const char *want)
 {
 	int line = 1;
@@ -128,11 +136,17 @@ static void test_dump(void **state)
 {
 	const struct fixture *fx = *state;
 	char exp_path[1100];
-	char *argv[] = { (char *)tool, "dump", (char *)fx->path, NULL };
+	char input[1100];
+	char *argv[] = { (char *)tool, "dump", input, NULL, NULL, NULL };
 	size_t got_len, want_len;
 	int status;
 	char *got, *want;
 
+	input_path(fx, input, sizeof(input));
+	if (fx->vaddr[0]) {
+		argv[3] = "--vaddr";
+		argv[4] = (char *)fx->vaddr;
+	}
 	snprintf(exp_path, sizeof(exp_path), "%s.objdump", fx->path);
 	want = read_file(exp_path, &want_len);
 	assert_non_null(want);
@@ -190,10 +204,14 @@ static void test_lookup(void **state)
 static void test_check(void **state)
 {
 	const struct fixture *fx = *state;
-	char *argv[] = { (char *)tool, "check", (char *)fx->path, NULL };
+	char input[1100];
+	char *argv[] = { (char *)tool, "check", input, NULL };
 	size_t len;
 	int status;
-	char *out = run(argv, NULL, &len, &status);
+	char *out;
+
+	input_path(fx, input, sizeof(input));
+	out = run(argv, NULL, &len, &status);
 
 	assert_true(WIFEXITED(status));
 	if (WEXITSTATUS(status) != 0)
@@ -355,6 +373,48 @@ int main(int argc, char **argv)
 		for (i = 0; i < ndirs; i++)
 			free(dirs[i]);
 		return 1;
+	}
+	/* Hand-built sections: raw files with their dump address. */
+	{
+		char dir[1100];
+
+		snprintf(dir, sizeof(dir), "%s/handmade", argv[2]);
+		d = opendir(dir);
+		while (d && (de = readdir(d)) && n + 2 < 254) {
+			size_t len = strlen(de->d_name);
+			char addr_path[1200];
+			FILE *af;
+			int k;
+
+			if (len < 8 || strcmp(de->d_name + len - 7, ".sframe") != 0)
+				continue;
+			for (k = DUMP; k <= CHECK; k += CHECK - DUMP) {
+				if (snprintf(fx[n].path, sizeof(fx[n].path), "%s/%.*s", dir,
+					     (int)(len - 7), de->d_name) >= (int)sizeof(fx[n].path))
+					continue;
+				snprintf(addr_path, sizeof(addr_path), "%s.addr", fx[n].path);
+				af = fopen(addr_path, "r");
+				if (!af || !fgets(fx[n].vaddr, sizeof(fx[n].vaddr), af)) {
+					if (af)
+						fclose(af);
+					continue;
+				}
+				fclose(af);
+				fx[n].vaddr[strcspn(fx[n].vaddr, "\n")] = 0;
+				/* The file itself is NAME.sframe; expected output NAME.objdump. */
+				snprintf(names[n], sizeof(names[n]), "%s handmade/%s",
+					 k == DUMP ? "dump" : "check", de->d_name);
+				fx[n].kind = (enum kind)k;
+				tests[n].name = names[n];
+				tests[n].test_func = k == DUMP ? test_dump : test_check;
+				tests[n].setup_func = NULL;
+				tests[n].teardown_func = NULL;
+				tests[n].initial_state = &fx[n];
+				n++;
+			}
+		}
+		if (d)
+			closedir(d);
 	}
 	if (n + 2 <= 256) {
 		static char lib[1100];

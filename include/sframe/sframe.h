@@ -298,8 +298,10 @@ int sframe_open_buffer(struct sframe_section *sec, struct sframe_buffer *buf,
  * @fde: filled on success.
  *
  * Checks what one FDE can say about itself: fields in bounds, FRE type
- * 0..2, v3 FDE type valid for the ABI, the function's range neither
- * wrapping past 2^64 nor its start past the 64-bit offset range.
+ * 0..2, v3 FDE type valid for the ABI, the function's offset range within
+ * 64 bits. func_start is vaddr + func_offset modulo 2^64 (a section opened
+ * at a wrong vaddr may show functions "below" address 0); lookups never
+ * wrap.
  *
  * Return: 0; -SFRAME_ERR_INVAL (@index out of range); -SFRAME_ERR_FDE,
  * -SFRAME_ERR_FRE_TYPE, -SFRAME_ERR_FDE_TYPE; or the callback's error.

@@ -123,13 +123,13 @@ int sframe_get_fde(const struct sframe_section *sec, uint32_t index, struct sfra
 	if (ret)
 		return ret;
 	/*
-	 * The run-time address is vaddr + offset modulo 2^64 (a raw section
-	 * opened at vaddr 0 has functions "below" it), but no function may
-	 * straddle the end of the address space or of the offset range.
+	 * The run-time address is vaddr + offset modulo 2^64: a raw section
+	 * opened at the wrong vaddr (0 by default) has functions "below" it,
+	 * and must still dump. Lookups never wrap (sframe_lookup() checks
+	 * containment on addresses); the offset range itself may not overflow.
 	 */
 	f.func_start = sec->vaddr + (uint64_t)f.func_offset;
-	if (f.func_size && (f.func_offset > INT64_MAX - (int64_t)(f.func_size - 1) ||
-			    f.func_start > UINT64_MAX - (f.func_size - 1)))
+	if (f.func_size && f.func_offset > INT64_MAX - (int64_t)(f.func_size - 1))
 		return -SFRAME_ERR_FDE;
 
 	*fde = f;

@@ -125,9 +125,14 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 	ret = sframe_get_fde(sec, index, &row->fde);
 	if (ret)
 		return ret;
-	/* Half-open [start, start + size): a PC at the end is not inside. */
+	/*
+	 * Half-open [start, start + size): a PC at the end is not inside. The
+	 * address test keeps a function that straddles 2^64 (a section opened
+	 * at a wrong vaddr) from claiming PCs past the wrap.
+	 */
 	if (row->fde.func_offset > target ||
-	    (uint64_t)target - (uint64_t)row->fde.func_offset >= row->fde.func_size) {
+	    (uint64_t)target - (uint64_t)row->fde.func_offset >= row->fde.func_size ||
+	    pc < row->fde.func_start || pc - row->fde.func_start >= row->fde.func_size) {
 		row->fde.index = SFRAME_NO_INDEX;
 		return -SFRAME_ERR_NOT_FOUND;
 	}

@@ -66,9 +66,13 @@ static void format_default(const struct sframe_section *sec, const struct sframe
 		snprintf(out->ra, SF_COLUMN_MAX, "u");
 }
 
-/* A FLEX location: "c+8", "r10+0", "(fp-40)". */
+/*
+ * A FLEX location: "c-16", "r10+0", "(fp-40)". As objdump shows them, the
+ * dereference mark goes with register-based rules only: a CFA-based rule
+ * reads like a default row's "c-16" (a stack slot), whatever its deref bit.
+ */
 static void flex_text(char *buf, const struct sframe_section *sec, uint32_t ctrl,
-		      int32_t offset, bool ignore_deref_without_reg)
+		      int32_t offset)
 {
 	bool reg_p = SFRAME_FLEX_REG_P(ctrl);
 	bool deref = SFRAME_FLEX_DEREF_P(ctrl);
@@ -77,8 +81,7 @@ static void flex_text(char *buf, const struct sframe_section *sec, uint32_t ctrl
 
 	if (!reg_p) {
 		snprintf(name, sizeof(name), "c");
-		if (ignore_deref_without_reg)
-			deref = false;
+		deref = false;
 	} else if ((int64_t)regnum == sframe_abi_sp_reg(sec->abi)) {
 		snprintf(name, sizeof(name), "sp");
 	} else if ((int64_t)regnum == sframe_abi_fp_reg(sec->abi)) {
@@ -104,8 +107,7 @@ static void format_flex(const struct sframe_section *sec, const struct sframe_fr
 	unsigned fp_idx = ra_ctrl_p && ra_ctrl == 0 ? 3 : 4;
 	int32_t fp_off = 0;
 
-	flex_text(out->cfa, sec, fre->uwords[0], cfa_offset(sec, n > 1 ? fre->words[1] : 0),
-		  true);
+	flex_text(out->cfa, sec, fre->uwords[0], cfa_offset(sec, n > 1 ? fre->words[1] : 0));
 
 	fp_ctrl_p = n > fp_idx;
 	fp_off_p = n > fp_idx + 1;
@@ -116,7 +118,7 @@ static void format_flex(const struct sframe_section *sec, const struct sframe_fr
 		fp_off_p = true;
 	}
 	if (fp_ctrl_p && fp_off_p)
-		flex_text(out->fp, sec, fre->uwords[fp_idx], fp_off, false);
+		flex_text(out->fp, sec, fre->uwords[fp_idx], fp_off);
 	else
 		snprintf(out->fp, SF_COLUMN_MAX, "u");
 
@@ -125,7 +127,7 @@ static void format_flex(const struct sframe_section *sec, const struct sframe_fr
 	else if (ra_ctrl == 0)
 		snprintf(out->ra, SF_COLUMN_MAX, "U");
 	else
-		flex_text(out->ra, sec, ra_ctrl, ra_off, false);
+		flex_text(out->ra, sec, ra_ctrl, ra_off);
 }
 
 void sf_format_row(const struct sframe_section *sec, const struct sframe_fde *fde,
