@@ -166,8 +166,10 @@ const struct sframe_module *sframe_modules_find(const struct sframe_module_table
  * @flags: SFRAME_UNWIND_*.
  * @max_depth: most frames a walk produces; 0 means SFRAME_UNWIND_DEFAULT_DEPTH.
  * @modules: the module table.
- * @read_stack: reads stack memory (8-byte values at 8-byte-aligned
- *	addresses); its errors end the walk and are returned unchanged.
+ * @read_stack: reads stack memory: always 8-byte values at 8-byte-aligned
+ *	addresses (a rule leading to a misaligned address fails with
+ *	-SFRAME_ERR_BAD_CFA before any read); its errors end the walk and are
+ *	returned unchanged.
  * @stack_ctx: passed to @read_stack.
  * @get_reg: optional; other registers of the topmost frame.
  * @reg_ctx: passed to @get_reg.

@@ -27,7 +27,12 @@ static int read_u64(const struct sframe_unwinder *u, uint64_t addr, uint64_t *va
 	uint64_t v = 0;
 	int ret, i;
 
-	if (addr > UINT64_MAX - 7)
+	/*
+	 * Compilers save registers in aligned slots on every supported ABI; a
+	 * misaligned address comes from garbage (a register that was not a
+	 * frame pointer), and the callback is promised aligned reads.
+	 */
+	if ((addr & 7) || addr > UINT64_MAX - 7)
 		return -SFRAME_ERR_BAD_CFA;
 	ret = u->read_stack(u->stack_ctx, addr, b, sizeof(b));
 	if (ret > 0)
@@ -376,6 +381,7 @@ static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor 
 	bool exact = c->flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED);
 	uint64_t pc = c->regs.pc;
 	const struct sframe_module *m;
+	struct sframe_row sig;
 	int ret;
 
 	/*
@@ -387,34 +393,34 @@ static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor 
 	row->fde.index = SFRAME_NO_INDEX;
 	m = sframe_modules_find(u->modules, pc);
 	*modp = m;
+	if (m && m->sec) {
+		if (m->sec->abi != u->abi)
+			return -SFRAME_ERR_ABI;
+		ret = sframe_lookup(m->sec, pc, row);
+		/* Found a row, a function without rows, or an error: done. */
+		if (ret != -SFRAME_ERR_NOT_FOUND || exact || row->fde.index != SFRAME_NO_INDEX)
+			return ret;
+	} else if (exact) {
+		return -SFRAME_ERR_NOT_FOUND;
+	}
+	/*
+	 * No function at PC - 1. The return address of a signal handler is
+	 * the restorer's first instruction, so PC - 1 lies before it: accept
+	 * the exact PC, for signal trampolines only.
+	 */
+	m = sframe_modules_find(u->modules, c->regs.pc);
 	if (!m || !m->sec)
 		return -SFRAME_ERR_NOT_FOUND;
 	if (m->sec->abi != u->abi)
 		return -SFRAME_ERR_ABI;
-	ret = sframe_lookup(m->sec, pc, row);
-	if (ret != -SFRAME_ERR_NOT_FOUND || exact)
+	ret = sframe_lookup(m->sec, c->regs.pc, &sig);
+	if (ret != 0 && ret != -SFRAME_ERR_NOT_FOUND)
 		return ret;
-	/*
-	 * The return address of a signal handler is the restorer's first
-	 * instruction; PC - 1 is before it. Accept the exact PC for signal
-	 * trampolines only.
-	 */
-	m = sframe_modules_find(u->modules, c->regs.pc);
-	if (!m || !m->sec || m->sec->abi != u->abi)
+	if (sig.fde.index == SFRAME_NO_INDEX || !sig.fde.signal)
 		return -SFRAME_ERR_NOT_FOUND;
-	{
-		struct sframe_row sig;
-
-		ret = sframe_lookup(m->sec, c->regs.pc, &sig);
-		if ((ret == 0 || (ret == -SFRAME_ERR_NOT_FOUND && sig.fde.index != SFRAME_NO_INDEX)) &&
-		    sig.fde.signal) {
-			*row = sig;
-			*modp = m;
-			return ret;
-		}
-	}
-	row->fde.index = SFRAME_NO_INDEX;
-	return -SFRAME_ERR_NOT_FOUND;
+	*row = sig;
+	*modp = m;
+	return ret;
 }
 
 int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
@@ -445,8 +451,11 @@ int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
 			return step_signal(u, c);
 		return SFRAME_UNWIND_END;
 	}
-	if (u->flags & SFRAME_UNWIND_FP_FALLBACK)
+	if (u->flags & SFRAME_UNWIND_FP_FALLBACK) {
+		/* Whatever the fallback finds, this frame had no SFrame. */
+		c->flags |= SFRAME_FRAME_NO_SFRAME;
 		return step_fp(u, c);
+	}
 	return -SFRAME_ERR_NOT_FOUND;
 }
 
@@ -487,6 +496,7 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 		if (ret) {
 			if (ret == -SFRAME_ERR_NOT_FOUND)
 				frames[n - 1].flags |= SFRAME_FRAME_NO_SFRAME;
+			frames[n - 1].flags |= c.flags & SFRAME_FRAME_NO_SFRAME;
 			*count = n;
 			return ret;
 		}

@@ -1,0 +1,2389 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * test_unwind.c - the unwinder (sframe_unwind.h) on hand-built sections and
+ * synthetic stacks.
+ *
+ * A stack is a byte array standing for memory at STK .. STK + STK_SIZE,
+ * holding 8-byte values in the TARGET's byte order (s390x and aarch64-BE
+ * stacks are big endian); reads outside it fail with -14 (-EFAULT). The read
+ * callback counts and logs its reads and can fail the k-th one with -5.
+ *
+ * Every expected value is derived from the rules of sframe_unwind.h and
+ * SFRAME-FORMAT.md §5, with the reasoning in a comment next to it:
+ *   amd64:   CFA = SP|FP + w0; RA at CFA - 8 (fixed); FP at CFA + w1 when
+ *            N = 2, else unchanged; caller SP = CFA.
+ *   aarch64: CFA = SP|FP + w0; N = 3: RA at CFA + w1, FP at CFA + w2; N = 1:
+ *            RA still in x30 (topmost frame only), FP unchanged.
+ *   s390x:   CFA offset stored as (off - 160) / 8; caller SP = CFA - 160;
+ *            RA word 0 = padding (RA in r14, topmost only).
+ *   Return addresses are looked up at PC - 1; the topmost and interrupted
+ *   frames' PCs exactly.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "builder.h"
+#include "sframe/sframe_unwind.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define V_PS	(SFRAME_REG_PC | SFRAME_REG_SP)
+#define V_PSF	(SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP)
+#define V_ALL	(SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP | SFRAME_REG_RA)
+
+#define F_TOP	SFRAME_FRAME_TOPMOST
+#define F_INT	SFRAME_FRAME_INTERRUPTED
+#define F_FPFB	SFRAME_FRAME_FP_FALLBACK
+#define F_SIG	SFRAME_FRAME_SIGNAL
+#define F_SIGNED SFRAME_FRAME_RA_SIGNED
+#define F_NOSF	SFRAME_FRAME_NO_SFRAME
+#define F_LOST	SFRAME_FRAME_FP_LOST
+
+#define ADDR1	SFRAME_FRE_TYPE_ADDR1
+#define INC	SFRAME_PC_TYPE_INC
+#define SP	SFRAME_BASE_REG_SP
+#define FP	SFRAME_BASE_REG_FP
+#define V3_FLAGS (SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL)
+
+/* ---- Synthetic stack ------------------------------------------------------- */
+
+#define STK		UINT64_C(0x7ffe0000)
+#define STK_SIZE	0x4000u
+#define LOG_MAX		64
+#define EFAULT_ERR	(-14)
+#define EIO_ERR		(-5)
+
+struct stack {
+	uint64_t base;
+	bool be;
+	unsigned calls;
+	unsigned fail_at;	/* 1-based; 0 = never */
+	int fail_err;
+	unsigned misaligned;
+	uint64_t log[LOG_MAX];
+	uint8_t mem[STK_SIZE];
+};
+
+static struct stack stk;
+
+static int stack_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	struct stack *s = ctx;
+	unsigned n = ++s->calls;
+
+	if (n <= LOG_MAX)
+		s->log[n - 1] = addr;
+	if (len != 8)
+		fail_msg("stack read of %zu bytes at 0x%llx: expected 8", len,
+			 (unsigned long long)addr);
+	if (addr & 7)
+		s->misaligned++;
+	if (s->fail_at && n == s->fail_at)
+		return s->fail_err;
+	if (addr < s->base || addr - s->base > STK_SIZE - len)
+		return EFAULT_ERR;
+	memcpy(dst, s->mem + (addr - s->base), len);
+	return 0;
+}
+
+/* Store an 8-byte stack value in the target's byte order. */
+static void put64(uint64_t addr, uint64_t v)
+{
+	size_t off, i;
+
+	if (addr < stk.base || addr - stk.base > STK_SIZE - 8)
+		fail_msg("put64 outside the stack: 0x%llx", (unsigned long long)addr);
+	off = (size_t)(addr - stk.base);
+	for (i = 0; i < 8; i++) {
+		unsigned shift = stk.be ? (unsigned)(7 - i) * 8 : (unsigned)i * 8;
+
+		stk.mem[off + i] = (uint8_t)(v >> shift);
+	}
+}
+
+/* ---- get_reg and strip_ra hooks -------------------------------------------- */
+
+struct regfile {
+	uint64_t val[32];
+	uint32_t have;		/* bit per DWARF register 0..31 */
+	int err;		/* returned when non-zero */
+	unsigned calls;
+	unsigned last;
+};
+
+static struct regfile rf;
+
+static int get_reg(void *ctx, unsigned int reg, uint64_t *v)
+{
+	struct regfile *r = ctx;
+
+	r->calls++;
+	r->last = reg;
+	if (r->err)
+		return r->err;
+	if (reg >= 32 || !(r->have & (UINT32_C(1) << reg)))
+		return -SFRAME_ERR_NO_REG;
+	*v = r->val[reg];
+	return 0;
+}
+
+static void set_reg(unsigned reg, uint64_t v)
+{
+	rf.val[reg] = v;
+	rf.have |= UINT32_C(1) << reg;
+}
+
+struct stripper {
+	unsigned calls;
+	uint64_t args[8];
+};
+
+static struct stripper strp;
+
+/* Keeps the low 32 bits: narrower than any va_bits, so its use is visible. */
+static uint64_t strip_low32(void *ctx, uint64_t ra)
+{
+	struct stripper *s = ctx;
+
+	if (s->calls < ARRAY_SIZE(s->args))
+		s->args[s->calls] = ra;
+	s->calls++;
+	return ra & UINT64_C(0xffffffff);
+}
+
+/* ---- Sections -------------------------------------------------------------- */
+
+struct tsec {
+	struct sfb b;
+	uint8_t buf[SFB_MAX_OUT];
+	struct sframe_section sec;
+	struct sfb_reader rd;
+};
+
+static struct tsec amd, a64, s390, s390v2;
+
+/* Emit, open, check the section is valid input, and reset the read count. */
+static void finish(struct tsec *t, uint64_t base)
+{
+	sfb_open(&t->b, t->buf, sizeof(t->buf), &t->sec, &t->rd, base);
+	assert_err(sframe_check(&t->sec, NULL), 0);
+	t->rd.calls = 0;
+}
+
+static struct sfb_fde *flex_fde(struct sfb *b, uint64_t start, uint32_t size)
+{
+	struct sfb_fde *f = sfb_fde(b, start, size, ADDR1, INC);
+
+	f->fde_type = SFRAME_FDE_TYPE_FLEX;
+	return f;
+}
+
+/* amd64 functions (one v3 section). */
+#define X_LEAF		UINT64_C(0x401000)	/* 0x20: SP+8 */
+#define X_MID		UINT64_C(0x401100)	/* 0x40: @0 SP+8; @4 SP+16, FP at c-16 */
+#define X_NEXT		UINT64_C(0x401140)	/* 0x40: SP+8 (right after mid) */
+#define X_OUTER		UINT64_C(0x401200)	/* 0x80: @0 SP+8; @1 SP+16; @4 FP+16, FP c-16 */
+#define X_OUTER_RA	(X_OUTER + 0x30)
+#define X_START		UINT64_C(0x401300)	/* 0x40: @0 N = 0, RA undefined */
+#define X_START_RA	(X_START + 0x10)
+#define X_START0	UINT64_C(0x401380)	/* 0x40: v3 DEFAULT FDE, zero FREs */
+#define X_START0_RA	(X_START0 + 0x10)
+#define X_HANDLER	UINT64_C(0x401400)	/* 0x40: SP+8 (signal handler) */
+#define X_H		UINT64_C(0x401480)	/* 0x80: SP+8 (just before X_G) */
+#define X_G		UINT64_C(0x401500)	/* 0x40: FLEX CFA = r10 + 8 */
+#define X_REC		UINT64_C(0x401600)	/* 0x40: @0 SP+8; @1 SP+16 (recursive) */
+#define X_REC_RA	(X_REC + 0x15)
+#define X_R10		UINT64_C(0x401700)	/* 0x40: FLEX CFA = r10 + 0 */
+#define X_DRAP		UINT64_C(0x401800)	/* 0x40: FLEX CFA = *(fp-40), RA pad, FP = *(fp+0) */
+#define X_FLEXRA	UINT64_C(0x401900)	/* 0x40: FLEX CFA sp+32, RA *(c-24), FP *(c-16) */
+#define X_FLEXRA4	UINT64_C(0x401a00)	/* 0x40: FLEX CFA sp+32, RA *(c-24) */
+#define X_LOOP		UINT64_C(0x401b00)	/* 0x40: FP+16, FP at c-16 */
+#define X_MISAL		UINT64_C(0x401c00)	/* 0x40: SP+12 */
+#define X_FPRULE	UINT64_C(0x401d00)	/* 0x40: FLEX CFA sp+16, RA pad, FP = *(fp+0) */
+#define X_TRAMP		UINT64_C(0x402000)	/* 0x10: v3 signal FDE, zero FREs */
+#define X_MOD_END	UINT64_C(0x402100)
+#define X_NOSF		UINT64_C(0x600000)	/* module without SFrame, up to 0x601000 */
+
+static void build_amd64(void)
+{
+	struct sfb *b = &amd.b;
+	struct sfb_fde *f;
+
+	sfb_init(b, SFRAME_VERSION_3, SFRAME_ABI_AMD64_LE, false, V3_FLAGS, 0x400000);
+	sfb_fde(b, X_LEAF, 0x20, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 8);
+	sfb_fde(b, X_MID, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 8);
+	sfb_fre(b, 4, SP, 1, 2, 16, -16);
+	sfb_fde(b, X_NEXT, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 8);
+	sfb_fde(b, X_OUTER, 0x80, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 8);
+	sfb_fre(b, 1, SP, 1, 2, 16, -16);
+	sfb_fre(b, 4, FP, 1, 2, 16, -16);
+	sfb_fde(b, X_START, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, FP, 1, 0);			/* info 0x00: RA undefined */
+	sfb_fde(b, X_START0, 0x40, ADDR1, INC);		/* no rows: outermost */
+	sfb_fde(b, X_HANDLER, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 8);
+	sfb_fde(b, X_H, 0x80, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 8);
+	flex_fde(b, X_G, 0x40);
+	sfb_fre(b, 0, FP, 1, 2, SFB_FLEX_CTRL(10, 0, 1), 8);
+	sfb_fde(b, X_REC, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 8);
+	sfb_fre(b, 1, SP, 1, 1, 16);
+	flex_fde(b, X_R10, 0x40);
+	sfb_fre(b, 0, FP, 1, 2, SFB_FLEX_CTRL(10, 0, 1), 0);
+	flex_fde(b, X_DRAP, 0x40);
+	sfb_fre(b, 0, FP, 1, 5, SFB_FLEX_CTRL(6, 1, 1), -40, 0, SFB_FLEX_CTRL(6, 1, 1), 0);
+	flex_fde(b, X_FLEXRA, 0x40);
+	sfb_fre(b, 0, FP, 1, 6, SFB_FLEX_CTRL(7, 0, 1), 32, SFB_FLEX_CTRL(0, 1, 0), -24,
+		SFB_FLEX_CTRL(0, 1, 0), -16);
+	flex_fde(b, X_FLEXRA4, 0x40);
+	sfb_fre(b, 0, FP, 1, 4, SFB_FLEX_CTRL(7, 0, 1), 32, SFB_FLEX_CTRL(0, 1, 0), -24);
+	sfb_fde(b, X_LOOP, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, FP, 1, 2, 16, -16);
+	sfb_fde(b, X_MISAL, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 12);
+	flex_fde(b, X_FPRULE, 0x40);
+	sfb_fre(b, 0, FP, 1, 5, SFB_FLEX_CTRL(7, 0, 1), 16, 0, SFB_FLEX_CTRL(6, 1, 1), 0);
+	f = sfb_fde(b, X_TRAMP, 0x10, ADDR1, INC);
+	f->signal = true;
+	finish(&amd, 0x1000);
+}
+
+/* aarch64 functions (one v3 section per byte order). */
+#define Y_L		UINT64_C(0x10000)	/* 0x20: N=1 SP+0 */
+#define Y_LM		UINT64_C(0x10020)	/* 0x20: N=1 SP+0, mangled */
+#define Y_F		UINT64_C(0x10100)	/* 0x40: @0 N=1; @4 SP+32, RA c-24, FP c-32 */
+#define Y_F_RA		(Y_F + 0x20)
+#define Y_FM		UINT64_C(0x10140)	/* 0x40: same as Y_F, row @4 mangled */
+#define Y_FM_RA		(Y_FM + 0x30)
+#define Y_G		UINT64_C(0x10200)	/* 0x40: @0 N=1; @4 FP+16, RA c-8, FP c-16 */
+#define Y_G_RA		(Y_G + 0x20)
+#define Y_S		UINT64_C(0x10300)	/* 0x40: N=0 */
+#define Y_S_RA		(Y_S + 0x10)
+#define Y_TRAMP		UINT64_C(0x10400)	/* 0x10: signal, zero FREs */
+#define Y_N1		UINT64_C(0x10500)	/* 0x40: N=1 only */
+#define Y_TRAMP2	UINT64_C(0x10600)	/* 0x10: signal, row SP+64, RA c-56, FP c-64 */
+#define Y_NOSF		UINT64_C(0x40000)	/* code without SFrame, up to 0x41000 */
+#define Y_MOD_END	UINT64_C(0x11000)
+
+static void build_a64(uint8_t abi)
+{
+	struct sfb *b = &a64.b;
+	struct sfb_fde *f;
+
+	sfb_init(b, SFRAME_VERSION_3, abi, abi == SFRAME_ABI_AARCH64_BE, V3_FLAGS, 0x8000);
+	sfb_fde(b, Y_L, 0x20, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 0);
+	sfb_fde(b, Y_LM, 0x20, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 0)->mangled = true;
+	sfb_fde(b, Y_F, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 0);
+	sfb_fre(b, 4, SP, 1, 3, 32, -24, -32);
+	sfb_fde(b, Y_FM, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 0)->mangled = true;
+	sfb_fre(b, 4, SP, 1, 3, 32, -24, -32)->mangled = true;
+	sfb_fde(b, Y_G, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 0);
+	sfb_fre(b, 4, FP, 1, 3, 16, -8, -16);
+	sfb_fde(b, Y_S, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, FP, 1, 0);
+	f = sfb_fde(b, Y_TRAMP, 0x10, ADDR1, INC);
+	f->signal = true;
+	sfb_fde(b, Y_N1, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 16);
+	f = sfb_fde(b, Y_TRAMP2, 0x10, ADDR1, INC);
+	f->signal = true;
+	sfb_fre(b, 0, SP, 1, 3, 64, -56, -64);
+	finish(&a64, 0x2000);
+}
+
+/* s390x functions: a v3 section and a v2 one. */
+#define Z_F		UINT64_C(0x20000)	/* 0x40: CFA sp+160, RA pad (0), FP c-72 */
+#define Z_F1		UINT64_C(0x20040)	/* 0x40: N=1 CFA sp+160 */
+#define Z_G		UINT64_C(0x20100)	/* 0x80: @0 N=1 sp+160; @6 sp+320, RA c-48, FP c-72 */
+#define Z_G_RA		(Z_G + 0x30)
+#define Z_S		UINT64_C(0x20200)	/* 0x40: N=0 */
+#define Z_S_RA		(Z_S + 0x10)
+#define Z_FX		UINT64_C(0x20300)	/* 0x40: FLEX CFA sp+168, RA = f0 (DWARF 16) */
+#define Z_MOD_END	UINT64_C(0x21000)
+#define Z2_RA		UINT64_C(0x28000)	/* v2, 0x40: sp+160, RA word (16 << 1) | 1 */
+#define Z2_RAFP		UINT64_C(0x28040)	/* v2, 0x40: + FP word (17 << 1) | 1 */
+#define Z2_RAF		UINT64_C(0x28080)	/* v2, 0x40: sp+320, RA word (16 << 1) | 1 */
+#define Z2_MOD_END	UINT64_C(0x29000)
+#define Z_NOSF		UINT64_C(0x30000)	/* module without SFrame, up to 0x31000 */
+
+static void build_s390(void)
+{
+	struct sfb *b = &s390.b;
+
+	sfb_init(b, SFRAME_VERSION_3, SFRAME_ABI_S390X_BE, true, V3_FLAGS, 0x18000);
+	sfb_fde(b, Z_F, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 3, SFB_S390X_CFA(160), 0, -72);
+	sfb_fde(b, Z_F1, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, SFB_S390X_CFA(160));
+	sfb_fde(b, Z_G, 0x80, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, SFB_S390X_CFA(160));
+	sfb_fre(b, 6, SP, 1, 3, SFB_S390X_CFA(320), -48, -72);
+	sfb_fde(b, Z_S, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, FP, 1, 0);
+	flex_fde(b, Z_FX, 0x40);
+	sfb_fre(b, 0, FP, 1, 4, SFB_FLEX_CTRL(15, 0, 1), SFB_S390X_CFA(168),
+		SFB_FLEX_CTRL(16, 0, 1), 0);
+	finish(&s390, 0x3000);
+
+	b = &s390v2.b;
+	sfb_init(b, SFRAME_VERSION_2, SFRAME_ABI_S390X_BE, true, V3_FLAGS, 0x18000);
+	sfb_fde(b, Z2_RA, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 2, SFB_S390X_CFA(160), (16 << 1) | 1);
+	sfb_fde(b, Z2_RAFP, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 3, SFB_S390X_CFA(160), (16 << 1) | 1, (17 << 1) | 1);
+	sfb_fde(b, Z2_RAF, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 2, SFB_S390X_CFA(320), (16 << 1) | 1);
+	finish(&s390v2, 0x4000);
+}
+
+/* ---- Module table, unwinder, frames ---------------------------------------- */
+
+static struct sframe_module slots[8];
+static struct sframe_module_table mt;
+static struct sframe_unwinder u;
+static struct sframe_frame fr[320];
+static uint32_t nfr;
+
+static void reset_common(uint8_t abi, bool be)
+{
+	memset(&stk, 0, sizeof(stk));
+	stk.base = STK;
+	stk.be = be;
+	memset(&rf, 0, sizeof(rf));
+	memset(&strp, 0, sizeof(strp));
+	memset(slots, 0, sizeof(slots));
+	sframe_modules_init(&mt, slots, ARRAY_SIZE(slots));
+	memset(&u, 0, sizeof(u));
+	u.abi = abi;
+	u.modules = &mt;
+	u.read_stack = stack_read;
+	u.stack_ctx = &stk;
+}
+
+/* Table: slots[0] = the amd64 section, slots[1] = code without SFrame. */
+static int setup_amd64(void **state)
+{
+	(void)state;
+	build_amd64();
+	reset_common(SFRAME_ABI_AMD64_LE, false);
+	assert_err(sframe_modules_add(&mt, X_NOSF, X_NOSF + 0x1000, NULL, NULL), 0);
+	assert_err(sframe_modules_add(&mt, X_LEAF, X_MOD_END, &amd.sec, NULL), 0);
+	return 0;
+}
+
+#define M_AMD	(&slots[0])
+#define M_NOSF	(&slots[1])
+
+static void setup_a64_abi(uint8_t abi)
+{
+	build_a64(abi);
+	reset_common(abi, abi == SFRAME_ABI_AARCH64_BE);
+	assert_err(sframe_modules_add(&mt, Y_L, Y_MOD_END, &a64.sec, NULL), 0);
+}
+
+static int setup_a64_le(void **state)
+{
+	(void)state;
+	setup_a64_abi(SFRAME_ABI_AARCH64_LE);
+	return 0;
+}
+
+static int setup_a64_be(void **state)
+{
+	(void)state;
+	setup_a64_abi(SFRAME_ABI_AARCH64_BE);
+	return 0;
+}
+
+#define M_A64	(&slots[0])
+
+/* Table: slots[0] v3 section, slots[1] v2 section, slots[2] no SFrame. */
+static int setup_s390(void **state)
+{
+	(void)state;
+	build_s390();
+	reset_common(SFRAME_ABI_S390X_BE, true);
+	assert_err(sframe_modules_add(&mt, Z_NOSF, Z_NOSF + 0x1000, NULL, NULL), 0);
+	assert_err(sframe_modules_add(&mt, Z2_RA, Z2_MOD_END, &s390v2.sec, NULL), 0);
+	assert_err(sframe_modules_add(&mt, Z_F, Z_MOD_END, &s390.sec, NULL), 0);
+	return 0;
+}
+
+#define M_Z	(&slots[0])
+#define M_Z2	(&slots[1])
+#define M_ZNOSF	(&slots[2])
+
+static int walk(const struct sframe_regs *r, uint32_t max)
+{
+	memset(fr, 0x5a, sizeof(fr));
+	nfr = 0xdead;
+	return sframe_unwind_stack(&u, r, fr, max, &nfr);
+}
+
+static struct sframe_regs mkregs(uint64_t pc, uint64_t sp, uint64_t fp, uint64_t ra,
+				 uint32_t valid)
+{
+	struct sframe_regs r;
+
+	memset(&r, 0, sizeof(r));
+	r.pc = pc;
+	r.sp = sp;
+	r.fp = fp;
+	r.ra = ra;
+	r.valid = valid;
+	return r;
+}
+
+/* An expected frame. fp is compared only when valid has SFRAME_REG_FP. */
+struct xf {
+	uint64_t pc, sp, fp, cfa;
+	uint32_t valid, flags;
+	const struct sframe_module *mod;
+};
+
+static void check_field(const char *file, int line, unsigned i, const char *what,
+			uint64_t got, uint64_t want)
+{
+	if (got == want)
+		return;
+	print_error("frame %u: %s = 0x%llx, expected 0x%llx\n", i, what,
+		    (unsigned long long)got, (unsigned long long)want);
+	_fail(file, line);
+}
+
+static void expect_frames_at(const char *file, int line, const struct xf *x, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		check_field(file, line, i, "pc", fr[i].pc, x[i].pc);
+		check_field(file, line, i, "sp", fr[i].sp, x[i].sp);
+		check_field(file, line, i, "valid", fr[i].valid, x[i].valid);
+		if (x[i].valid & SFRAME_REG_FP)
+			check_field(file, line, i, "fp", fr[i].fp, x[i].fp);
+		check_field(file, line, i, "cfa", fr[i].cfa, x[i].cfa);
+		check_field(file, line, i, "flags", fr[i].flags, x[i].flags);
+		check_field(file, line, i, "module", (uintptr_t)fr[i].module,
+			    (uintptr_t)x[i].mod);
+	}
+}
+
+#define EXPECT_FRAMES(x, n)	expect_frames_at(__FILE__, __LINE__, (x), (n))
+
+/* ---- Module table ---------------------------------------------------------- */
+
+static void test_modules_init(void **state)
+{
+	struct sframe_module s[3];
+	struct sframe_module_table t;
+
+	(void)state;
+	memset(&t, 0x5a, sizeof(t));
+	sframe_modules_init(&t, s, 3);
+	/* An empty table over the caller's array. */
+	assert_ptr_equal(t.slots, s);
+	assert_int_equal(t.count, 0);
+	assert_int_equal(t.capacity, 3);
+	assert_null(sframe_modules_find(&t, 0));
+	assert_null(sframe_modules_find(&t, 0x1000));
+}
+
+static void test_modules_add_sorted(void **state)
+{
+	struct sframe_module s[5];
+	struct sframe_module_table t;
+	int tags[4];
+
+	(void)state;
+	sframe_modules_init(&t, s, 5);
+	/* Added out of order; adjacent ranges ([0x2000,0x3000) touches both
+	 * neighbours) do not overlap because end is exclusive. */
+	assert_err(sframe_modules_add(&t, 0x3000, 0x4000, &amd.sec, &tags[0]), 0);
+	assert_err(sframe_modules_add(&t, 0x1000, 0x2000, NULL, &tags[1]), 0);
+	assert_err(sframe_modules_add(&t, 0x5000, 0x6000, NULL, &tags[2]), 0);
+	assert_err(sframe_modules_add(&t, 0x2000, 0x3000, NULL, &tags[3]), 0);
+	assert_int_equal(t.count, 4);
+	/* Kept sorted by start, fields stored as given. */
+	assert_int_equal(s[0].start, 0x1000);
+	assert_int_equal(s[0].end, 0x2000);
+	assert_ptr_equal(s[0].user, &tags[1]);
+	assert_int_equal(s[1].start, 0x2000);
+	assert_ptr_equal(s[1].user, &tags[3]);
+	assert_int_equal(s[2].start, 0x3000);
+	assert_int_equal(s[2].end, 0x4000);
+	assert_ptr_equal(s[2].sec, &amd.sec);
+	assert_ptr_equal(s[2].user, &tags[0]);
+	assert_int_equal(s[3].start, 0x5000);
+	assert_ptr_equal(s[3].user, &tags[2]);
+	assert_null(s[3].sec);
+}
+
+static void test_modules_find(void **state)
+{
+	struct sframe_module s[4];
+	struct sframe_module_table t;
+
+	(void)state;
+	sframe_modules_init(&t, s, 4);
+	assert_err(sframe_modules_add(&t, 0x5000, 0x6000, NULL, NULL), 0);
+	assert_err(sframe_modules_add(&t, 0x1000, 0x2000, NULL, NULL), 0);
+	assert_err(sframe_modules_add(&t, 0x2000, 0x3000, NULL, NULL), 0);
+	/* s[0] = [0x1000,0x2000), s[1] = [0x2000,0x3000), s[2] = [0x5000,0x6000). */
+	assert_null(sframe_modules_find(&t, 0));		/* below the first */
+	assert_null(sframe_modules_find(&t, 0xfff));
+	assert_ptr_equal(sframe_modules_find(&t, 0x1000), &s[0]);	/* start */
+	assert_ptr_equal(sframe_modules_find(&t, 0x1fff), &s[0]);	/* end - 1 */
+	assert_ptr_equal(sframe_modules_find(&t, 0x2000), &s[1]);	/* end = next start */
+	assert_ptr_equal(sframe_modules_find(&t, 0x2fff), &s[1]);
+	assert_null(sframe_modules_find(&t, 0x3000));		/* end, then a gap */
+	assert_null(sframe_modules_find(&t, 0x4000));		/* gap */
+	assert_null(sframe_modules_find(&t, 0x4fff));
+	assert_ptr_equal(sframe_modules_find(&t, 0x5000), &s[2]);
+	assert_ptr_equal(sframe_modules_find(&t, 0x5fff), &s[2]);
+	assert_null(sframe_modules_find(&t, 0x6000));		/* end of the last */
+	assert_null(sframe_modules_find(&t, UINT64_MAX));
+}
+
+static void test_modules_find_empty(void **state)
+{
+	struct sframe_module s[2];
+	struct sframe_module_table t;
+
+	(void)state;
+	sframe_modules_init(&t, s, 2);
+	/* No module: nothing contains any PC. */
+	assert_null(sframe_modules_find(&t, 0));
+	assert_null(sframe_modules_find(&t, 0x1000));
+	assert_null(sframe_modules_find(&t, UINT64_MAX));
+	/* Emptied by remove: same. */
+	assert_err(sframe_modules_add(&t, 0x1000, 0x2000, NULL, NULL), 0);
+	assert_err(sframe_modules_remove(&t, 0x1000), 0);
+	assert_null(sframe_modules_find(&t, 0x1000));
+}
+
+static void test_modules_remove(void **state)
+{
+	struct sframe_module s[4];
+	struct sframe_module_table t;
+
+	(void)state;
+	sframe_modules_init(&t, s, 4);
+	assert_err(sframe_modules_remove(&t, 0x1000), -SFRAME_ERR_NOT_FOUND);	/* empty */
+	assert_err(sframe_modules_add(&t, 0x1000, 0x2000, NULL, NULL), 0);
+	assert_err(sframe_modules_add(&t, 0x3000, 0x4000, NULL, NULL), 0);
+	assert_err(sframe_modules_add(&t, 0x5000, 0x6000, NULL, NULL), 0);
+	/* Absent: removal is by start only; an inner address, an end, a gap. */
+	assert_err(sframe_modules_remove(&t, 0x3001), -SFRAME_ERR_NOT_FOUND);
+	assert_err(sframe_modules_remove(&t, 0x2000), -SFRAME_ERR_NOT_FOUND);
+	assert_err(sframe_modules_remove(&t, 0x7000), -SFRAME_ERR_NOT_FOUND);
+	assert_err(sframe_modules_remove(&t, 0), -SFRAME_ERR_NOT_FOUND);
+	assert_int_equal(t.count, 3);
+	/* Present: the middle one; the rest stays sorted and findable. */
+	assert_err(sframe_modules_remove(&t, 0x3000), 0);
+	assert_int_equal(t.count, 2);
+	assert_int_equal(s[0].start, 0x1000);
+	assert_int_equal(s[1].start, 0x5000);
+	assert_null(sframe_modules_find(&t, 0x3000));
+	assert_ptr_equal(sframe_modules_find(&t, 0x5000), &s[1]);
+	/* Twice: gone. */
+	assert_err(sframe_modules_remove(&t, 0x3000), -SFRAME_ERR_NOT_FOUND);
+	/* The freed range can be added again. */
+	assert_err(sframe_modules_add(&t, 0x3000, 0x5000, NULL, NULL), 0);
+	assert_int_equal(t.count, 3);
+	assert_int_equal(s[1].start, 0x3000);
+}
+
+static void test_modules_overlap(void **state)
+{
+	struct sframe_module s[8];
+	struct sframe_module_table t;
+
+	(void)state;
+	sframe_modules_init(&t, s, 8);
+	assert_err(sframe_modules_add(&t, 0x2000, 0x3000, NULL, NULL), 0);
+	assert_err(sframe_modules_add(&t, 0x5000, 0x6000, NULL, NULL), 0);
+	/* Every way of sharing a byte with [0x2000, 0x3000). */
+	assert_err(sframe_modules_add(&t, 0x1800, 0x2001, NULL, NULL), -SFRAME_ERR_OVERLAP);
+	assert_err(sframe_modules_add(&t, 0x2fff, 0x4000, NULL, NULL), -SFRAME_ERR_OVERLAP);
+	assert_err(sframe_modules_add(&t, 0x2100, 0x2200, NULL, NULL), -SFRAME_ERR_OVERLAP);
+	assert_err(sframe_modules_add(&t, 0x1000, 0x7000, NULL, NULL), -SFRAME_ERR_OVERLAP);
+	assert_err(sframe_modules_add(&t, 0x2000, 0x3000, NULL, NULL), -SFRAME_ERR_OVERLAP);
+	assert_err(sframe_modules_add(&t, 0x2000, 0x2001, NULL, NULL), -SFRAME_ERR_OVERLAP);
+	/* Spanning the gap into the next module. */
+	assert_err(sframe_modules_add(&t, 0x4000, 0x5001, NULL, NULL), -SFRAME_ERR_OVERLAP);
+	/* Nothing was added. */
+	assert_int_equal(t.count, 2);
+	/* Touching is not overlapping. */
+	assert_err(sframe_modules_add(&t, 0x3000, 0x5000, NULL, NULL), 0);
+	assert_err(sframe_modules_add(&t, 0x1000, 0x2000, NULL, NULL), 0);
+	assert_int_equal(t.count, 4);
+}
+
+static void test_modules_full(void **state)
+{
+	struct sframe_module s[2];
+	struct sframe_module_table t;
+
+	(void)state;
+	sframe_modules_init(&t, s, 2);
+	assert_err(sframe_modules_add(&t, 0x1000, 0x2000, NULL, NULL), 0);
+	assert_err(sframe_modules_add(&t, 0x3000, 0x4000, NULL, NULL), 0);
+	/* Capacity 2: a third, non-overlapping module does not fit. */
+	assert_err(sframe_modules_add(&t, 0x5000, 0x6000, NULL, NULL), -SFRAME_ERR_FULL);
+	assert_err(sframe_modules_add(&t, 0x0, 0x1000, NULL, NULL), -SFRAME_ERR_FULL);
+	assert_int_equal(t.count, 2);
+	/* After a removal there is room again. */
+	assert_err(sframe_modules_remove(&t, 0x1000), 0);
+	assert_err(sframe_modules_add(&t, 0x5000, 0x6000, NULL, NULL), 0);
+	assert_int_equal(s[0].start, 0x3000);
+	assert_int_equal(s[1].start, 0x5000);
+	/* Capacity 0: always full. */
+	sframe_modules_init(&t, s, 0);
+	assert_err(sframe_modules_add(&t, 0x1000, 0x2000, NULL, NULL), -SFRAME_ERR_FULL);
+}
+
+static void test_modules_empty_range(void **state)
+{
+	struct sframe_module s[2];
+	struct sframe_module_table t;
+
+	(void)state;
+	sframe_modules_init(&t, s, 2);
+	/* end must be above start. */
+	assert_err(sframe_modules_add(&t, 0x1000, 0x1000, NULL, NULL), -SFRAME_ERR_INVAL);
+	assert_err(sframe_modules_add(&t, 0x2000, 0x1000, NULL, NULL), -SFRAME_ERR_INVAL);
+	assert_err(sframe_modules_add(&t, 0, 0, NULL, NULL), -SFRAME_ERR_INVAL);
+	assert_int_equal(t.count, 0);
+	/* A one-byte range is fine. */
+	assert_err(sframe_modules_add(&t, 0x1000, 0x1001, NULL, NULL), 0);
+	assert_ptr_equal(sframe_modules_find(&t, 0x1000), &s[0]);
+	assert_null(sframe_modules_find(&t, 0x1001));
+}
+
+/* ---- amd64: the three-frame stack ------------------------------------------ */
+
+#define S0	(STK + 0x100)
+#define FP0	UINT64_C(0x5ca1ab1e)	/* rbp used as a scratch register by leaf and mid */
+
+/*
+ * frame 0  leaf, pc = its first instruction (topmost: looked up exactly; at
+ *          PC - 1 it would miss), sp S0. Row SP+8: CFA = S0+8, RA at S0.
+ * frame 1  mid, pc = mid's END (its last instruction is the call), sp S0+8.
+ *          Looked up at PC - 1 = mid+0x3f: row @4 SP+16 -> CFA S0+0x18, RA at
+ *          S0+0x10, FP at CFA-16 = S0+8. (An exact lookup would land in
+ *          X_NEXT, whose SP+8 row reads the RA from S0+8 instead.)
+ * frame 2  outer at X_OUTER_RA, sp S0+0x18, fp = [S0+8] = S0+0x38. Row @4
+ *          FP+16: CFA = S0+0x48, RA at S0+0x40, FP at S0+0x38 (0).
+ * frame 3  @last_ra, sp S0+0x48, fp 0.
+ */
+static struct sframe_regs amd64_three_frames(uint64_t last_ra)
+{
+	put64(S0, X_MID + 0x40);
+	put64(S0 + 0x08, S0 + 0x38);
+	put64(S0 + 0x10, X_OUTER_RA);
+	put64(S0 + 0x38, 0);
+	put64(S0 + 0x40, last_ra);
+	return mkregs(X_LEAF, S0, FP0, 0, V_PSF);
+}
+
+static void amd64_three_frames_expect(struct xf *x, uint64_t last_ra)
+{
+	const struct xf e[4] = {
+		{ X_LEAF, S0, FP0, S0 + 8, V_PSF, F_TOP, M_AMD },
+		/* FP unchanged by leaf (N = 1): still FP0, still valid. */
+		{ X_MID + 0x40, S0 + 8, FP0, S0 + 0x18, V_PSF, 0, M_AMD },
+		{ X_OUTER_RA, S0 + 0x18, S0 + 0x38, S0 + 0x48, V_PSF, 0, M_AMD },
+		/* Outermost: no step from it, so no CFA. */
+		{ last_ra, S0 + 0x48, 0, 0, V_PSF, 0, M_AMD },
+	};
+
+	memcpy(x, e, sizeof(e));
+}
+
+static void test_amd64_three_frames(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START_RA);
+	struct xf x[4];
+
+	(void)state;
+	amd64_three_frames_expect(x, X_START_RA);
+	/* X_START's only row has N = 0: RA undefined, frame 3 is outermost. */
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 4);
+	/* Every stack read was an aligned 8-byte one. */
+	assert_int_equal(stk.misaligned, 0);
+}
+
+static void test_amd64_step_by_step(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START_RA);
+	struct sframe_cursor c;
+
+	(void)state;
+	assert_err(sframe_unwind_init(&u, &c, &r), 0);
+	/* init: the given registers, depth 0, topmost, no previous CFA. */
+	assert_int_equal(c.regs.pc, X_LEAF);
+	assert_int_equal(c.regs.sp, S0);
+	assert_int_equal(c.depth, 0);
+	assert_int_equal(c.flags, F_TOP);
+	assert_int_equal(c.prev_cfa, 0);
+	assert_err(sframe_unwind_step(&u, &c), 0);
+	assert_int_equal(c.regs.pc, X_MID + 0x40);
+	assert_int_equal(c.regs.sp, S0 + 8);
+	assert_int_equal(c.prev_cfa, S0 + 8);
+	assert_int_equal(c.depth, 1);
+	assert_int_equal(c.flags, 0);
+	assert_err(sframe_unwind_step(&u, &c), 0);
+	assert_int_equal(c.regs.pc, X_OUTER_RA);
+	assert_int_equal(c.regs.fp, S0 + 0x38);
+	assert_int_equal(c.prev_cfa, S0 + 0x18);
+	assert_int_equal(c.depth, 2);
+	assert_err(sframe_unwind_step(&u, &c), 0);
+	assert_int_equal(c.regs.pc, X_START_RA);
+	assert_int_equal(c.regs.sp, S0 + 0x48);
+	assert_int_equal(c.depth, 3);
+	/* Outermost: END, and again END (the cursor stays put). */
+	assert_err(sframe_unwind_step(&u, &c), SFRAME_UNWIND_END);
+	assert_err(sframe_unwind_step(&u, &c), SFRAME_UNWIND_END);
+	assert_int_equal(c.depth, 3);
+	assert_int_equal(c.regs.pc, X_START_RA);
+}
+
+static void test_amd64_ra_at_end_before_gap(void **state)
+{
+	struct sframe_regs r;
+
+	(void)state;
+	/*
+	 * X_OUTER ends at 0x401280 and nothing follows until X_START: a
+	 * return address equal to its end still belongs to it (PC - 1), so
+	 * the step uses its FP-based row: CFA = fp + 16.
+	 */
+	put64(S0, X_OUTER + 0x80);
+	put64(S0 + 0x38, 0x1234);	/* outer's caller's fp */
+	put64(S0 + 0x40, X_START_RA);
+	r = mkregs(X_LEAF + 4, S0, S0 + 0x38, 0, V_PSF);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 3);
+	{
+		const struct xf x[3] = {
+			{ X_LEAF + 4, S0, S0 + 0x38, S0 + 8, V_PSF, F_TOP, M_AMD },
+			{ X_OUTER + 0x80, S0 + 8, S0 + 0x38, S0 + 0x48, V_PSF, 0, M_AMD },
+			{ X_START_RA, S0 + 0x48, 0x1234, 0, V_PSF, 0, M_AMD },
+		};
+		EXPECT_FRAMES(x, 3);
+	}
+}
+
+static void test_amd64_end_zero_fre_fde(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START0_RA);
+	struct xf x[4];
+
+	(void)state;
+	/*
+	 * Same stack, but outer returns into X_START0: a v3 DEFAULT FDE with
+	 * no rows marks an outermost frame, so the walk ends there with END
+	 * and frame 3 is stored (not -SFRAME_ERR_NOT_FOUND, not NO_SFRAME).
+	 */
+	amd64_three_frames_expect(x, X_START0_RA);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 4);
+}
+
+static void test_amd64_end_zero_fre_fde_topmost(void **state)
+{
+	struct sframe_regs r = mkregs(X_START0 + 4, S0, 0, 0, V_PSF);
+
+	(void)state;
+	/* The topmost frame itself in the zero-FRE v3 FDE: END at once. */
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 1);
+	assert_int_equal(fr[0].flags, F_TOP);
+	assert_int_equal(fr[0].cfa, 0);
+}
+
+static void test_amd64_not_found_no_module(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(UINT64_C(0x900000));
+	struct xf x[4];
+
+	(void)state;
+	/*
+	 * Outer returns to 0x900000, inside no module: the step from frame 3
+	 * fails with NOT_FOUND, frame 3 is stored with NO_SFRAME and no module.
+	 */
+	amd64_three_frames_expect(x, UINT64_C(0x900000));
+	x[3].flags = F_NOSF;
+	x[3].mod = NULL;
+	assert_err(walk(&r, 16), -SFRAME_ERR_NOT_FOUND);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 4);
+}
+
+static void test_amd64_not_found_no_fde(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_LEAF + 0x40);
+	struct xf x[4];
+
+	(void)state;
+	/*
+	 * X_LEAF + 0x40 is in the module but in the gap between X_LEAF (ends
+	 * at +0x20) and X_MID: no FDE at PC - 1 either.
+	 */
+	amd64_three_frames_expect(x, X_LEAF + 0x40);
+	x[3].flags = F_NOSF;
+	assert_err(walk(&r, 16), -SFRAME_ERR_NOT_FOUND);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 4);
+}
+
+static void test_amd64_topmost_not_found(void **state)
+{
+	struct sframe_regs r = mkregs(X_LEAF + 0x30, S0, 0, 0, V_PSF);
+
+	(void)state;
+	/* The topmost PC itself in a gap: one frame, TOPMOST | NO_SFRAME. */
+	assert_err(walk(&r, 16), -SFRAME_ERR_NOT_FOUND);
+	assert_int_equal(nfr, 1);
+	assert_int_equal(fr[0].flags, F_TOP | F_NOSF);
+	assert_ptr_equal(fr[0].module, M_AMD);
+	assert_int_equal(fr[0].cfa, 0);
+}
+
+static void test_amd64_exact_pc_only_for_signal(void **state)
+{
+	struct sframe_regs r = mkregs(X_LEAF, S0, FP0, 0, V_PSF);
+
+	(void)state;
+	/*
+	 * The leaf returns to X_MID's first byte. PC - 1 lies in the gap
+	 * before X_MID. The exact PC is accepted for signal trampolines
+	 * only; X_MID is an ordinary function: NOT_FOUND at frame 1.
+	 */
+	put64(S0, X_MID);
+	assert_err(walk(&r, 16), -SFRAME_ERR_NOT_FOUND);
+	assert_int_equal(nfr, 2);
+	assert_int_equal(fr[1].pc, X_MID);
+	assert_int_equal(fr[1].flags, F_NOSF);
+	assert_int_equal(fr[0].cfa, S0 + 8);
+}
+
+/*
+ * FP fallback through code without SFrame (M_NOSF):
+ * frame 0  leaf (SFrame), sp S0, fp STK+0x200: RA at S0 -> X_NOSF+0x110.
+ * frame 1  X_NOSF+0x110, sp S0+8, fp STK+0x200 (unchanged). No SFrame:
+ *          [fp] = STK+0x240 caller fp, [fp+8] = X_NOSF+0x290 RA, CFA = fp+16.
+ * frame 2  X_NOSF+0x290, sp STK+0x210, fp STK+0x240: [fp] = 0, [fp+8] =
+ *          X_NOSF+0x310, CFA = STK+0x250.
+ * frame 3  X_NOSF+0x310, sp STK+0x250, fp 0: a zero FP ends the chain.
+ */
+static struct sframe_regs amd64_fp_chain(void)
+{
+	put64(S0, X_NOSF + 0x110);
+	put64(STK + 0x200, STK + 0x240);
+	put64(STK + 0x208, X_NOSF + 0x290);
+	put64(STK + 0x240, 0);
+	put64(STK + 0x248, X_NOSF + 0x310);
+	return mkregs(X_LEAF + 4, S0, STK + 0x200, 0, V_PSF);
+}
+
+static void test_amd64_fp_fallback(void **state)
+{
+	struct sframe_regs r = amd64_fp_chain();
+	const struct xf x[4] = {
+		{ X_LEAF + 4, S0, STK + 0x200, S0 + 8, V_PSF, F_TOP, M_AMD },
+		/* No SFrame for its PC: NO_SFRAME; it was found by SFrame. */
+		{ X_NOSF + 0x110, S0 + 8, STK + 0x200, STK + 0x210, V_PSF, F_NOSF, M_NOSF },
+		/* Found by the fallback, and itself without SFrame. */
+		{ X_NOSF + 0x290, STK + 0x210, STK + 0x240, STK + 0x250, V_PSF,
+		  F_FPFB | F_NOSF, M_NOSF },
+	};
+
+	(void)state;
+	u.flags = SFRAME_UNWIND_FP_FALLBACK;
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 3);
+	/* Frame 3: found by the fallback, fp 0 ends the walk. */
+	assert_int_equal(fr[3].pc, X_NOSF + 0x310);
+	assert_int_equal(fr[3].sp, STK + 0x250);
+	assert_int_equal(fr[3].fp, 0);
+	assert_true(fr[3].flags & F_FPFB);
+	assert_int_equal(fr[3].cfa, 0);
+	assert_ptr_equal(fr[3].module, M_NOSF);
+}
+
+static void test_amd64_fp_fallback_last_frame_no_sframe(void **state)
+{
+	struct sframe_regs r = amd64_fp_chain();
+
+	(void)state;
+	/*
+	 * Frame 3's PC is in M_NOSF (no section at all): "no SFrame row
+	 * describes this PC" holds for it as for frames 1 and 2, so it
+	 * carries SFRAME_FRAME_NO_SFRAME too, even though the walk ended
+	 * cleanly (fp 0) instead of failing.
+	 */
+	u.flags = SFRAME_UNWIND_FP_FALLBACK;
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	assert_int_equal(fr[3].flags, F_FPFB | F_NOSF);
+}
+
+static void test_amd64_fp_fallback_read_error(void **state)
+{
+	struct sframe_regs r = amd64_fp_chain();
+	unsigned k;
+
+	(void)state;
+	/*
+	 * The fallback's RA read ([fp+8] = STK+0x208, step 1) fails with -5:
+	 * the walk ends with -5 after frames 0 and 1.
+	 */
+	u.flags = SFRAME_UNWIND_FP_FALLBACK;
+	stk.calls = 0;
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	for (k = 1; k <= stk.calls && stk.log[k - 1] != STK + 0x208; k++)
+		;
+	assert_true(k <= stk.calls);
+	stk.calls = 0;
+	stk.fail_at = k;
+	stk.fail_err = EIO_ERR;
+	assert_err(walk(&r, 16), EIO_ERR);
+	assert_int_equal(nfr, 2);
+	assert_int_equal(fr[1].pc, X_NOSF + 0x110);
+	assert_int_equal(fr[1].cfa, 0);
+	assert_int_equal(fr[0].cfa, S0 + 8);
+}
+
+static void test_amd64_fp_fallback_off(void **state)
+{
+	struct sframe_regs r = amd64_fp_chain();
+
+	(void)state;
+	/* Without SFRAME_UNWIND_FP_FALLBACK: NOT_FOUND at frame 1. */
+	assert_err(walk(&r, 16), -SFRAME_ERR_NOT_FOUND);
+	assert_int_equal(nfr, 2);
+	assert_int_equal(fr[1].flags, F_NOSF);
+	assert_int_equal(fr[1].cfa, 0);
+	assert_int_equal(fr[0].cfa, S0 + 8);
+}
+
+static void test_amd64_fp_fallback_gap_then_sframe(void **state)
+{
+	struct sframe_regs r;
+
+	(void)state;
+	/*
+	 * Leaf returns into the gap after X_LEAF (a module with a section
+	 * but no FDE): the fallback reads [fp] = S0+0x38 (caller fp), [fp+8]
+	 * = X_OUTER_RA, CFA = fp+16 = STK+0x210. Back in SFrame code, outer's
+	 * row FP+16 gives CFA S0+0x48 from fp S0+0x38.
+	 */
+	put64(S0, X_LEAF + 0x40);
+	put64(STK + 0x200, S0 + 0x38);
+	put64(STK + 0x208, X_OUTER_RA);
+	put64(S0 + 0x38, 0);
+	put64(S0 + 0x40, X_START_RA);
+	r = mkregs(X_LEAF + 4, S0, STK + 0x200, 0, V_PSF);
+	u.flags = SFRAME_UNWIND_FP_FALLBACK;
+	/*
+	 * outer's CFA (S0+0x48 = STK+0x148) is below the fallback frame's CFA
+	 * (STK+0x210): the CFA must rise, so this is BAD_CFA at frame 2.
+	 */
+	assert_err(walk(&r, 16), -SFRAME_ERR_BAD_CFA);
+	assert_int_equal(nfr, 3);
+	assert_int_equal(fr[1].flags, F_NOSF);
+	assert_int_equal(fr[1].cfa, STK + 0x210);
+	assert_int_equal(fr[2].pc, X_OUTER_RA);
+	assert_int_equal(fr[2].sp, STK + 0x210);
+	assert_int_equal(fr[2].fp, S0 + 0x38);
+	assert_int_equal(fr[2].flags, F_FPFB);
+
+	/* Same with outer's frame record above: fp = STK+0x300. */
+	put64(STK + 0x200, STK + 0x300);
+	put64(STK + 0x300, 0x4444);
+	put64(STK + 0x308, X_START_RA);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	{
+		const struct xf x[4] = {
+			{ X_LEAF + 4, S0, STK + 0x200, S0 + 8, V_PSF, F_TOP, M_AMD },
+			{ X_LEAF + 0x40, S0 + 8, STK + 0x200, STK + 0x210, V_PSF, F_NOSF, M_AMD },
+			/* SFrame again: CFA = fp + 16, RA at CFA-8, FP at CFA-16. */
+			{ X_OUTER_RA, STK + 0x210, STK + 0x300, STK + 0x310, V_PSF, F_FPFB, M_AMD },
+			{ X_START_RA, STK + 0x310, 0x4444, 0, V_PSF, 0, M_AMD },
+		};
+		EXPECT_FRAMES(x, 4);
+	}
+}
+
+/* ---- amd64 v3 FLEX --------------------------------------------------------- */
+
+static void test_amd64_flex_cfa_r10(void **state)
+{
+	struct sframe_regs r = mkregs(X_R10 + 8, S0, FP0, 0, V_PSF);
+
+	(void)state;
+	/*
+	 * CFA = r10 + 0 with r10 = STK+0x200 (from get_reg, topmost frame);
+	 * RA at the fixed CFA-8; FP unchanged (N = 2, no FP rule).
+	 */
+	u.get_reg = get_reg;
+	u.reg_ctx = &rf;
+	set_reg(10, STK + 0x200);
+	put64(STK + 0x1f8, X_START_RA);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 2);
+	{
+		const struct xf x[2] = {
+			{ X_R10 + 8, S0, FP0, STK + 0x200, V_PSF, F_TOP, M_AMD },
+			{ X_START_RA, STK + 0x200, FP0, 0, V_PSF, 0, M_AMD },
+		};
+		EXPECT_FRAMES(x, 2);
+	}
+	assert_true(rf.calls >= 1);
+	assert_int_equal(rf.last, 10);
+}
+
+static void test_amd64_flex_cfa_r10_no_get_reg(void **state)
+{
+	struct sframe_regs r = mkregs(X_R10 + 8, S0, FP0, 0, V_PSF);
+
+	(void)state;
+	/* r10 is not PC/SP/FP: without get_reg it is unknown. */
+	put64(STK + 0x1f8, X_START_RA);
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 1);
+	assert_int_equal(fr[0].cfa, 0);
+	assert_int_equal(fr[0].flags, F_TOP);
+}
+
+static void test_amd64_flex_get_reg_error(void **state)
+{
+	struct sframe_regs r = mkregs(X_R10 + 8, S0, FP0, 0, V_PSF);
+
+	(void)state;
+	/* get_reg's own error is returned unchanged. */
+	u.get_reg = get_reg;
+	u.reg_ctx = &rf;
+	rf.err = -22;
+	assert_err(walk(&r, 16), -22);
+	assert_int_equal(nfr, 1);
+}
+
+static void test_amd64_flex_r10_not_topmost(void **state)
+{
+	struct sframe_regs r = mkregs(X_LEAF + 4, S0, FP0, 0, V_PSF);
+
+	(void)state;
+	/*
+	 * Frame 1 (a return address into X_R10) needs r10: other registers
+	 * are known only in the topmost frame, get_reg must not be asked for
+	 * a caller's registers: NO_REG.
+	 */
+	u.get_reg = get_reg;
+	u.reg_ctx = &rf;
+	set_reg(10, STK + 0x200);
+	put64(S0, X_R10 + 0x10);
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 2);
+	assert_int_equal(fr[1].pc, X_R10 + 0x10);
+	assert_int_equal(rf.calls, 0);
+}
+
+static void test_amd64_flex_drap(void **state)
+{
+	struct sframe_regs r;
+
+	(void)state;
+	/*
+	 * X_DRAP: CFA = *(fp - 40), RA padding word (fixed CFA-8), FP =
+	 * *(fp + 0). fp = STK+0x180: [STK+0x158] = CFA = STK+0x1c0; RA at
+	 * STK+0x1b8 = X_OUTER_RA; FP = [STK+0x180] = STK+0x1f0.
+	 * Frame 1 (outer, FP+16): CFA STK+0x200, RA [STK+0x1f8], FP [STK+0x1f0].
+	 */
+	put64(STK + 0x158, STK + 0x1c0);
+	put64(STK + 0x1b8, X_OUTER_RA);
+	put64(STK + 0x180, STK + 0x1f0);
+	put64(STK + 0x1f0, 0x7777);
+	put64(STK + 0x1f8, X_START_RA);
+	r = mkregs(X_DRAP + 0x10, S0, STK + 0x180, 0, V_PSF);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 3);
+	{
+		const struct xf x[3] = {
+			{ X_DRAP + 0x10, S0, STK + 0x180, STK + 0x1c0, V_PSF, F_TOP, M_AMD },
+			{ X_OUTER_RA, STK + 0x1c0, STK + 0x1f0, STK + 0x200, V_PSF, 0, M_AMD },
+			{ X_START_RA, STK + 0x200, 0x7777, 0, V_PSF, 0, M_AMD },
+		};
+		EXPECT_FRAMES(x, 3);
+	}
+}
+
+static void test_amd64_flex_drap_misaligned_cfa(void **state)
+{
+	struct sframe_regs r;
+
+	(void)state;
+	/* The dereferenced CFA value is misaligned: BAD_CFA. */
+	put64(STK + 0x158, STK + 0x1c4);
+	r = mkregs(X_DRAP + 0x10, S0, STK + 0x180, 0, V_PSF);
+	assert_err(walk(&r, 16), -SFRAME_ERR_BAD_CFA);
+	assert_int_equal(nfr, 1);
+}
+
+static void test_amd64_flex_ra_override(void **state)
+{
+	struct sframe_regs r = mkregs(X_FLEXRA + 4, S0, FP0, 0, V_PSF);
+
+	(void)state;
+	/*
+	 * CFA = sp + 32 = S0+0x20; RA rule *(CFA - 24) overrides the fixed
+	 * -8: RA at S0+8 (not the decoy at S0+0x18); FP = *(CFA - 16).
+	 */
+	put64(S0 + 0x08, X_START_RA);
+	put64(S0 + 0x18, X_OUTER_RA);	/* decoy at CFA-8 */
+	put64(S0 + 0x10, 0xabc0);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 2);
+	{
+		const struct xf x[2] = {
+			{ X_FLEXRA + 4, S0, FP0, S0 + 0x20, V_PSF, F_TOP, M_AMD },
+			{ X_START_RA, S0 + 0x20, 0xabc0, 0, V_PSF, 0, M_AMD },
+		};
+		EXPECT_FRAMES(x, 2);
+	}
+}
+
+static void test_amd64_flex_ra_override_n4(void **state)
+{
+	struct sframe_regs r = mkregs(X_FLEXRA4 + 4, S0, FP0, 0, V_PSF);
+
+	(void)state;
+	/* Same with only CFA and RA pairs: FP unchanged. */
+	put64(S0 + 0x08, X_START_RA);
+	put64(S0 + 0x18, X_OUTER_RA);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 2);
+	{
+		const struct xf x[2] = {
+			{ X_FLEXRA4 + 4, S0, FP0, S0 + 0x20, V_PSF, F_TOP, M_AMD },
+			{ X_START_RA, S0 + 0x20, FP0, 0, V_PSF, 0, M_AMD },
+		};
+		EXPECT_FRAMES(x, 2);
+	}
+}
+
+static void test_amd64_flex_fp_rule_unknown_base(void **state)
+{
+	struct sframe_regs r = mkregs(X_FPRULE + 4, S0, 0, 0, V_PS);
+
+	(void)state;
+	/*
+	 * X_FPRULE: CFA = sp + 16, RA at CFA-8, FP = *(fp + 0), but the
+	 * topmost FP is not known: the FP rule cannot be evaluated, the
+	 * caller's FP is unknown (FP_LOST, no FP in valid) and the walk goes
+	 * on: X_START_RA's row ends it.
+	 */
+	put64(S0 + 8, X_START_RA);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 2);
+	{
+		const struct xf x[2] = {
+			{ X_FPRULE + 4, S0, 0, S0 + 0x10, V_PS, F_TOP, M_AMD },
+			{ X_START_RA, S0 + 0x10, 0, 0, V_PS, F_LOST, M_AMD },
+		};
+		EXPECT_FRAMES(x, 2);
+	}
+
+	/* When the caller's CFA needs that FP (outer, FP+16): NO_REG there. */
+	put64(S0 + 8, X_OUTER_RA);
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 2);
+	assert_int_equal(fr[1].pc, X_OUTER_RA);
+	assert_int_equal(fr[1].flags, F_LOST);
+	assert_false(fr[1].valid & SFRAME_REG_FP);
+}
+
+/* ---- amd64 signal frame ---------------------------------------------------- */
+
+#define UC	(S0 + 8 + 40)	/* uc_mcontext of the ucontext at the trampoline's SP */
+
+/*
+ * frame 0  handler (SP+8), sp S0: RA at S0 = X_TRAMP, the trampoline's first
+ *          instruction (PC - 1 is in the gap before it).
+ * frame 1  X_TRAMP, sp S0+8: zero-FRE signal FDE. The ucontext is at sp;
+ *          uc_mcontext at +40 = UC, registers r8..r15, rdi, rsi, rbp, rbx,
+ *          rdx, rax, rcx, rsp, rip: slot i at UC + 8*i. Each slot holds a
+ *          distinct value, so a wrong slot shows.
+ *          rip (16) = X_G, rsp (15) = STK+0x300, rbp (10) = 0xb0b0,
+ *          r10 (slot 2) = STK+0x3f8.
+ * frame 2  X_G, interrupted: looked up exactly (at PC - 1 it would be X_H).
+ *          FLEX CFA = r10 + 8 = STK+0x400, r10 read from the ucontext
+ *          (DWARF 10 = r10); RA at STK+0x3f8 = X_START_RA.
+ * frame 3  X_START_RA, sp STK+0x400, fp 0xb0b0 (unchanged): END.
+ */
+static struct sframe_regs amd64_signal_stack(void)
+{
+	unsigned i;
+
+	put64(S0, X_TRAMP);
+	for (i = 0; i < 17; i++)
+		put64(UC + 8 * i, STK + 0x800 + 0x10 * i);
+	put64(UC + 8 * 16, X_G);
+	put64(UC + 8 * 15, STK + 0x300);
+	put64(UC + 8 * 10, 0xb0b0);
+	put64(UC + 8 * 2, STK + 0x3f8);
+	put64(STK + 0x3f8, X_START_RA);
+	put64(STK + 0x300, 0);		/* what X_H's row would read as RA */
+	return mkregs(X_HANDLER + 4, S0, FP0, 0, V_PSF);
+}
+
+static void test_amd64_signal_frame(void **state)
+{
+	struct sframe_regs r = amd64_signal_stack();
+	const struct xf x[4] = {
+		{ X_HANDLER + 4, S0, FP0, S0 + 8, V_PSF, F_TOP, M_AMD },
+		/* The trampoline: SIGNAL. Its step computes no CFA. */
+		{ X_TRAMP, S0 + 8, FP0, 0, V_PSF, F_SIG, M_AMD },
+		{ X_G, STK + 0x300, 0xb0b0, STK + 0x400, V_PSF, F_INT, M_AMD },
+		{ X_START_RA, STK + 0x400, 0xb0b0, 0, V_PSF, 0, M_AMD },
+	};
+
+	(void)state;
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 4);
+}
+
+static void test_amd64_signal_cursor(void **state)
+{
+	struct sframe_regs r = amd64_signal_stack();
+	struct sframe_cursor c;
+
+	(void)state;
+	assert_err(sframe_unwind_init(&u, &c, &r), 0);
+	assert_err(sframe_unwind_step(&u, &c), 0);
+	assert_err(sframe_unwind_step(&u, &c), 0);
+	/* After the trampoline: interrupted registers, prev_cfa reset (the
+	 * handler may have run on another stack), SIGNAL learnt of frame 1. */
+	assert_int_equal(c.regs.pc, X_G);
+	assert_int_equal(c.regs.sp, STK + 0x300);
+	assert_int_equal(c.regs.fp, 0xb0b0);
+	assert_int_equal(c.flags, F_INT);
+	assert_int_equal(c.prev_flags, F_SIG);
+	assert_int_equal(c.prev_cfa, 0);
+	assert_int_equal(c.sigctx, UC);
+	assert_int_equal(c.depth, 2);
+}
+
+static void test_amd64_signal_r10_only_in_interrupted_frame(void **state)
+{
+	struct sframe_regs r = amd64_signal_stack();
+
+	(void)state;
+	/*
+	 * X_G's RA now points into X_R10 (CFA = r10): r10 of that frame is
+	 * neither in a ucontext nor topmost: NO_REG at frame 3.
+	 */
+	put64(STK + 0x3f8, X_R10 + 0x10);
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 4);
+	assert_int_equal(fr[3].pc, X_R10 + 0x10);
+	assert_int_equal(fr[2].cfa, STK + 0x400);
+}
+
+static void test_a64_signal_unsupported(void **state)
+{
+	struct sframe_regs r = mkregs(Y_L + 4, STK + 0x100, 0, Y_TRAMP, V_PS | SFRAME_REG_RA);
+
+	(void)state;
+	/*
+	 * aarch64 leaf returns (x30) to its zero-FRE signal trampoline's first
+	 * instruction: found at the exact PC, but no signal frame layout is
+	 * known on aarch64: UNSUPPORTED at frame 1.
+	 */
+	assert_err(walk(&r, 16), -SFRAME_ERR_UNSUPPORTED);
+	assert_int_equal(nfr, 2);
+	assert_int_equal(fr[1].pc, Y_TRAMP);
+	assert_int_equal(fr[0].cfa, STK + 0x100);
+}
+
+/* ---- aarch64 --------------------------------------------------------------- */
+
+#define A_FP0	UINT64_C(0x2220)
+
+static uint64_t sign48(uint64_t ra)
+{
+	return ra | UINT64_C(0xa55a000000000000);
+}
+
+/*
+ * frame 0  leaf (N=1, CFA sp+0), sp STK+0x100: RA in x30 (regs.ra); FP
+ *          unchanged. Mangled variant: Y_LM, x30 signed.
+ * frame 1  Y_F_RA / Y_FM_RA, sp STK+0x100: row @4: CFA = sp+32 = STK+0x120,
+ *          RA at CFA-24 = STK+0x108 -> Y_G_RA, FP at CFA-32 = STK+0x100 ->
+ *          STK+0x130.
+ * frame 2  Y_G_RA, sp STK+0x120, fp STK+0x130: row @4: CFA = fp+16 =
+ *          STK+0x140, RA at STK+0x138 -> Y_S_RA, FP at STK+0x130 -> 0.
+ * frame 3  Y_S_RA (N = 0): END.
+ */
+static struct sframe_regs a64_stack(bool mangled, uint64_t (*sign)(uint64_t))
+{
+	put64(STK + 0x108, mangled ? sign(Y_G_RA) : Y_G_RA);
+	put64(STK + 0x100, STK + 0x130);
+	put64(STK + 0x138, Y_S_RA);
+	put64(STK + 0x130, 0);
+	if (mangled)
+		return mkregs(Y_LM + 4, STK + 0x100, A_FP0, sign(Y_FM_RA), V_ALL);
+	return mkregs(Y_L + 4, STK + 0x100, A_FP0, Y_F_RA, V_ALL);
+}
+
+static void a64_expect(struct xf *x, bool mangled)
+{
+	const struct xf e[4] = {
+		{ mangled ? Y_LM + 4 : Y_L + 4, STK + 0x100, A_FP0, STK + 0x100, V_ALL, F_TOP,
+		  M_A64 },
+		/* RA register is not carried to callers: valid loses RA. */
+		{ mangled ? Y_FM_RA : Y_F_RA, STK + 0x100, A_FP0, STK + 0x120, V_PSF,
+		  mangled ? F_SIGNED : 0, M_A64 },
+		{ Y_G_RA, STK + 0x120, STK + 0x130, STK + 0x140, V_PSF, mangled ? F_SIGNED : 0,
+		  M_A64 },
+		{ Y_S_RA, STK + 0x140, 0, 0, V_PSF, 0, M_A64 },
+	};
+
+	memcpy(x, e, sizeof(e));
+}
+
+static void test_a64_walk(void **state)
+{
+	struct sframe_regs r = a64_stack(false, NULL);
+	struct xf x[4];
+
+	(void)state;
+	a64_expect(x, false);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 4);
+}
+
+static void test_a64_leaf_no_ra(void **state)
+{
+	struct sframe_regs r = a64_stack(false, NULL);
+
+	(void)state;
+	/* N = 1 in the topmost frame but x30 not given: NO_REG. */
+	r.valid = V_PSF;
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 1);
+	assert_int_equal(fr[0].cfa, 0);
+}
+
+static void test_a64_mangled_default_va_bits(void **state)
+{
+	struct sframe_regs r = a64_stack(true, sign48);
+	struct xf x[4];
+
+	(void)state;
+	/* va_bits 0 = 48: bits 48..63 cleared from x30 and from the stack RA. */
+	a64_expect(x, true);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 4);
+}
+
+static uint64_t sign39(uint64_t ra)
+{
+	return ra | UINT64_C(0x3cffff8000000000);	/* bits 39..61 */
+}
+
+static void test_a64_mangled_va_bits_39(void **state)
+{
+	struct sframe_regs r = a64_stack(true, sign39);
+	struct xf x[4];
+
+	(void)state;
+	/* va_bits 39: bits 39..63 cleared (48 would leave bits 39..47). */
+	u.va_bits = 39;
+	a64_expect(x, true);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 4);
+}
+
+static uint64_t sign_hi32(uint64_t ra)
+{
+	return ra | UINT64_C(0x1234567800000000);
+}
+
+static void test_a64_strip_hook(void **state)
+{
+	struct sframe_regs r = a64_stack(true, sign_hi32);
+	struct xf x[4];
+
+	(void)state;
+	/*
+	 * The hook (keep the low 32 bits) replaces va_bits (48 would keep
+	 * 0x5678 in bits 32..47). It sees the signed values: x30 first (step
+	 * from frame 0), then the stack's RA (step from frame 1).
+	 */
+	u.strip_ra = strip_low32;
+	u.strip_ctx = &strp;
+	a64_expect(x, true);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 4);
+	assert_int_equal(strp.calls, 2);
+	assert_int_equal(strp.args[0], sign_hi32(Y_FM_RA));
+	assert_int_equal(strp.args[1], sign_hi32(Y_G_RA));
+}
+
+static void test_a64_ra_not_saved_not_topmost(void **state)
+{
+	struct sframe_regs r = mkregs(Y_L + 4, STK + 0x100, A_FP0, Y_N1 + 0x10, V_ALL);
+
+	(void)state;
+	/*
+	 * Leaf returns into Y_N1, whose row (N = 1) says the RA is still in
+	 * x30; x30 is only known in the topmost frame: NO_REG at frame 1.
+	 */
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 2);
+	assert_int_equal(fr[1].pc, Y_N1 + 0x10);
+	assert_int_equal(fr[1].valid, V_PSF);
+	assert_int_equal(fr[0].cfa, STK + 0x100);
+}
+
+static void test_a64_signal_fde_with_rows(void **state)
+{
+	struct sframe_regs r = mkregs(Y_L + 4, STK + 0x100, A_FP0, Y_TRAMP2, V_ALL);
+	const struct xf x[4] = {
+		{ Y_L + 4, STK + 0x100, A_FP0, STK + 0x100, V_ALL, F_TOP, M_A64 },
+		/* A signal FDE with rows: its row gives the interrupted
+		 * registers (CFA sp+64, PC at CFA-56, FP at CFA-64); the
+		 * trampoline frame is SIGNAL. */
+		{ Y_TRAMP2, STK + 0x100, A_FP0, STK + 0x140, V_PSF, F_SIG, M_A64 },
+		/* The interrupted PC Y_G+4 is looked up exactly: row @4 (FP+16).
+		 * At PC - 1 it would be row @0 (RA in x30, unknown: NO_REG). */
+		{ Y_G + 4, STK + 0x140, STK + 0x1f0, STK + 0x200, V_PSF, F_INT, M_A64 },
+		{ Y_S_RA, STK + 0x200, 0, 0, V_PSF, 0, M_A64 },
+	};
+
+	(void)state;
+	/* Leaf returns (x30) to the trampoline's first instruction. */
+	put64(STK + 0x108, Y_G + 4);
+	put64(STK + 0x100, STK + 0x1f0);
+	put64(STK + 0x1f8, Y_S_RA);
+	put64(STK + 0x1f0, 0);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 4);
+}
+
+static void test_a64_fp_fallback_signed(void **state)
+{
+	struct sframe_regs r = mkregs(Y_L + 4, STK + 0x100, STK + 0x200, Y_NOSF + 0x10, V_ALL);
+	const struct xf x[3] = {
+		{ Y_L + 4, STK + 0x100, STK + 0x200, STK + 0x100, V_ALL, F_TOP, M_A64 },
+		/* No SFrame: frame record at fp: [fp] = 0, [fp+8] = signed RA;
+		 * CFA = fp + 16. */
+		{ Y_NOSF + 0x10, STK + 0x100, STK + 0x200, STK + 0x210, V_PSF, F_NOSF, &slots[1] },
+		/* The RA from the frame record is stripped too (va_bits 48). */
+		{ Y_S_RA, STK + 0x210, 0, 0, V_PSF, F_FPFB | F_SIGNED, M_A64 },
+	};
+
+	(void)state;
+	assert_err(sframe_modules_add(&mt, Y_NOSF, Y_NOSF + 0x1000, NULL, NULL), 0);
+	u.flags = SFRAME_UNWIND_FP_FALLBACK;
+	put64(STK + 0x200, 0);
+	put64(STK + 0x208, sign48(Y_S_RA));
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 3);
+	EXPECT_FRAMES(x, 3);
+}
+
+/* ---- s390x ----------------------------------------------------------------- */
+
+#define Z_S0	(STK + 0x200)
+#define Z_FP0	UINT64_C(0x1110)
+
+/*
+ * frame 0  Z_F, sp Z_S0: CFA = sp + 160 (stored (160-160)/8 = 0) = Z_S0+0xa0;
+ *          RA word 0 = padding: RA in r14 (regs.ra = Z_G_RA); FP at CFA-72 =
+ *          Z_S0+0x58 -> 0x5550; caller SP = CFA - 160 = Z_S0.
+ * frame 1  Z_G_RA, sp Z_S0: row @6: CFA = sp + 320 (stored 20) = Z_S0+0x140;
+ *          RA at CFA-48 = Z_S0+0x110 -> Z_S_RA; FP at CFA-72 = Z_S0+0xf8 ->
+ *          0x6660; caller SP = Z_S0+0xa0.
+ * frame 2  Z_S_RA (N = 0): END.
+ */
+static struct sframe_regs s390_stack(void)
+{
+	put64(Z_S0 + 0x58, 0x5550);
+	put64(Z_S0 + 0x110, Z_S_RA);
+	put64(Z_S0 + 0xf8, 0x6660);
+	return mkregs(Z_F + 4, Z_S0, Z_FP0, Z_G_RA, V_ALL);
+}
+
+static void test_s390_walk(void **state)
+{
+	struct sframe_regs r = s390_stack();
+	const struct xf x[3] = {
+		{ Z_F + 4, Z_S0, Z_FP0, Z_S0 + 0xa0, V_ALL, F_TOP, M_Z },
+		{ Z_G_RA, Z_S0, 0x5550, Z_S0 + 0x140, V_PSF, 0, M_Z },
+		{ Z_S_RA, Z_S0 + 0xa0, 0x6660, 0, V_PSF, 0, M_Z },
+	};
+
+	(void)state;
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 3);
+	EXPECT_FRAMES(x, 3);
+}
+
+static void test_s390_ra_not_saved_n1(void **state)
+{
+	struct sframe_regs r = s390_stack();
+	const struct xf x[3] = {
+		{ Z_F1 + 4, Z_S0, Z_FP0, Z_S0 + 0xa0, V_ALL, F_TOP, M_Z },
+		/* N = 1: RA in r14, FP unchanged. */
+		{ Z_G_RA, Z_S0, Z_FP0, Z_S0 + 0x140, V_PSF, 0, M_Z },
+		{ Z_S_RA, Z_S0 + 0xa0, 0x6660, 0, V_PSF, 0, M_Z },
+	};
+
+	(void)state;
+	r.pc = Z_F1 + 4;
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 3);
+	EXPECT_FRAMES(x, 3);
+}
+
+static void test_s390_no_ra_reg(void **state)
+{
+	struct sframe_regs r = s390_stack();
+
+	(void)state;
+	/* RA padding in frame 0 but r14 not given: NO_REG. */
+	r.valid = V_PSF;
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 1);
+}
+
+static void test_s390_v2_regnum_ra(void **state)
+{
+	struct sframe_regs r = mkregs(Z2_RA + 4, Z_S0, Z_FP0, Z_G_RA, V_ALL);
+
+	(void)state;
+	/*
+	 * v2 RA word 33 = (16 << 1) | 1: the RA is in DWARF register 16 (f0),
+	 * read with get_reg in frame 0 (not r14, which holds a decoy). CFA =
+	 * sp + 160, caller SP = Z_S0; FP unchanged (N = 2).
+	 */
+	u.get_reg = get_reg;
+	u.reg_ctx = &rf;
+	set_reg(16, Z_S_RA);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 2);
+	{
+		const struct xf x[2] = {
+			{ Z2_RA + 4, Z_S0, Z_FP0, Z_S0 + 0xa0, V_ALL, F_TOP, M_Z2 },
+			{ Z_S_RA, Z_S0, Z_FP0, 0, V_PSF, 0, M_Z },
+		};
+		EXPECT_FRAMES(x, 2);
+	}
+	assert_int_equal(rf.last, 16);
+}
+
+static void test_s390_v2_regnum_fp(void **state)
+{
+	struct sframe_regs r = mkregs(Z2_RAFP + 4, Z_S0, Z_FP0, Z_G_RA, V_ALL);
+
+	(void)state;
+	/* FP word 35 = (17 << 1) | 1: caller FP = DWARF 17's value. */
+	u.get_reg = get_reg;
+	u.reg_ctx = &rf;
+	set_reg(16, Z_S_RA);
+	set_reg(17, 0x7770);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 2);
+	assert_int_equal(fr[1].pc, Z_S_RA);
+	assert_int_equal(fr[1].fp, 0x7770);
+	assert_int_equal(fr[1].valid, V_PSF);
+}
+
+static void test_s390_v2_regnum_no_get_reg(void **state)
+{
+	struct sframe_regs r = mkregs(Z2_RA + 4, Z_S0, Z_FP0, Z_G_RA, V_ALL);
+
+	(void)state;
+	/* DWARF 16 is none of PC/SP/FP/RA: without get_reg, NO_REG. */
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 1);
+}
+
+static void test_s390_v2_regnum_not_topmost(void **state)
+{
+	struct sframe_regs r = mkregs(Z_F1 + 4, Z_S0, Z_FP0, Z2_RAF + 0x10, V_ALL);
+
+	(void)state;
+	/*
+	 * Frame 0 (CFA sp+160 = Z_S0+0xa0) returns into Z2_RAF, whose row
+	 * (CFA sp+320: a frame of its own, so the CFA rises to Z_S0+0x1e0)
+	 * says the RA is in f0; f0 is known only in the topmost frame: NO_REG.
+	 */
+	u.get_reg = get_reg;
+	u.reg_ctx = &rf;
+	set_reg(16, Z_S_RA);
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 2);
+	assert_int_equal(fr[1].pc, Z2_RAF + 0x10);
+	assert_ptr_equal(fr[1].module, M_Z2);
+	assert_int_equal(rf.calls, 0);
+}
+
+static void test_s390_flex_ra_reg(void **state)
+{
+	struct sframe_regs r = mkregs(Z_FX + 4, Z_S0, Z_FP0, Z_G_RA, V_ALL);
+
+	(void)state;
+	/*
+	 * v3 FLEX: CFA = r15 + 168 (stored (168-160)/8 = 1, decoded for FLEX
+	 * too) = Z_S0+0xa8, RA = register 16 (f0) + 0 (from get_reg, not
+	 * r14); caller SP = CFA - 160 = Z_S0+8; FP unchanged.
+	 */
+	u.get_reg = get_reg;
+	u.reg_ctx = &rf;
+	set_reg(16, Z_S_RA);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 2);
+	{
+		const struct xf x[2] = {
+			{ Z_FX + 4, Z_S0, Z_FP0, Z_S0 + 0xa8, V_ALL, F_TOP, M_Z },
+			{ Z_S_RA, Z_S0 + 8, Z_FP0, 0, V_PSF, 0, M_Z },
+		};
+		EXPECT_FRAMES(x, 2);
+	}
+}
+
+static void test_s390_back_chain(void **state)
+{
+	struct sframe_regs r = mkregs(Z_F1 + 4, Z_S0, 0, Z_NOSF + 0x10, V_PS | SFRAME_REG_RA);
+	const struct xf x[3] = {
+		/* CFA = sp + 160; RA in r14 = Z_NOSF+0x10; caller SP = Z_S0. */
+		{ Z_F1 + 4, Z_S0, 0, Z_S0 + 0xa0, V_PS | SFRAME_REG_RA, F_TOP, M_Z },
+		/* No SFrame: back chain [sp] = caller sp Z_S0+0x100; CFA =
+		 * caller sp + 160. Its FP is unknown (never given). */
+		{ Z_NOSF + 0x10, Z_S0, 0, Z_S0 + 0x1a0, V_PS, F_NOSF, M_ZNOSF },
+		/* RA from caller_sp+112, FP from caller_sp+88; its own back
+		 * chain [Z_S0+0x100] = Z_S0+0x200, CFA Z_S0+0x200+160. */
+		{ Z_NOSF + 0x110, Z_S0 + 0x100, 0x8880, Z_S0 + 0x2a0, V_PSF, F_FPFB | F_NOSF,
+		  M_ZNOSF },
+	};
+
+	(void)state;
+	u.flags = SFRAME_UNWIND_FP_FALLBACK;
+	put64(Z_S0, Z_S0 + 0x100);
+	put64(Z_S0 + 0x100 + 112, Z_NOSF + 0x110);
+	put64(Z_S0 + 0x100 + 88, 0x8880);
+	put64(Z_S0 + 0x100, Z_S0 + 0x200);
+	put64(Z_S0 + 0x200 + 112, Z_NOSF + 0x210);
+	put64(Z_S0 + 0x200 + 88, 0x9990);
+	put64(Z_S0 + 0x200, 0);		/* frame 3's back chain: 0, outermost */
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 3);
+	assert_int_equal(fr[3].pc, Z_NOSF + 0x210);
+	assert_int_equal(fr[3].sp, Z_S0 + 0x200);
+	assert_int_equal(fr[3].fp, 0x9990);
+	assert_int_equal(fr[3].valid, V_PSF);
+	assert_true(fr[3].flags & F_FPFB);
+	assert_int_equal(fr[3].cfa, 0);
+}
+
+/* ---- Sanity checks --------------------------------------------------------- */
+
+static void test_bad_cfa_loop(void **state)
+{
+	struct sframe_regs r = mkregs(X_LOOP + 8, STK + 0xf0, STK + 0x100, 0, V_PSF);
+
+	(void)state;
+	/*
+	 * X_LOOP: CFA = fp + 16, RA at CFA-8, FP at CFA-16. A self-pointing
+	 * frame record ([fp] = fp) and an RA back into X_LOOP: frame 1 gets
+	 * the same fp, so the same CFA STK+0x110, not above the previous:
+	 * BAD_CFA (instead of looping until the depth bound).
+	 */
+	put64(STK + 0x100, STK + 0x100);
+	put64(STK + 0x108, X_LOOP + 0x10);
+	assert_err(walk(&r, 16), -SFRAME_ERR_BAD_CFA);
+	assert_int_equal(nfr, 2);
+	assert_int_equal(fr[0].cfa, STK + 0x110);
+	assert_int_equal(fr[1].pc, X_LOOP + 0x10);
+	assert_int_equal(fr[1].sp, STK + 0x110);
+	assert_int_equal(fr[1].cfa, 0);
+}
+
+static void test_bad_cfa_misaligned(void **state)
+{
+	struct sframe_regs r = mkregs(X_MISAL, S0, FP0, 0, V_PSF);
+
+	(void)state;
+	/* CFA = sp + 12: not 8-byte aligned. */
+	put64(S0 + 8, X_START_RA);
+	assert_err(walk(&r, 16), -SFRAME_ERR_BAD_CFA);
+	assert_int_equal(nfr, 1);
+	/* An aligned rule on a misaligned SP: CFA = sp+4+8, misaligned too. */
+	r = mkregs(X_LEAF, S0 + 4, FP0, 0, V_PSF);
+	assert_err(walk(&r, 16), -SFRAME_ERR_BAD_CFA);
+	assert_int_equal(nfr, 1);
+}
+
+static void test_bad_ra_zero(void **state)
+{
+	struct sframe_regs r = mkregs(X_LEAF, S0, FP0, 0, V_PSF);
+
+	(void)state;
+	/* RA slot holds 0: BAD_RA, frame 0 only. */
+	put64(S0, 0);
+	assert_err(walk(&r, 16), -SFRAME_ERR_BAD_RA);
+	assert_int_equal(nfr, 1);
+	assert_int_equal(fr[0].cfa, 0);
+}
+
+static void test_stack_reads_aligned(void **state)
+{
+	struct sframe_regs r;
+	int ret;
+
+	(void)state;
+	/*
+	 * struct sframe_unwinder: @read_stack "reads stack memory (8-byte
+	 * values at 8-byte-aligned addresses)". A hostile FP value (rbp is a
+	 * scratch register in code without frame pointers) must not become a
+	 * misaligned read: X_DRAP's CFA rule *(fp - 40) with fp = S0 + 0x84,
+	 * X_FPRULE's FP rule *(fp + 0) with fp = S0 + 4. Whatever the walk
+	 * then returns, the callback sees no misaligned address.
+	 */
+	r = mkregs(X_DRAP + 0x10, S0, S0 + 0x84, 0, V_PSF);
+	ret = walk(&r, 16);
+	if (stk.misaligned)
+		print_error("X_DRAP, fp misaligned: %u misaligned read(s), first at 0x%llx; walk %s\n",
+			    stk.misaligned, (unsigned long long)stk.log[0], sframe_errname(ret));
+	assert_int_equal(stk.misaligned, 0);
+	stk.calls = 0;
+	put64(S0 + 8, X_START_RA);
+	r = mkregs(X_FPRULE + 4, S0, S0 + 4, 0, V_PSF);
+	ret = walk(&r, 16);
+	if (stk.misaligned)
+		print_error("X_FPRULE, fp misaligned: %u misaligned read(s); walk %s\n",
+			    stk.misaligned, sframe_errname(ret));
+	assert_int_equal(stk.misaligned, 0);
+}
+
+/* X_REC calling itself: every frame CFA = sp + 16, RA X_REC_RA at sp + 8. */
+static struct sframe_regs recursion(unsigned frames)
+{
+	unsigned i;
+
+	for (i = 0; i < frames; i++)
+		put64(S0 + 16 * i + 8, X_REC_RA);
+	return mkregs(X_REC + 0x20, S0, FP0, 0, V_PSF);
+}
+
+static void test_depth_limit(void **state)
+{
+	struct sframe_regs r = recursion(300);
+	unsigned i;
+
+	(void)state;
+	/* max_depth 3: at most 3 frames, then DEPTH. */
+	u.max_depth = 3;
+	assert_err(walk(&r, 16), -SFRAME_ERR_DEPTH);
+	assert_int_equal(nfr, 3);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(fr[i].sp, S0 + 16 * i);
+		assert_int_equal(fr[i].pc, i ? X_REC_RA : X_REC + 0x20);
+	}
+	/* max_depth 1: the topmost frame only. */
+	u.max_depth = 1;
+	assert_err(walk(&r, 16), -SFRAME_ERR_DEPTH);
+	assert_int_equal(nfr, 1);
+	/* A frame array shorter than the bound: FULL first. */
+	u.max_depth = 10;
+	assert_err(walk(&r, 5), SFRAME_UNWIND_FULL);
+	assert_int_equal(nfr, 5);
+}
+
+static void test_depth_default(void **state)
+{
+	struct sframe_regs r = recursion(300);
+
+	(void)state;
+	/* max_depth 0 = SFRAME_UNWIND_DEFAULT_DEPTH (256) frames. */
+	u.max_depth = 0;
+	assert_err(walk(&r, ARRAY_SIZE(fr)), -SFRAME_ERR_DEPTH);
+	assert_int_equal(nfr, SFRAME_UNWIND_DEFAULT_DEPTH);
+	assert_int_equal(fr[255].sp, S0 + 16 * 255);
+	assert_int_equal(fr[255].pc, X_REC_RA);
+	assert_int_equal(fr[254].cfa, S0 + 16 * 255);
+}
+
+static void test_abi_mismatch(void **state)
+{
+	struct sframe_regs r = mkregs(Y_L + 4, STK + 0x100, 0, Y_F_RA, V_ALL);
+
+	(void)state;
+	/* An aarch64-LE section in the table of an amd64 walk: ABI. */
+	build_a64(SFRAME_ABI_AARCH64_LE);
+	assert_err(sframe_modules_add(&mt, Y_L, Y_MOD_END, &a64.sec, NULL), 0);
+	assert_err(walk(&r, 16), -SFRAME_ERR_ABI);
+	assert_int_equal(nfr, 1);
+	/* aarch64-BE walk, aarch64-LE section: another ABI too. */
+	u.abi = SFRAME_ABI_AARCH64_BE;
+	assert_err(walk(&r, 16), -SFRAME_ERR_ABI);
+	assert_int_equal(nfr, 1);
+	/* The matching ABI works. */
+	u.abi = SFRAME_ABI_AARCH64_LE;
+	stk.be = false;
+	put64(STK + 0x108, Y_S_RA);
+	put64(STK + 0x100, 0);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 3);
+}
+
+static void test_init_inval(void **state)
+{
+	struct sframe_cursor c;
+	struct sframe_regs r = mkregs(X_LEAF, S0, FP0, 0, V_PSF);
+	struct sframe_unwinder bad;
+
+	(void)state;
+	assert_err(sframe_unwind_init(&u, &c, &r), 0);
+	/* PC and SP are required. */
+	r.valid = SFRAME_REG_SP | SFRAME_REG_FP;
+	assert_err(sframe_unwind_init(&u, &c, &r), -SFRAME_ERR_INVAL);
+	r.valid = SFRAME_REG_PC | SFRAME_REG_FP | SFRAME_REG_RA;
+	assert_err(sframe_unwind_init(&u, &c, &r), -SFRAME_ERR_INVAL);
+	r.valid = 0;
+	assert_err(sframe_unwind_init(&u, &c, &r), -SFRAME_ERR_INVAL);
+	assert_err(walk(&r, 16), -SFRAME_ERR_INVAL);
+	assert_int_equal(nfr, 0);
+	r.valid = V_PS;
+	assert_err(sframe_unwind_init(&u, &c, &r), 0);
+	/* NULL arguments, an unknown ABI, no read callback. */
+	assert_err(sframe_unwind_init(NULL, &c, &r), -SFRAME_ERR_INVAL);
+	assert_err(sframe_unwind_init(&u, NULL, &r), -SFRAME_ERR_INVAL);
+	assert_err(sframe_unwind_init(&u, &c, NULL), -SFRAME_ERR_INVAL);
+	bad = u;
+	bad.abi = 0;
+	assert_err(sframe_unwind_init(&bad, &c, &r), -SFRAME_ERR_INVAL);
+	bad = u;
+	bad.read_stack = NULL;
+	assert_err(sframe_unwind_init(&bad, &c, &r), -SFRAME_ERR_INVAL);
+}
+
+/* ---- Read errors ----------------------------------------------------------- */
+
+/* A read whose failure only loses the caller's FP. */
+struct fp_case {
+	uint64_t addr;		/* the FP slot */
+	int ret;		/* how the walk ends then */
+	uint32_t count;		/* frames stored */
+	uint32_t lost;		/* the frame flagged FP_LOST */
+};
+
+/*
+ * @a from a failed walk against @b from the reference walk. When @cfa is
+ * false, @a is the frame whose step failed: besides its CFA it lacks what
+ * only a successful step learns about it (SIGNAL, NO_SFRAME).
+ */
+static bool frame_eq(const struct sframe_frame *a, const struct sframe_frame *b, bool cfa)
+{
+	uint32_t learnt = cfa ? 0 : F_SIG | F_NOSF;
+
+	return a->pc == b->pc && a->sp == b->sp && a->valid == b->valid &&
+	       (a->flags & ~learnt) == (b->flags & ~learnt) && a->module == b->module &&
+	       (!(a->valid & SFRAME_REG_FP) || a->fp == b->fp) && (!cfa || a->cfa == b->cfa);
+}
+
+/* Which step of the walk (0-based) made each read of *@calls. */
+static void map_steps(const struct sframe_regs *r, const unsigned *calls, unsigned *step_of,
+		      unsigned max)
+{
+	struct sframe_cursor c;
+	unsigned s, k, before;
+	int ret = 0;
+
+	assert_err(sframe_unwind_init(&u, &c, r), 0);
+	for (s = 0; s < 64; s++) {
+		before = *calls;
+		ret = sframe_unwind_step(&u, &c);
+		for (k = before; k < *calls && k < max; k++)
+			step_of[k] = s;
+		if (ret)
+			break;
+	}
+	assert_err(ret, SFRAME_UNWIND_END);
+}
+
+/*
+ * Fail the k-th stack read with -5 for every k of the walk from @r. The walk
+ * returns -5 with the frames up to the failing step stored and correct,
+ * unless the read was an FP slot in @fc: then that caller's FP is unknown.
+ */
+static void stack_read_failures(const struct sframe_regs *r, const struct fp_case *fc,
+				size_t nfc)
+{
+	static struct sframe_frame ref[16];
+	uint64_t addrs[LOG_MAX];
+	unsigned step_of[LOG_MAX], total, k, s, i, nfound = 0;
+	uint32_t nref;
+	size_t j;
+	int ret;
+
+	stk.fail_at = 0;
+	stk.calls = 0;
+	assert_err(sframe_unwind_stack(&u, r, ref, 16, &nref), SFRAME_UNWIND_END);
+	total = stk.calls;
+	assert_true(total > 0 && total <= LOG_MAX);
+	memcpy(addrs, stk.log, sizeof(addrs[0]) * total);
+	stk.calls = 0;
+	map_steps(r, &stk.calls, step_of, LOG_MAX);
+	assert_int_equal(stk.calls, total);
+
+	for (k = 1; k <= total; k++) {
+		const struct fp_case *f = NULL;
+
+		for (j = 0; j < nfc; j++)
+			if (fc[j].addr == addrs[k - 1])
+				f = &fc[j];
+		nfound += f != NULL;
+		stk.calls = 0;
+		stk.fail_at = k;
+		stk.fail_err = EIO_ERR;
+		ret = walk(r, 16);
+		stk.fail_at = 0;
+		if (!f) {
+			s = step_of[k - 1];
+			if (ret != EIO_ERR || nfr != s + 1) {
+				print_error("read %u (0x%llx, step %u): ret %d (%s) count %u, expected -5, %u\n",
+					    k, (unsigned long long)addrs[k - 1], s, ret,
+					    sframe_errname(ret), nfr, s + 1);
+				fail();
+			}
+			for (i = 0; i <= s; i++)
+				if (!frame_eq(&fr[i], &ref[i], i < s)) {
+					print_error("read %u: frame %u differs\n", k, i);
+					fail();
+				}
+			assert_int_equal(fr[s].cfa, 0);
+		} else {
+			if (ret != f->ret || nfr != f->count) {
+				print_error("FP read %u (0x%llx): ret %d (%s) count %u, expected %d, %u\n",
+					    k, (unsigned long long)f->addr, ret, sframe_errname(ret),
+					    nfr, f->ret, f->count);
+				fail();
+			}
+			for (i = 0; i < f->lost; i++)
+				if (!frame_eq(&fr[i], &ref[i], true)) {
+					print_error("FP read %u: frame %u differs\n", k, i);
+					fail();
+				}
+			assert_true(fr[f->lost].flags & F_LOST);
+			assert_false(fr[f->lost].valid & SFRAME_REG_FP);
+			for (i = f->lost; i < nfr; i++) {
+				assert_int_equal(fr[i].pc, ref[i].pc);
+				assert_int_equal(fr[i].sp, ref[i].sp);
+			}
+		}
+	}
+	/* Every FP case was one of the walk's reads. */
+	assert_int_equal(nfound, nfc);
+}
+
+static void test_stack_read_fail_amd64(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START_RA);
+	/*
+	 * mid's FP slot S0+8 holds outer's fp; without it outer's FP+16 CFA
+	 * cannot be computed: NO_REG after frame 2. outer's FP slot S0+0x38
+	 * only loses frame 3's FP: the walk still ends.
+	 */
+	const struct fp_case fc[] = {
+		{ S0 + 0x08, -SFRAME_ERR_NO_REG, 3, 2 },
+		{ S0 + 0x38, SFRAME_UNWIND_END, 4, 3 },
+	};
+
+	(void)state;
+	stack_read_failures(&r, fc, ARRAY_SIZE(fc));
+}
+
+static void test_stack_read_fail_drap(void **state)
+{
+	struct sframe_regs r;
+	/*
+	 * The DRAP walk: CFA deref, RA, FP *(fp+0) in step 0; outer's RA and
+	 * FP in step 1. Losing the FP of step 0 makes outer's CFA
+	 * uncomputable (NO_REG); losing outer's only loses frame 2's FP.
+	 */
+	const struct fp_case fc[] = {
+		{ STK + 0x180, -SFRAME_ERR_NO_REG, 2, 1 },
+		{ STK + 0x1f0, SFRAME_UNWIND_END, 3, 2 },
+	};
+
+	(void)state;
+	put64(STK + 0x158, STK + 0x1c0);
+	put64(STK + 0x1b8, X_OUTER_RA);
+	put64(STK + 0x180, STK + 0x1f0);
+	put64(STK + 0x1f0, 0x7777);
+	put64(STK + 0x1f8, X_START_RA);
+	r = mkregs(X_DRAP + 0x10, S0, STK + 0x180, 0, V_PSF);
+	stack_read_failures(&r, fc, ARRAY_SIZE(fc));
+}
+
+static void test_stack_read_fail_a64(void **state)
+{
+	struct sframe_regs r = a64_stack(false, NULL);
+	/* As on amd64: Y_G's CFA is FP-based. */
+	const struct fp_case fc[] = {
+		{ STK + 0x100, -SFRAME_ERR_NO_REG, 3, 2 },
+		{ STK + 0x130, SFRAME_UNWIND_END, 4, 3 },
+	};
+
+	(void)state;
+	stack_read_failures(&r, fc, ARRAY_SIZE(fc));
+}
+
+static void test_stack_read_fail_s390(void **state)
+{
+	struct sframe_regs r = s390_stack();
+	/* Z_G's CFA is SP-based: losing either FP never stops the walk. */
+	const struct fp_case fc[] = {
+		{ Z_S0 + 0x58, SFRAME_UNWIND_END, 3, 1 },
+		{ Z_S0 + 0xf8, SFRAME_UNWIND_END, 3, 2 },
+	};
+
+	(void)state;
+	stack_read_failures(&r, fc, ARRAY_SIZE(fc));
+}
+
+static void test_stack_read_fail_signal(void **state)
+{
+	struct sframe_regs r = amd64_signal_stack();
+	unsigned k, total;
+
+	(void)state;
+	/*
+	 * Reads of the signal walk: the handler's RA, the ucontext's rip and
+	 * rsp, then r10 and X_G's RA. All of them are CFA/RA inputs: each
+	 * failure ends the walk with -5. (The ucontext's rbp is left out:
+	 * the contract does not say whether it is an FP slot.)
+	 */
+	stk.calls = 0;
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	total = stk.calls;
+	for (k = 1; k <= total; k++) {
+		uint64_t addr = stk.log[k - 1];
+
+		if (addr == UC + 8 * 10)
+			continue;
+		stk.calls = 0;
+		stk.fail_at = k;
+		stk.fail_err = EIO_ERR;
+		if (walk(&r, 16) != EIO_ERR) {
+			print_error("read %u at 0x%llx did not end the walk with -5\n", k,
+				    (unsigned long long)addr);
+			fail();
+		}
+		stk.fail_at = 0;
+		stk.calls = 0;
+		assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+		assert_int_equal(stk.log[k - 1], addr);
+	}
+}
+
+static void test_stack_read_outside(void **state)
+{
+	struct sframe_regs r = mkregs(X_LEAF, STK + STK_SIZE, FP0, 0, V_PSF);
+
+	(void)state;
+	/* The RA slot (at sp) is past the stack: the callback's -14 comes back. */
+	assert_err(walk(&r, 16), EFAULT_ERR);
+	assert_int_equal(nfr, 1);
+	assert_true(sframe_is_read_error(EFAULT_ERR));
+}
+
+/*
+ * Fail the k-th SECTION read (the sfb_reader behind @t) for every k of the
+ * walk: the error comes back unchanged, frames before are correct.
+ */
+static void section_read_failures(struct tsec *t, const struct sframe_regs *r)
+{
+	static struct sframe_frame ref[16];
+	unsigned step_of[256], total, k, s, i, bad = 0;
+	uint32_t nref;
+	int ret;
+
+	t->rd.fail_at = 0;
+	t->rd.calls = 0;
+	assert_err(sframe_unwind_stack(&u, r, ref, 16, &nref), SFRAME_UNWIND_END);
+	total = t->rd.calls;
+	assert_true(total > 0 && total <= 256);
+	t->rd.calls = 0;
+	map_steps(r, &t->rd.calls, step_of, 256);
+	assert_int_equal(t->rd.calls, total);
+
+	/* Every k is tried, and every mismatch printed, before failing. */
+	for (k = 1; k <= total; k++) {
+		s = step_of[k - 1];
+		t->rd.calls = 0;
+		t->rd.fail_at = k;
+		t->rd.fail_err = -77;
+		ret = walk(r, 16);
+		t->rd.fail_at = 0;
+		if (ret != -77 || nfr != s + 1) {
+			print_error("section read %u of %u (step %u): ret %d (%s) count %u, expected -77, %u\n",
+				    k, total, s, ret, sframe_errname(ret), nfr, s + 1);
+			bad++;
+			continue;
+		}
+		for (i = 0; i <= s; i++)
+			if (!frame_eq(&fr[i], &ref[i], i < s)) {
+				print_error("section read %u: frame %u differs\n", k, i);
+				bad++;
+				break;
+			}
+	}
+	assert_int_equal(bad, 0);
+}
+
+static void test_section_read_fail_amd64(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START_RA);
+
+	(void)state;
+	section_read_failures(&amd, &r);
+}
+
+static void test_section_read_fail_signal(void **state)
+{
+	struct sframe_regs r = amd64_signal_stack();
+
+	(void)state;
+	/* Includes the second, exact-PC lookup for the trampoline. */
+	section_read_failures(&amd, &r);
+}
+
+static void test_section_read_fail_a64(void **state)
+{
+	struct sframe_regs r = a64_stack(true, sign48);
+
+	(void)state;
+	section_read_failures(&a64, &r);
+}
+
+static void test_section_read_fail_s390(void **state)
+{
+	struct sframe_regs r = s390_stack();
+
+	(void)state;
+	section_read_failures(&s390, &r);
+}
+
+static void test_step_error_cursor_unchanged(void **state)
+{
+	struct sframe_regs r;
+	struct sframe_cursor c, before;
+
+	(void)state;
+	/* "On error @c is unchanged": a read error at depth 1 ... */
+	r = amd64_three_frames(X_START_RA);
+	assert_err(sframe_unwind_init(&u, &c, &r), 0);
+	assert_err(sframe_unwind_step(&u, &c), 0);
+	memcpy(&before, &c, sizeof(c));
+	stk.calls = 0;
+	stk.fail_at = 1;
+	stk.fail_err = EIO_ERR;
+	assert_err(sframe_unwind_step(&u, &c), EIO_ERR);
+	assert_memory_equal(&before, &c, sizeof(c));
+	stk.fail_at = 0;
+	/* ... then the same step succeeds. */
+	assert_err(sframe_unwind_step(&u, &c), 0);
+	assert_int_equal(c.regs.pc, X_OUTER_RA);
+
+	/* BAD_CFA of the loop. */
+	put64(STK + 0x100, STK + 0x100);
+	put64(STK + 0x108, X_LOOP + 0x10);
+	r = mkregs(X_LOOP + 8, STK + 0xf0, STK + 0x100, 0, V_PSF);
+	assert_err(sframe_unwind_init(&u, &c, &r), 0);
+	assert_err(sframe_unwind_step(&u, &c), 0);
+	memcpy(&before, &c, sizeof(c));
+	assert_err(sframe_unwind_step(&u, &c), -SFRAME_ERR_BAD_CFA);
+	assert_memory_equal(&before, &c, sizeof(c));
+
+	/* NO_REG, NOT_FOUND, DEPTH. */
+	r = mkregs(X_R10 + 8, S0, FP0, 0, V_PSF);
+	assert_err(sframe_unwind_init(&u, &c, &r), 0);
+	memcpy(&before, &c, sizeof(c));
+	assert_err(sframe_unwind_step(&u, &c), -SFRAME_ERR_NO_REG);
+	assert_memory_equal(&before, &c, sizeof(c));
+	r = mkregs(X_LEAF + 0x30, S0, FP0, 0, V_PSF);
+	assert_err(sframe_unwind_init(&u, &c, &r), 0);
+	memcpy(&before, &c, sizeof(c));
+	assert_err(sframe_unwind_step(&u, &c), -SFRAME_ERR_NOT_FOUND);
+	assert_memory_equal(&before, &c, sizeof(c));
+	u.max_depth = 1;
+	r = mkregs(X_LEAF, S0, FP0, 0, V_PSF);
+	assert_err(sframe_unwind_init(&u, &c, &r), 0);
+	memcpy(&before, &c, sizeof(c));
+	assert_err(sframe_unwind_step(&u, &c), -SFRAME_ERR_DEPTH);
+	assert_memory_equal(&before, &c, sizeof(c));
+}
+
+/* ---- sframe_unwind_stack() arguments --------------------------------------- */
+
+static void test_stack_max(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START_RA);
+	struct xf x[4];
+
+	(void)state;
+	amd64_three_frames_expect(x, X_START_RA);
+	/* max 1: the topmost frame only, no step taken, so no CFA. */
+	x[0].cfa = 0;
+	assert_err(walk(&r, 1), SFRAME_UNWIND_FULL);
+	assert_int_equal(nfr, 1);
+	EXPECT_FRAMES(x, 1);
+	/* max 2: one step; frame 0 has its CFA, frame 1 has none yet. */
+	amd64_three_frames_expect(x, X_START_RA);
+	x[1].cfa = 0;
+	assert_err(walk(&r, 2), SFRAME_UNWIND_FULL);
+	assert_int_equal(nfr, 2);
+	EXPECT_FRAMES(x, 2);
+	/* Nothing written past max. */
+	assert_int_equal(fr[2].pc, UINT64_C(0x5a5a5a5a5a5a5a5a));
+}
+
+static void test_stack_null_count(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START_RA);
+
+	(void)state;
+	assert_err(sframe_unwind_stack(&u, &r, fr, 16, NULL), -SFRAME_ERR_INVAL);
+}
+
+#define T(f, s)	cmocka_unit_test_setup(f, s)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_modules_init),
+		T(test_modules_add_sorted, setup_amd64),
+		cmocka_unit_test(test_modules_find),
+		cmocka_unit_test(test_modules_find_empty),
+		cmocka_unit_test(test_modules_remove),
+		cmocka_unit_test(test_modules_overlap),
+		cmocka_unit_test(test_modules_full),
+		cmocka_unit_test(test_modules_empty_range),
+
+		T(test_amd64_three_frames, setup_amd64),
+		T(test_amd64_step_by_step, setup_amd64),
+		T(test_amd64_ra_at_end_before_gap, setup_amd64),
+		T(test_amd64_end_zero_fre_fde, setup_amd64),
+		T(test_amd64_end_zero_fre_fde_topmost, setup_amd64),
+		T(test_amd64_not_found_no_module, setup_amd64),
+		T(test_amd64_not_found_no_fde, setup_amd64),
+		T(test_amd64_topmost_not_found, setup_amd64),
+		T(test_amd64_exact_pc_only_for_signal, setup_amd64),
+		T(test_amd64_fp_fallback, setup_amd64),
+		T(test_amd64_fp_fallback_last_frame_no_sframe, setup_amd64),
+		T(test_amd64_fp_fallback_off, setup_amd64),
+		T(test_amd64_fp_fallback_read_error, setup_amd64),
+		T(test_amd64_fp_fallback_gap_then_sframe, setup_amd64),
+
+		T(test_amd64_flex_cfa_r10, setup_amd64),
+		T(test_amd64_flex_cfa_r10_no_get_reg, setup_amd64),
+		T(test_amd64_flex_get_reg_error, setup_amd64),
+		T(test_amd64_flex_r10_not_topmost, setup_amd64),
+		T(test_amd64_flex_drap, setup_amd64),
+		T(test_amd64_flex_drap_misaligned_cfa, setup_amd64),
+		T(test_amd64_flex_ra_override, setup_amd64),
+		T(test_amd64_flex_ra_override_n4, setup_amd64),
+		T(test_amd64_flex_fp_rule_unknown_base, setup_amd64),
+
+		T(test_amd64_signal_frame, setup_amd64),
+		T(test_amd64_signal_cursor, setup_amd64),
+		T(test_amd64_signal_r10_only_in_interrupted_frame, setup_amd64),
+		T(test_a64_signal_unsupported, setup_a64_le),
+		T(test_a64_signal_fde_with_rows, setup_a64_le),
+		T(test_a64_signal_fde_with_rows, setup_a64_be),
+		T(test_a64_fp_fallback_signed, setup_a64_le),
+		T(test_a64_fp_fallback_signed, setup_a64_be),
+
+		T(test_a64_walk, setup_a64_le),
+		T(test_a64_walk, setup_a64_be),
+		T(test_a64_leaf_no_ra, setup_a64_le),
+		T(test_a64_leaf_no_ra, setup_a64_be),
+		T(test_a64_mangled_default_va_bits, setup_a64_le),
+		T(test_a64_mangled_default_va_bits, setup_a64_be),
+		T(test_a64_mangled_va_bits_39, setup_a64_le),
+		T(test_a64_mangled_va_bits_39, setup_a64_be),
+		T(test_a64_strip_hook, setup_a64_le),
+		T(test_a64_strip_hook, setup_a64_be),
+		T(test_a64_ra_not_saved_not_topmost, setup_a64_le),
+		T(test_a64_ra_not_saved_not_topmost, setup_a64_be),
+
+		T(test_s390_walk, setup_s390),
+		T(test_s390_ra_not_saved_n1, setup_s390),
+		T(test_s390_no_ra_reg, setup_s390),
+		T(test_s390_v2_regnum_ra, setup_s390),
+		T(test_s390_v2_regnum_fp, setup_s390),
+		T(test_s390_v2_regnum_no_get_reg, setup_s390),
+		T(test_s390_v2_regnum_not_topmost, setup_s390),
+		T(test_s390_flex_ra_reg, setup_s390),
+		T(test_s390_back_chain, setup_s390),
+
+		T(test_bad_cfa_loop, setup_amd64),
+		T(test_bad_cfa_misaligned, setup_amd64),
+		T(test_bad_ra_zero, setup_amd64),
+		T(test_stack_reads_aligned, setup_amd64),
+		T(test_depth_limit, setup_amd64),
+		T(test_depth_default, setup_amd64),
+		T(test_abi_mismatch, setup_amd64),
+		T(test_init_inval, setup_amd64),
+
+		T(test_stack_read_fail_amd64, setup_amd64),
+		T(test_stack_read_fail_drap, setup_amd64),
+		T(test_stack_read_fail_a64, setup_a64_be),
+		T(test_stack_read_fail_s390, setup_s390),
+		T(test_stack_read_fail_signal, setup_amd64),
+		T(test_stack_read_outside, setup_amd64),
+		T(test_section_read_fail_amd64, setup_amd64),
+		T(test_section_read_fail_signal, setup_amd64),
+		T(test_section_read_fail_a64, setup_a64_be),
+		T(test_section_read_fail_s390, setup_s390),
+		T(test_step_error_cursor_unchanged, setup_amd64),
+
+		T(test_stack_max, setup_amd64),
+		T(test_stack_null_count, setup_amd64),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
