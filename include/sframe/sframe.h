@@ -30,6 +30,39 @@ extern "C" {
 #endif
 
 /**
+ * DOC: SFRAME_ASSUME_MASK - checks an embedder may compile out of lookups.
+ *
+ * Every public function is total: on any section bytes and any read
+ * failure it returns 0 or a documented error, never crashes, never reads
+ * outside the section it was given, and never loops unboundedly. That costs
+ * a few comparisons per lookup that an embedder who validates each section
+ * once may not want to pay again (as libfdt's FDT_ASSUME_MASK allows). Build
+ * the core with -DSFRAME_ASSUME_MASK=<bits> to skip them in sframe_lookup()
+ * (and so in the unwinder, which looks rows up through it):
+ *
+ *   SFRAME_ASSUME_VALID_FDES: per-FDE format checks (v3 attribute record and
+ *	FRE run inside the FRE area, FRE type 0..2, FDE type valid for the ABI).
+ *   SFRAME_ASSUME_VALID_FRES: per-FRE checks (data-word size code 3, more
+ *	than six data words, word count and contents valid for ABI and FDE type).
+ *   SFRAME_ASSUME_VALID: both.
+ *
+ * The promise the embedder makes: every section given to sframe_lookup()
+ * (or to the unwinder's module table) was accepted by sframe_check() and its
+ * bytes do not change afterwards. With that promise kept, results are
+ * exactly those of the default build. If it is broken, results are
+ * unspecified (a wrong row or another error code), but memory safety stays:
+ * every read still goes through the one bounds-checked read helper, no
+ * arithmetic can overflow, and every loop stays bounded.
+ *
+ * sframe_open(), sframe_check(), sframe_get_fde(), the FRE iterator and
+ * sframe_fre_rules() always check in full, whatever the mask. The default
+ * is 0: nothing is assumed.
+ */
+#define SFRAME_ASSUME_VALID_FDES	0x1u
+#define SFRAME_ASSUME_VALID_FRES	0x2u
+#define SFRAME_ASSUME_VALID		(SFRAME_ASSUME_VALID_FDES | SFRAME_ASSUME_VALID_FRES)
+
+/**
  * enum sframe_error - error codes; functions return their negation.
  *
  * Values are pinned: they are part of the ABI.
@@ -109,6 +142,12 @@ struct sframe_section {
 	uint8_t auxhdr_len;
 	uint8_t fde_size;	/* 17, 20 or 16 */
 	bool big_endian;
+	/*
+	 * The section's bytes when they are in memory (opened over a struct
+	 * sframe_buffer): reads then become bounds-checked loads, without a
+	 * callback or a copy. NULL for sections behind any other callback.
+	 */
+	const uint8_t *data;
 };
 
 /**

@@ -26,7 +26,8 @@ static int fde_offset(const struct sframe_section *sec, int64_t field, uint64_t 
 
 int sf_fde_key(const struct sframe_section *sec, uint32_t index, int64_t *key, uint32_t *size)
 {
-	uint8_t b[12];
+	uint8_t tmp[12];
+	const uint8_t *b;
 	uint64_t off;
 	int64_t field;
 	int ret;
@@ -35,13 +36,13 @@ int sf_fde_key(const struct sframe_section *sec, uint32_t index, int64_t *key, u
 		return -SFRAME_ERR_INVAL;
 	off = sec->fde_start + (uint64_t)index * sec->fde_size;
 	if (sec->version == SFRAME_VERSION_3) {
-		ret = sf_read(sec, off, b, 12, -SFRAME_ERR_FDE);
+		ret = sf_view(sec, off, 12, tmp, -SFRAME_ERR_FDE, &b);
 		if (ret)
 			return ret;
 		field = sf_s64(sf_u64(sec, b));
 		*size = sf_u32(sec, b + SFRAME_V3_FDE_SIZE_FIELD);
 	} else {
-		ret = sf_read(sec, off, b, 8, -SFRAME_ERR_FDE);
+		ret = sf_view(sec, off, 8, tmp, -SFRAME_ERR_FDE, &b);
 		if (ret)
 			return ret;
 		field = sf_s32(sf_u32(sec, b));
@@ -50,9 +51,17 @@ int sf_fde_key(const struct sframe_section *sec, uint32_t index, int64_t *key, u
 	return fde_offset(sec, field, off + SFRAME_FDE_START, key);
 }
 
-int sframe_get_fde(const struct sframe_section *sec, uint32_t index, struct sframe_fde *fde)
+/*
+ * @assume: SFRAME_ASSUME_VALID_FDES skips the checks sframe_check() proved
+ * (attribute record and FRE run inside the FRE area, FRE type, FDE type);
+ * the reads stay bounds-checked and no arithmetic can overflow.
+ */
+static int get_fde(const struct sframe_section *sec, uint32_t index, struct sframe_fde *fde,
+		   unsigned int assume)
 {
-	uint8_t b[SFRAME_V2_FDE_SIZE];
+	const bool check = !(assume & SFRAME_ASSUME_VALID_FDES);
+	uint8_t tmp[SFRAME_V2_FDE_SIZE];
+	const uint8_t *b;
 	struct sframe_fde f = { 0 };
 	uint64_t off, run;
 	uint32_t fre_off;
@@ -61,22 +70,24 @@ int sframe_get_fde(const struct sframe_section *sec, uint32_t index, struct sfra
 	if (!sec || !fde || index >= sec->num_fdes)
 		return -SFRAME_ERR_INVAL;
 	off = sec->fde_start + (uint64_t)index * sec->fde_size;
-	ret = sf_read(sec, off, b, sec->fde_size, -SFRAME_ERR_FDE);
+	ret = sf_view(sec, off, sec->fde_size, tmp, -SFRAME_ERR_FDE, &b);
 	if (ret)
 		return ret;
 
 	f.index = index;
 	f.start_field_off = off + SFRAME_FDE_START;
 	if (sec->version == SFRAME_VERSION_3) {
-		uint8_t a[SFRAME_V3_FDE_ATTR_SIZE];
+		uint8_t atmp[SFRAME_V3_FDE_ATTR_SIZE];
+		const uint8_t *a;
 
 		f.start_field = sf_s64(sf_u64(sec, b));
 		f.func_size = sf_u32(sec, b + SFRAME_V3_FDE_SIZE_FIELD);
 		fre_off = sf_u32(sec, b + SFRAME_V3_FDE_FRE_OFF);
 		/* The attribute record must lie inside the FRE area. */
-		if (fre_off > sec->fre_len || SFRAME_V3_FDE_ATTR_SIZE > sec->fre_len - fre_off)
+		if (check &&
+		    (fre_off > sec->fre_len || SFRAME_V3_FDE_ATTR_SIZE > sec->fre_len - fre_off))
 			return -SFRAME_ERR_FDE;
-		ret = sf_read(sec, sec->fre_start + fre_off, a, sizeof(a), -SFRAME_ERR_FDE);
+		ret = sf_view(sec, sec->fre_start + fre_off, sizeof(atmp), atmp, -SFRAME_ERR_FDE, &a);
 		if (ret)
 			return ret;
 		f.num_fres = sf_u16(sec, a + SFRAME_V3_ATTR_NUM_FRES);
@@ -99,22 +110,23 @@ int sframe_get_fde(const struct sframe_section *sec, uint32_t index, struct sfra
 	 * its remaining area can hold is corrupt. This bounds every FRE loop
 	 * by the section size as well as by the count.
 	 */
-	if (run > sec->fre_len || (uint64_t)f.num_fres * 2 > sec->fre_len - run)
+	if (check && (run > sec->fre_len || (uint64_t)f.num_fres * 2 > sec->fre_len - run))
 		return -SFRAME_ERR_FDE;
 	f.fres_off = sec->fre_start + run;
 
 	f.fre_type = (uint8_t)SFRAME_INFO_FRE_TYPE(f.info);
-	if (f.fre_type > SFRAME_FRE_TYPE_ADDR4)
+	/* (sf_parse_fre() refuses types 3..15 whatever the assume mask.) */
+	if (check && f.fre_type > SFRAME_FRE_TYPE_ADDR4)
 		return -SFRAME_ERR_FRE_TYPE;
 	f.pc_type = (uint8_t)SFRAME_INFO_PC_TYPE(f.info);
 	f.pauth_key = (uint8_t)SFRAME_INFO_PAUTH_KEY(f.info);
 	if (sec->version == SFRAME_VERSION_3) {
 		f.signal = SFRAME_INFO_SIGNAL(f.info);
 		f.fde_type = (uint8_t)SFRAME_INFO2_FDE_TYPE(f.info2);
-		if (f.fde_type > SFRAME_FDE_TYPE_FLEX)
+		if (check && f.fde_type > SFRAME_FDE_TYPE_FLEX)
 			return -SFRAME_ERR_FDE_TYPE;
 		/* FLEX rules exist for amd64 and s390x; aarch64 has none. */
-		if (f.fde_type == SFRAME_FDE_TYPE_FLEX &&
+		if (check && f.fde_type == SFRAME_FDE_TYPE_FLEX &&
 		    (sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE))
 			return -SFRAME_ERR_FDE_TYPE;
 	}
@@ -134,4 +146,14 @@ int sframe_get_fde(const struct sframe_section *sec, uint32_t index, struct sfra
 
 	*fde = f;
 	return 0;
+}
+
+int sframe_get_fde(const struct sframe_section *sec, uint32_t index, struct sframe_fde *fde)
+{
+	return get_fde(sec, index, fde, 0);
+}
+
+int sf_lookup_fde(const struct sframe_section *sec, uint32_t index, struct sframe_fde *fde)
+{
+	return get_fde(sec, index, fde, SF_LOOKUP_ASSUME);
 }

@@ -5,8 +5,9 @@
 #include "sframe_internal.h"
 
 int sf_parse_fre(const struct sframe_section *sec, unsigned int fre_type, const uint8_t *p,
-		 size_t avail, struct sframe_fre *fre)
+		 size_t avail, struct sframe_fre *fre, unsigned int assume)
 {
+	const bool check = !(assume & SFRAME_ASSUME_VALID_FRES);
 	static const uint8_t start_bytes[3] = { 1, 2, 4 };
 	unsigned int sb, info, n, code, wb, i;
 	size_t total;
@@ -31,13 +32,15 @@ int sf_parse_fre(const struct sframe_section *sec, unsigned int fre_type, const 
 	n = SFRAME_FRE_INFO_NUM_WORDS(info);
 	code = SFRAME_FRE_INFO_WORD_SIZE(info);
 	/* Size code 3 is undefined: refuse it rather than guess a width. */
-	if (code == 3)
+	if (check && code == 3)
 		return -SFRAME_ERR_WORD_SIZE;
 	/*
 	 * No ABI or FDE type uses more than six words; refusing more here keeps
 	 * the decoded row fixed-size (libsframe overflows its buffer instead).
+	 * Without the check (assume mask) words past the sixth are not stored,
+	 * and sframe_lookup()'s rule decoding refuses the row.
 	 */
-	if (n > SFRAME_MAX_WORDS)
+	if (check && n > SFRAME_MAX_WORDS)
 		return -SFRAME_ERR_WORDS;
 	wb = 1u << code;
 	total = sb + 1 + (size_t)n * wb;
@@ -50,29 +53,32 @@ int sf_parse_fre(const struct sframe_section *sec, unsigned int fre_type, const 
 	fre->size = (uint8_t)total;
 	fre->mangled_ra = SFRAME_FRE_INFO_MANGLED_RA(info);
 	p += sb + 1;
-	for (i = 0; i < SFRAME_MAX_WORDS; i++) {
-		uint32_t u = 0;
-		int32_t s = 0;
-
-		if (i < n) {
-			switch (wb) {
-			case 1:
-				u = p[0];
-				s = sf_s8(p[0]);
-				break;
-			case 2:
-				u = sf_u16(sec, p);
-				s = sf_s16((uint16_t)u);
-				break;
-			default:
-				u = sf_u32(sec, p);
-				s = sf_s32(u);
-				break;
-			}
-			p += wb;
+	if (n > SFRAME_MAX_WORDS)
+		n = SFRAME_MAX_WORDS;	/* (only with the assume mask; see above) */
+	/* One loop per width: the common 1-byte words cost a load each. */
+	switch (wb) {
+	case 1:
+		for (i = 0; i < n; i++) {
+			fre->uwords[i] = p[i];
+			fre->words[i] = sf_s8(p[i]);
 		}
-		fre->uwords[i] = u;
-		fre->words[i] = s;
+		break;
+	case 2:
+		for (i = 0; i < n; i++) {
+			fre->uwords[i] = sf_u16(sec, p + 2 * i);
+			fre->words[i] = sf_s16((uint16_t)fre->uwords[i]);
+		}
+		break;
+	default:
+		for (i = 0; i < n; i++) {
+			fre->uwords[i] = sf_u32(sec, p + (size_t)wb * i);
+			fre->words[i] = sf_s32(fre->uwords[i]);
+		}
+		break;
+	}
+	for (; i < SFRAME_MAX_WORDS; i++) {
+		fre->uwords[i] = 0;
+		fre->words[i] = 0;
 	}
 	return (int)total;
 }
@@ -111,7 +117,7 @@ int sframe_fre_iter_next(const struct sframe_section *sec, struct sframe_fre_ite
 	ret = sf_read(sec, it->off, b, n, -SFRAME_ERR_FRE);
 	if (ret)
 		return ret;
-	ret = sf_parse_fre(sec, it->fre_type, b, n, fre);
+	ret = sf_parse_fre(sec, it->fre_type, b, n, fre, 0);
 	if (ret < 0)
 		return ret;
 	it->off += (unsigned int)ret;
@@ -193,7 +199,7 @@ static int default_word(const struct sframe_section *sec, int32_t w, struct sfra
 }
 
 static int rules_default(const struct sframe_section *sec, const struct sframe_fre *fre,
-			 struct sframe_rules *r)
+			 struct sframe_rules *r, bool check)
 {
 	unsigned int n = fre->num_words;
 	unsigned int max = sec->fixed_ra ? 2 : 3;
@@ -201,10 +207,10 @@ static int rules_default(const struct sframe_section *sec, const struct sframe_f
 	int ret;
 
 	/* Words are CFA, then RA unless the header fixes it, then FP. */
-	if (n > max)
+	if (check && n > max)
 		return -SFRAME_ERR_WORDS;
 	/* aarch64 saves FP and LR as a pair: never one without the other. */
-	if (n == 2 && (sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE))
+	if (check && n == 2 && (sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE))
 		return -SFRAME_ERR_WORDS;
 
 	if (SFRAME_FRE_INFO_BASE_REG(fre->info) == SFRAME_BASE_REG_SP) {
@@ -262,7 +268,7 @@ static void flex_default(int8_t fixed, uint8_t flags, struct sframe_loc *loc)
 }
 
 static int rules_flex(const struct sframe_section *sec, const struct sframe_fre *fre,
-		      struct sframe_rules *r)
+		      struct sframe_rules *r, bool check)
 {
 	unsigned int n = fre->num_words;
 	uint32_t ctrl = fre->uwords[0];
@@ -274,9 +280,9 @@ static int rules_flex(const struct sframe_section *sec, const struct sframe_fre 
 	 * + one padding word for RA + FP pair (5). The CFA always names a
 	 * register.
 	 */
-	if (n != 2 && n != 4 && n != 5 && n != 6)
+	if (check && n != 2 && n != 4 && n != 5 && n != 6)
 		return -SFRAME_ERR_WORDS;
-	if (!SFRAME_FLEX_REG_P(ctrl) || SFRAME_FLEX_REGNUM(ctrl) > 0xffff)
+	if (check && (!SFRAME_FLEX_REG_P(ctrl) || SFRAME_FLEX_REGNUM(ctrl) > 0xffff))
 		return -SFRAME_ERR_WORDS;
 	r->cfa.reg = (uint16_t)SFRAME_FLEX_REGNUM(ctrl);
 	r->cfa.deref = SFRAME_FLEX_DEREF_P(ctrl);
@@ -287,16 +293,16 @@ static int rules_flex(const struct sframe_section *sec, const struct sframe_fre 
 		return ret;
 
 	fp_at = 0;
-	if (n == 2) {
+	if (n <= 2) {
 		flex_default(sec->fixed_ra, 0, &r->ra);
 	} else if (n == 5) {
-		if (fre->uwords[2] != 0)
+		if (check && fre->uwords[2] != 0)
 			return -SFRAME_ERR_WORDS;
 		flex_default(sec->fixed_ra, SFRAME_LOCF_PADDING, &r->ra);
 		fp_at = 3;
 	} else {
 		/* A padding word is never followed by an RA offset. */
-		if (fre->uwords[2] == 0)
+		if (check && fre->uwords[2] == 0)
 			return -SFRAME_ERR_WORDS;
 		ret = flex_pair(fre->uwords[2], fre->words[3], &r->ra);
 		if (ret)
@@ -314,9 +320,14 @@ static int rules_flex(const struct sframe_section *sec, const struct sframe_fre 
 	return 0;
 }
 
-int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *fde,
-		     const struct sframe_fre *fre, struct sframe_rules *rules)
+/*
+ * @assume: SFRAME_ASSUME_VALID_FRES skips the word-count and word-content
+ * checks sframe_check() proved; no word outside the decoded six is read.
+ */
+static int fre_rules(const struct sframe_section *sec, const struct sframe_fde *fde,
+		     const struct sframe_fre *fre, struct sframe_rules *rules, unsigned int assume)
 {
+	const bool check = !(assume & SFRAME_ASSUME_VALID_FRES);
 	struct sframe_rules r = { 0 };
 	int ret;
 
@@ -332,9 +343,9 @@ int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *
 		return 0;
 	}
 	if (fde->fde_type == SFRAME_FDE_TYPE_FLEX)
-		ret = rules_flex(sec, fre, &r);
+		ret = rules_flex(sec, fre, &r, check);
 	else
-		ret = rules_default(sec, fre, &r);
+		ret = rules_default(sec, fre, &r, check);
 	if (ret)
 		return ret;
 	/* Only aarch64 signs return addresses; the bit is unused elsewhere. */
@@ -342,4 +353,16 @@ int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *
 		r.ra_mangled = fre->mangled_ra;
 	*rules = r;
 	return 0;
+}
+
+int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *fde,
+		     const struct sframe_fre *fre, struct sframe_rules *rules)
+{
+	return fre_rules(sec, fde, fre, rules, 0);
+}
+
+int sf_lookup_rules(const struct sframe_section *sec, const struct sframe_fde *fde,
+		    const struct sframe_fre *fre, struct sframe_rules *rules)
+{
+	return fre_rules(sec, fde, fre, rules, SF_LOOKUP_ASSUME);
 }

@@ -7,6 +7,16 @@
 
 #include <sframe/sframe.h>
 
+/*
+ * The compile-time assume mask (see SFRAME_ASSUME_MASK in sframe.h): the
+ * checks sframe_lookup() may skip. Everything else, sframe_check() and the
+ * iteration API included, always checks in full.
+ */
+#ifndef SFRAME_ASSUME_MASK
+#define SFRAME_ASSUME_MASK 0
+#endif
+#define SF_LOOKUP_ASSUME ((unsigned int)(SFRAME_ASSUME_MASK) & SFRAME_ASSUME_VALID)
+
 /* Largest valid FRE: 4-byte start, info byte, six 4-byte words. */
 #define SF_FRE_MAX_BYTES (4 + 1 + SFRAME_MAX_WORDS * 4)
 
@@ -28,9 +38,39 @@ static inline int sf_read(const struct sframe_section *sec, uint64_t off, void *
 		return -SFRAME_ERR_INVAL;
 	if (off > sec->size || len > sec->size - off)
 		return oob_err;
+	if (sec->data) {
+		SFRAME_MEMCPY(dst, sec->data + off, len);
+		return 0;
+	}
 	ret = sec->read(sec->read_ctx, sec->base + off, dst, len);
 	if (ret > 0)
 		return -SFRAME_ERR_READ;
+	return ret;
+}
+
+/*
+ * sf_view() - sf_read() without the copy where possible: *@p points at the
+ * @len bytes at @off, inside the section itself when it is in memory, else
+ * in @tmp (at least @len bytes) after a callback read. Same checks, same
+ * errors as sf_read().
+ */
+static inline int sf_view(const struct sframe_section *sec, uint64_t off, size_t len,
+			  uint8_t *tmp, int oob_err, const uint8_t **p)
+{
+	int ret;
+
+	if (len == 0 || len > SFRAME_MAX_READ)
+		return -SFRAME_ERR_INVAL;
+	if (off > sec->size || len > sec->size - off)
+		return oob_err;
+	if (sec->data) {
+		*p = sec->data + off;
+		return 0;
+	}
+	ret = sec->read(sec->read_ctx, sec->base + off, tmp, len);
+	if (ret > 0)
+		return -SFRAME_ERR_READ;
+	*p = tmp;
 	return ret;
 }
 
@@ -101,10 +141,17 @@ int sf_fde_key(const struct sframe_section *sec, uint32_t index, int64_t *key, u
 /*
  * sf_parse_fre() - decode one FRE from @avail bytes at @p.
  * Returns its encoded size (> 0), or -SFRAME_ERR_FRE when it runs past
- * @avail, -SFRAME_ERR_WORD_SIZE or -SFRAME_ERR_WORDS.
+ * @avail, -SFRAME_ERR_FRE_TYPE, -SFRAME_ERR_WORD_SIZE or -SFRAME_ERR_WORDS.
+ * @assume: SFRAME_ASSUME_* bits whose checks are skipped (0: check all).
  */
 int sf_parse_fre(const struct sframe_section *sec, unsigned int fre_type, const uint8_t *p,
-		 size_t avail, struct sframe_fre *fre);
+		 size_t avail, struct sframe_fre *fre, unsigned int assume);
+
+/* sframe_get_fde() and sframe_fre_rules() for sframe_lookup(): they skip
+ * the checks of SF_LOOKUP_ASSUME (none unless SFRAME_ASSUME_MASK says so). */
+int sf_lookup_fde(const struct sframe_section *sec, uint32_t index, struct sframe_fde *fde);
+int sf_lookup_rules(const struct sframe_section *sec, const struct sframe_fde *fde,
+		    const struct sframe_fre *fre, struct sframe_rules *rules);
 
 /* The PCMASK block size of @fde, or a negative error (v1 has none). */
 int sf_rep_size(const struct sframe_section *sec, const struct sframe_fde *fde);

@@ -9,43 +9,178 @@
  */
 #include "sframe_internal.h"
 
-/* Window over the FRE area: one read serves several FREs. */
+/*
+ * Window over the FRE area. For a section in memory it spans the whole rest
+ * of the area (no copy, no refill); behind a callback it holds up to
+ * SFRAME_MAX_READ bytes, so one read serves several FREs.
+ */
 struct fre_window {
-	uint64_t start;		/* section offset of buf[0] */
+	const uint8_t *p;	/* bytes from section offset @start on */
+	uint64_t start;
 	uint64_t end;		/* end of the FRE area */
-	size_t len;		/* valid bytes in buf */
-	size_t pos;		/* next FRE within buf */
+	size_t len;		/* bytes valid at @p */
+	size_t pos;		/* next FRE at p + pos */
 	uint8_t buf[SFRAME_MAX_READ];
 };
 
-static int window_next(const struct sframe_section *sec, struct fre_window *w,
-		       unsigned int fre_type, struct sframe_fre *fre)
+static int window_fill(const struct sframe_section *sec, struct fre_window *w, uint64_t from)
 {
-	int ret;
+	uint64_t left = w->end - from;
+	size_t n;
 
-	/* Refill when a maximal FRE might not fit in what is left. */
-	if (w->len - w->pos < SF_FRE_MAX_BYTES && w->start + w->len < w->end) {
-		uint64_t from = w->start + w->pos;
-		uint64_t left = w->end - from;
+	if (sec->data) {
+		/* The open checked that the FRE area lies inside the section. */
+		w->p = sec->data + from;
+		w->len = (size_t)left;
+	} else {
+		int ret;
 
-		w->len = left < sizeof(w->buf) ? (size_t)left : sizeof(w->buf);
-		w->start = from;
-		w->pos = 0;
-		ret = sf_read(sec, from, w->buf, w->len, -SFRAME_ERR_FRE);
+		n = left < sizeof(w->buf) ? (size_t)left : sizeof(w->buf);
+		ret = sf_view(sec, from, n, w->buf, -SFRAME_ERR_FRE, &w->p);
 		if (ret)
 			return ret;
+		w->len = n;
 	}
-	ret = sf_parse_fre(sec, fre_type, w->buf + w->pos, w->len - w->pos, fre);
-	if (ret < 0)
-		return ret;
-	w->pos += (unsigned int)ret;
+	w->start = from;
+	w->pos = 0;
 	return 0;
+}
+
+/*
+ * The start offset and encoded size of the FRE at @p, without decoding its
+ * words: a lookup decodes only the row it returns. Returns 0, 1 when the
+ * FRE does not fit in @avail, or the FRE's format error.
+ */
+static inline int fre_peek(const struct sframe_section *sec, unsigned int sb,
+			   const uint8_t *p, size_t avail, uint32_t *start, size_t *size)
+{
+	unsigned int info, n, code;
+
+	if (avail < sb + 1)
+		return 1;
+	*start = sb == 1 ? p[0] : sb == 2 ? sf_u16(sec, p) : sf_u32(sec, p);
+	info = p[sb];
+	n = SFRAME_FRE_INFO_NUM_WORDS(info);
+	code = SFRAME_FRE_INFO_WORD_SIZE(info);
+	if (!(SF_LOOKUP_ASSUME & SFRAME_ASSUME_VALID_FRES)) {
+		if (code == 3)
+			return -SFRAME_ERR_WORD_SIZE;
+		if (n > SFRAME_MAX_WORDS)
+			return -SFRAME_ERR_WORDS;
+	}
+	*size = sb + 1 + ((size_t)n << code);
+	return *size > avail;
+}
+
+/*
+ * Find the last FRE of @fde starting at or before @rel and decode it into
+ * @fre. Rows are sorted by start, so the scan stops at the first one past
+ * @rel; the FREs before it are only peeked at.
+ */
+static int scan_fres(const struct sframe_section *sec, const struct sframe_fde *fde,
+		     uint32_t rel, struct sframe_fre *fre)
+{
+	static const uint8_t start_bytes[3] = { 1, 2, 4 };
+	struct fre_window w;
+	const uint8_t *best = NULL;
+	size_t best_len = 0, size = 0;
+	unsigned int sb;
+	uint32_t i, start = 0;
+	int ret;
+
+	if (fde->fre_type > SFRAME_FRE_TYPE_ADDR4)
+		return -SFRAME_ERR_FRE_TYPE;
+	sb = start_bytes[fde->fre_type];
+	w.end = sec->fre_start + sec->fre_len;
+	if (fde->num_fres == 0 || fde->fres_off >= w.end)
+		return fde->num_fres ? -SFRAME_ERR_FRE : -SFRAME_ERR_NOT_FOUND;
+	ret = window_fill(sec, &w, fde->fres_off);
+	if (ret)
+		return ret;
+	for (i = 0; i < fde->num_fres; i++) {
+		ret = fre_peek(sec, sb, w.p + w.pos, w.len - w.pos, &start, &size);
+		if (ret == 1 && w.start + w.len < w.end) {
+			/* A refill reuses the buffer: decode the candidate first. */
+			if (best) {
+				ret = sf_parse_fre(sec, fde->fre_type, best, best_len, fre,
+						   SF_LOOKUP_ASSUME);
+				if (ret < 0)
+					return ret;
+				best = NULL;
+			}
+			ret = window_fill(sec, &w, w.start + w.pos);
+			if (ret)
+				return ret;
+			ret = fre_peek(sec, sb, w.p, w.len, &start, &size);
+		}
+		if (ret == 1)
+			return -SFRAME_ERR_FRE;
+		if (ret)
+			return ret;
+		if (start > rel)
+			break;
+		best = w.p + w.pos;
+		best_len = size;
+		w.pos += size;
+	}
+	if (best) {
+		ret = sf_parse_fre(sec, fde->fre_type, best, best_len, fre, SF_LOOKUP_ASSUME);
+		return ret < 0 ? ret : 0;
+	}
+	/* The candidate decoded before a refill, if any (size 0: none). */
+	return fre->size ? 0 : -SFRAME_ERR_NOT_FOUND;
 }
 
 /* Signed distance of @pc from the section start, modulo 2^64. */
 static int64_t pc_offset(const struct sframe_section *sec, uint64_t pc)
 {
 	return sf_s64(pc - sec->vaddr);
+}
+
+/*
+ * The binary search over a section in memory: each probe is one load of the
+ * start field (the FDE array was bounds-checked at open). A start whose
+ * PC-relative form overflows 64 bits is corrupt, as in sf_fde_key().
+ */
+static int search_sorted_direct(const struct sframe_section *sec, int64_t target,
+				uint32_t *index)
+{
+	const uint8_t *fdes = sec->data + sec->fde_start;
+	const bool pcrel = sec->flags & SFRAME_F_FDE_FUNC_START_PCREL;
+	const bool v3 = sec->version == SFRAME_VERSION_3;
+	uint32_t lo = 0, hi = sec->num_fdes;
+
+	/*
+	 * Keep the loop short and its only data-dependent choice a select
+	 * the compiler can make without a branch: the probes of a lookup are
+	 * unpredictable, and mispredictions cost more than the loads.
+	 */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t off = (uint64_t)mid * sec->fde_size;
+		int64_t key;
+		bool le;
+
+		if (v3)
+			key = sf_s64(sf_u64(sec, fdes + off));
+		else
+			key = sf_s32(sf_u32(sec, fdes + off));
+		if (pcrel) {
+			/* fde_start + off < 2^33: far from overflowing in the sum. */
+			int64_t field_off = (int64_t)(sec->fde_start + off);
+
+			if (key > INT64_MAX - field_off)
+				return -SFRAME_ERR_FDE;
+			key += field_off;
+		}
+		le = key <= target;
+		lo = le ? mid + 1 : lo;
+		hi = le ? hi : mid;
+	}
+	if (lo == 0)
+		return -SFRAME_ERR_NOT_FOUND;
+	*index = lo - 1;
+	return 0;
 }
 
 /* Binary search for the last FDE starting at or before @target. */
@@ -55,6 +190,9 @@ static int search_sorted(const struct sframe_section *sec, int64_t target, uint3
 	uint32_t size;
 	int64_t key;
 	int ret;
+
+	if (sec->data)
+		return search_sorted_direct(sec, target, index);
 
 	/* Halves [lo, hi) every round: at most 33 rounds. */
 	while (lo < hi) {
@@ -103,12 +241,9 @@ static int search_linear(const struct sframe_section *sec, int64_t target, uint3
 
 int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_row *row)
 {
-	struct fre_window w;
-	struct sframe_fre fre;
 	uint64_t rel;
 	int64_t target;
-	uint32_t index, i;
-	bool have = false;
+	uint32_t index = 0;
 	int ret;
 
 	if (!sec || !row || !sec->read)
@@ -122,7 +257,7 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 		ret = search_linear(sec, target, &index);
 	if (ret)
 		return ret;
-	ret = sframe_get_fde(sec, index, &row->fde);
+	ret = sf_lookup_fde(sec, index, &row->fde);
 	if (ret)
 		return ret;
 	/*
@@ -141,24 +276,14 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 		ret = sf_rep_size(sec, &row->fde);
 		if (ret < 0)
 			return ret;
-		rel %= (unsigned int)ret;
+		/* rel < func_size < 2^32: a 32-bit modulo (no libgcc call on 32-bit hosts). */
+		rel = (uint32_t)rel % (uint32_t)ret;
 	}
 
-	w.start = row->fde.fres_off;
-	w.end = sec->fre_start + sec->fre_len;
-	w.len = 0;
-	w.pos = 0;
-	/* Rows are sorted by start: the last one at or before @rel wins. */
-	for (i = 0; i < row->fde.num_fres; i++) {
-		ret = window_next(sec, &w, row->fde.fre_type, &fre);
-		if (ret)
-			return ret;
-		if (fre.start > rel)
-			break;
-		row->fre = fre;
-		have = true;
-	}
-	if (!have)
-		return -SFRAME_ERR_NOT_FOUND;
-	return sframe_fre_rules(sec, &row->fde, &row->fre, &row->rules);
+	/* fre.size 0 marks "no row decoded yet" for scan_fres(). */
+	row->fre.size = 0;
+	ret = scan_fres(sec, &row->fde, (uint32_t)rel, &row->fre);
+	if (ret)
+		return ret;
+	return sf_lookup_rules(sec, &row->fde, &row->fre, &row->rules);
 }

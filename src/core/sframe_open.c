@@ -132,6 +132,16 @@ int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
 	if (min_fre_bytes > s.fre_len)
 		return -SFRAME_ERR_HEADER;
 
+	/*
+	 * Over our own buffer reader the bytes are addressable: read them
+	 * directly (every access is still bounds-checked against @size).
+	 */
+	if (read == sframe_read_buffer && read_ctx) {
+		const struct sframe_buffer *buf = read_ctx;
+
+		if (buf->data && base <= buf->size && size <= buf->size - base)
+			s.data = (const uint8_t *)buf->data + base;
+	}
 	*sec = s;
 	return 0;
 }

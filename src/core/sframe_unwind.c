@@ -452,9 +452,15 @@ int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
 		return SFRAME_UNWIND_END;
 	}
 	if (u->flags & SFRAME_UNWIND_FP_FALLBACK) {
+		uint32_t flags = c->flags;
+
 		/* Whatever the fallback finds, this frame had no SFrame. */
 		c->flags |= SFRAME_FRAME_NO_SFRAME;
-		return step_fp(u, c);
+		ret = step_fp(u, c);
+		/* On error the cursor is unchanged, as documented. */
+		if (ret < 0)
+			c->flags = flags;
+		return ret;
 	}
 	return -SFRAME_ERR_NOT_FOUND;
 }
