@@ -59,6 +59,34 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * In the child: exec argv, or, when SFRAME_TEST_WRAPPER is set (words
+ * separated by spaces, e.g. "qemu-s390x-static -L /usr/s390x-linux-gnu"),
+ * the wrapper with argv appended. A cross-built tool cannot be exec'd
+ * directly where binfmt_misc is not set up, and meson's exe_wrapper only
+ * wraps the test binary itself, not what it spawns.
+ */
+static void exec_tool(char *const argv[])
+{
+	const char *w = getenv("SFRAME_TEST_WRAPPER");
+	char *words, *wargv[64], *tok, *save;
+	size_t n = 0, i;
+
+	if (!w || !*w) {
+		execv(argv[0], argv);
+		return;
+	}
+	words = strdup(w);
+	if (!words)
+		return;
+	for (tok = strtok_r(words, " ", &save); tok && n < 32; tok = strtok_r(NULL, " ", &save))
+		wargv[n++] = tok;
+	for (i = 0; argv[i] && n < 63; i++)
+		wargv[n++] = argv[i];
+	wargv[n] = NULL;
+	execvp(wargv[0], wargv);
+}
+
 /* Runs argv with stdin from @in (or /dev/null); returns stdout, sets exit status. */
 static char *run(char *const argv[], const char *in, size_t *len, int *status)
 {
@@ -81,7 +109,7 @@ static char *run(char *const argv[], const char *in, size_t *len, int *status)
 		dup2(pfd[1], 1);
 		close(pfd[0]);
 		close(pfd[1]);
-		execv(argv[0], argv);
+		exec_tool(argv);
 		_exit(127);
 	}
 	close(pfd[1]);

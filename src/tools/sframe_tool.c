@@ -19,6 +19,7 @@
 
 #include <sframe/sframe.h>
 
+#include "cmd_stack.h"
 #include "cmd_unwind.h"
 #include "elf_input.h"
 #include "format_row.h"
@@ -42,6 +43,11 @@ static const char usage_text[] =
 	"                      walk the stack of every sample in each snapshot file\n"
 	"                      (registers + stack copy) taken from EXE; print each\n"
 	"                      frame's PC and symbol+offset, and why the walk stopped\n"
+	"  stack PID [--fp-fallback]\n"
+	"                      print the stack of every thread of the running process\n"
+	"                      PID, as eu-stack does, unwound with the SFrame sections\n"
+	"                      of its executable and libraries (stops it with ptrace\n"
+	"                      while reading; see 'sframe stack --help')\n"
 	"  help                show this help\n"
 	"\n"
 	"Options (before or after FILE):\n"
@@ -437,6 +443,8 @@ int main(int argc, char **argv)
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 		return sf_cmd_unwind(argc - 1, argv + 1);
 	}
+	if (argc > 1 && strcmp(argv[1], "stack") == 0)
+		return sf_cmd_stack(argc - 1, argv + 1);
 	r = parse_args(argc, argv, &o);
 	if (r >= 0)
 		return finish(r);

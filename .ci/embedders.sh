@@ -1,0 +1,211 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
+# The embedders' checks, on a fresh Debian 12 machine (as root, or with sudo):
+#   - kernel: the test module (tests/kernel/) built by kbuild against Debian's
+#     linux-headers-amd64 with W=1 and objtool, without a single warning; its
+#     checks run as a program for every fixture; and the module loaded into
+#     that same kernel, booted in qemu-system-x86_64;
+#   - foreign hosts: the whole test suite cross-built for s390x (big endian)
+#     and aarch64 and run under qemu-user, and built for 32-bit x86 with gcc
+#     and with clang -m32 (tests/cross/*.ini);
+#   - consumers: a Meson project taking sframe as a subproject, a Makefile
+#     project using the installed library through pkg-config, every public
+#     header compiled on its own, and all of them as C++.
+# Installs what it needs (apt), builds in a temporary folder (kept when
+# EMBEDDERS_WORK names one), and prints one line "PASS: <name>" or
+# "FAIL: <name>" per check, the failing check's log tail, and exits non-zero
+# if any check failed. Set EMBEDDERS_SKIP_QEMU_LOAD=1 to skip the module load.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+root=$PWD
+export DEBIAN_FRONTEND=noninteractive
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+
+if [ -n "${EMBEDDERS_WORK:-}" ]; then
+	work=$EMBEDDERS_WORK
+	mkdir -p "$work"
+else
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+fi
+work=$(cd "$work" && pwd)
+failed=0
+passed=0
+t_all=$SECONDS
+
+# check NAME COMMAND...: run COMMAND, output to $work/NAME.log; report it.
+check() {
+	local name=$1 t0=$SECONDS
+	shift
+	if "$@" >"$work/$name.log" 2>&1; then
+		echo "PASS: $name"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: $name"
+		tail -n 40 "$work/$name.log" | sed 's/^/    | /'
+		failed=$((failed + 1))
+	fi
+	echo "    ($((SECONDS - t0))s)"
+}
+
+# ---- Packages -------------------------------------------------------------------
+# Foreign architectures only for CMocka and its C library (multiarch); the
+# compilers are Debian's cross compilers, which bring their own C library.
+# (gcc-multilib, for `gcc -m32`, conflicts with them: i686-linux-gnu-gcc and
+# clang -m32 build the 32-bit host instead.)
+pkgs="meson ninja-build gcc g++ clang make pkg-config python3 binutils libcmocka-dev
+linux-headers-amd64 qemu-system-x86 busybox-static
+gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+gcc-i686-linux-gnu libc6-dev-i386-cross qemu-user-static
+libcmocka-dev:s390x libcmocka-dev:arm64 libcmocka-dev:i386"
+
+install_packages() {
+	local a
+	for a in s390x arm64 i386; do
+		dpkg --print-foreign-architectures | grep -qx "$a" || $sudo dpkg --add-architecture "$a"
+	done
+	# A mirror caught mid-sync can fail one index: go on, the install decides.
+	$sudo apt-get update -q || echo "apt-get update reported errors; trying the install anyway"
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -q --no-install-recommends $pkgs
+}
+check apt-install install_packages
+
+# ---- Kernel ---------------------------------------------------------------------
+# The headers of linux-headers-amd64 (not the running kernel's, which may
+# differ and has no headers here).
+kver=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+	grep -o 'linux-headers-[^ ,]*-amd64' | head -n 1 | sed 's/^linux-headers-//')
+kdir=/usr/src/linux-headers-$kver
+kstage=$work/kernel
+
+kernel_module() {
+	local log=$work/kernel-build.log objs n_obj n_objtool
+	if [ -z "$kver" ] || [ ! -d "$kdir" ]; then
+		echo "no linux-headers-amd64 tree"
+		return 1
+	fi
+	echo "KDIR=$kdir"
+	rm -rf "$kstage"
+	make -C tests/kernel KDIR="$kdir" STAGE="$kstage" 2>&1 | tee "$log" || return 1
+	[ -f "$kstage/sframe_test.ko" ] || { echo "no sframe_test.ko"; return 1; }
+	# Zero warnings: compiler (W=1), objtool, modpost.
+	if grep -E '[Ww]arning:|[Ee]rror:|WARNING|ERROR' "$log"; then
+		echo "the kernel build printed the lines above"
+		return 1
+	fi
+	# objtool ran on every object (kbuild records it in the .cmd files).
+	objs=$(cd "$kstage" && ls sframe_test_mod.o unwind/sframe_*.o)
+	n_obj=$(echo "$objs" | wc -l)
+	n_objtool=$(cd "$kstage" && for o in $objs; do
+		grep -l 'objtool.*--module' "$(dirname "$o")/.$(basename "$o").cmd"; done | wc -l)
+	echo "objects: $n_obj, checked by objtool: $n_objtool"
+	[ "$n_obj" -gt 1 ] && [ "$n_obj" -eq "$n_objtool" ]
+}
+check kernel-module-build kernel_module
+
+kernel_hosted() {
+	local combo
+	for combo in v1-x86_64 v2-x86_64 v3-x86_64 v1-aarch64 v2-aarch64 v3-aarch64 v3-s390x; do
+		make -C tests/kernel hosted STAGE="$work/kernel-hosted" COMBO="$combo" || return 1
+	done
+}
+check kernel-module-hosted kernel_hosted
+
+if [ "${EMBEDDERS_SKIP_QEMU_LOAD:-0}" != 1 ]; then
+	check kernel-module-load sh tests/kernel/run-in-qemu.sh "$kstage/sframe_test.ko" "$kver" \
+		"$work/qemu"
+fi
+
+# ---- Foreign and 32-bit hosts ---------------------------------------------------
+# cross NAME WRAPPER: the whole suite, cross-built with tests/cross/NAME.ini.
+# WRAPPER (may be empty) runs the `sframe` tool that test_fixtures spawns:
+# meson's exe_wrapper only wraps the test programs themselves, and
+# binfmt_misc is not available in every sandbox.
+cross() {
+	local name=$1 wrapper=$2 dir=$work/cross-$1
+	rm -rf "$dir"
+	meson setup --cross-file "tests/cross/$name.ini" "$dir" || return 1
+	meson compile -C "$dir" || return 1
+	SFRAME_TEST_WRAPPER=$wrapper meson test -C "$dir" --print-errorlogs --timeout-multiplier 4
+}
+check cross-s390x cross s390x qemu-s390x-static
+check cross-aarch64 cross aarch64 qemu-aarch64-static
+check host-i386-gcc cross i386 ""
+check host-i386-clang-m32 cross i386-clang ""
+
+# ---- Consumers ------------------------------------------------------------------
+consumer_subproject() {
+	local dir=$work/consumer-subproject
+	rm -rf "$dir"
+	mkdir -p "$dir/subprojects"
+	cp tests/consumers/subproject/meson.build tests/consumers/consumer.c "$dir/"
+	ln -s "$root" "$dir/subprojects/sframe"
+	meson setup --force-fallback-for=sframe "$dir/build" "$dir" || return 1
+	# Only the consumer and what it needs, not the subproject's own tests.
+	meson compile -C "$dir/build" consumer || return 1
+	meson test -C "$dir/build" --no-rebuild --suite consumer --print-errorlogs
+}
+check consumer-subproject consumer_subproject
+
+prefix=$work/prefix
+pkgconfig_path() {
+	find "$prefix" -name sframe.pc -printf '%h\n' 2>/dev/null | head -n 1
+}
+
+consumer_pkgconfig() {
+	local b=$work/install-build pcdir
+	rm -rf "$b" "$prefix"
+	meson setup --prefix "$prefix" "$b" || return 1
+	meson compile -C "$b" sframe:shared_library sframe:static_library sframe:executable ||
+		return 1
+	meson install -C "$b" --no-rebuild || return 1
+	pcdir=$(pkgconfig_path)
+	[ -n "$pcdir" ] || { echo "sframe.pc not installed"; return 1; }
+	PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs sframe
+	make -C tests/consumers/pkgconfig PKG_CONFIG_PATH="$pcdir" OUT="$work/pkgconfig-consumer" \
+		FIXTURES="$root/fixtures" check
+}
+check consumer-pkgconfig consumer_pkgconfig
+
+headers_alone() {
+	local h cc ok=0
+	for h in include/sframe/*.h; do
+		for cc in gcc clang; do
+			printf '#include <sframe/%s>\ntypedef int header_alone_check;\n' "${h##*/}" |
+				$cc -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -x c -c - -o /dev/null ||
+				{ echo "$h alone, $cc: FAILED"; ok=1; }
+		done
+		for cc in g++ clang++; do
+			printf '#include <sframe/%s>\ntypedef int header_alone_check;\n' "${h##*/}" |
+				$cc -std=c++11 -Wall -Wextra -Werror -pedantic -Iinclude -x c++ -c - -o /dev/null ||
+				{ echo "$h alone, $cc: FAILED"; ok=1; }
+		done
+	done
+	return $ok
+}
+check headers-alone headers_alone
+
+headers_cxx() {
+	local pcdir cxx std
+	pcdir=$(pkgconfig_path)
+	[ -n "$pcdir" ] || { echo "needs the installed library (consumer-pkgconfig)"; return 1; }
+	for cxx in g++ clang++; do
+		for std in c++11 c++17 c++20; do
+			echo "$cxx -std=$std"
+			# shellcheck disable=SC2046
+			$cxx -std=$std -Wall -Wextra -Werror -pedantic \
+				$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags sframe) \
+				-o "$work/headers-cxx" tests/consumers/headers.cpp \
+				$(PKG_CONFIG_PATH=$pcdir pkg-config --libs sframe) \
+				-Wl,-rpath,"$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=libdir sframe)" &&
+				"$work/headers-cxx" || return 1
+		done
+	done
+}
+check headers-c++ headers_cxx
+
+echo
+echo "embedders: $passed passed, $failed failed ($((SECONDS - t_all))s)"
+[ "$failed" -eq 0 ]

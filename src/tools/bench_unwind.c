@@ -1,0 +1,710 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * bench_unwind.c - "sframe-bench unwind".
+ *
+ * In process: bench_chain_run() builds a chain of BENCH_CHAIN_DEPTH frames
+ * (assembled with SFrame and frame pointers) and captures the registers at
+ * its bottom. From there the same frames, the chain and its caller, are
+ * walked by
+ *   - sframe: sframe_unwind_stack() over this executable's own .sframe, as
+ *     mapped in memory, the stack read by memcpy within the stack's bounds;
+ *   - fp: a plain frame-pointer walk with the same bounds check, the floor
+ *     (one dependent load per frame);
+ *   - libgcc: _Unwind_Backtrace() of libgcc_s (DWARF .eh_frame);
+ *   - libunwind: unw_backtrace() of libunwind.so.8, and _Unwind_Backtrace()
+ *     of LLVM's libunwind.so.1, when they can be loaded.
+ * Every walk must find the same return addresses, or the command fails.
+ * The DWARF unwinders start in the function that calls them, a few frames
+ * below the chain, and stop at the chain's caller: their cost is divided by
+ * the frames they actually walked.
+ *
+ * Offline: every sample of every snapshot fixture (the folders of
+ * fixtures/unwind), walked as "sframe unwind" walks them.
+ */
+#include "bench_unwind.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unwind.h>
+
+#include <sframe/sframe_unwind.h>
+
+#include "bench_chain.h"
+#include "bench_util.h"
+#include "unwind_target.h"
+
+/* The chain and its caller. */
+#define WALK_FRAMES (BENCH_CHAIN_DEPTH + 1)
+#define MAX_TRACE 256
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_ASAN __attribute__((no_sanitize_address))
+#endif
+#endif
+#if !defined(NO_ASAN) && defined(__SANITIZE_ADDRESS__)
+#define NO_ASAN __attribute__((no_sanitize_address))
+#endif
+#ifndef NO_ASAN
+#define NO_ASAN
+#endif
+
+struct stack_bounds {
+	uint64_t lo;
+	uint64_t hi;
+};
+
+/* An implementation of _Unwind_Backtrace(), with its own _Unwind_GetIP(). */
+struct gcc_like {
+	void *handle;
+	_Unwind_Reason_Code (*backtrace)(_Unwind_Trace_Fn fn, void *arg);
+	_Unwind_Ptr (*get_ip)(struct _Unwind_Context *ctx);
+};
+
+struct trace_state {
+	const struct gcc_like *lib;
+	uint64_t stop;
+	uint64_t pcs[MAX_TRACE];
+	uint32_t n;
+};
+
+enum method { M_SFRAME, M_FP, M_LIBGCC, M_LIBUNWIND, M_LLVM, M_COUNT };
+
+static const char *const method_name[M_COUNT] = {
+	"sframe", "fp", "libgcc", "libunwind", "llvm-libunwind"
+};
+
+struct method_result {
+	int state;		/* 0 not run, 1 ok, -1 failed or unavailable */
+	const char *why;	/* when state is -1 */
+	uint32_t frames;	/* per walk */
+	struct bench_result r;
+	long heap;
+};
+
+struct inproc {
+	struct sf_input in;
+	struct sf_elf_info info;
+	struct sframe_section sec;
+	struct sframe_buffer buf;
+	struct sframe_module slots[SF_MAX_TEXT];
+	struct sframe_module_table mods;
+	struct sframe_unwinder u;
+	struct stack_bounds bounds;
+	struct sframe_regs regs;
+	uint64_t ref[WALK_FRAMES];	/* the frame-pointer walk's PCs */
+	struct gcc_like libgcc, llvm;
+	const struct gcc_like *cur;	/* the one being timed */
+	void *unw_handle;
+	int (*unw_backtrace)(void **buf, int size);
+	int unw_size;			/* frames asked of unw_backtrace; 0 uncalibrated */
+	uint64_t chain_lo, chain_hi;
+	double seconds;
+	struct method_result res[M_COUNT];
+	struct trace_state ts;
+	uint32_t timed_n;
+	uint64_t caller_local;		/* a local of the chain's caller: above the chain */
+};
+
+/* Stack reads for our unwinder: straight from this process's memory. */
+NO_ASAN static int read_own_stack(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	const struct stack_bounds *b = ctx;
+
+	if (addr < b->lo || addr > b->hi || len > b->hi - addr)
+		return -EFAULT;
+	memcpy(dst, (const void *)(uintptr_t)addr, len);
+	return 0;
+}
+
+/* The floor: [fp] = caller's fp, [fp + 8] = return address, bounds-checked. */
+NO_ASAN __attribute__((noinline)) static uint32_t fp_walk(const struct inproc *ip,
+							    uint64_t *pcs, uint32_t max)
+{
+	uint64_t fp = ip->regs.fp;
+	uint32_t n = 1;
+
+	pcs[0] = ip->regs.pc;
+	while (n < max) {
+		const uint64_t *f = (const uint64_t *)(uintptr_t)fp;
+
+		if (fp < ip->bounds.lo || fp > ip->bounds.hi - 16 || (fp & 7))
+			break;
+		pcs[n++] = f[1];
+		fp = f[0];
+	}
+	return n;
+}
+
+static int main_bias_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	*(uint64_t *)data = (uint64_t)info->dlpi_addr;
+	return 1;	/* the first object is the executable */
+}
+
+/* The [stack] mapping, where the chain lives. */
+static int stack_top(uint64_t sp, uint64_t *hi)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, top;
+
+		if (sscanf(line, "%llx-%llx", &lo, &top) == 2 && sp >= lo && sp < top) {
+			*hi = top;
+			found = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static void gcc_like_load(struct gcc_like *g, const char *lib)
+{
+	memset(g, 0, sizeof(*g));
+	g->handle = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!g->handle)
+		return;
+	{
+		void *bt = dlsym(g->handle, "_Unwind_Backtrace");
+		void *ip = dlsym(g->handle, "_Unwind_GetIP");
+
+		if (!bt || !ip) {
+			dlclose(g->handle);
+			g->handle = NULL;
+			return;
+		}
+		memcpy(&g->backtrace, &bt, sizeof(bt));
+		memcpy(&g->get_ip, &ip, sizeof(ip));
+	}
+}
+
+static int inproc_setup(struct inproc *ip, char *err, size_t errlen)
+{
+	uint64_t bias = 0;
+	const void *mapped;
+	size_t i;
+	int r;
+
+	if (sf_input_load("/proc/self/exe", 0, 0, &ip->in, err, errlen))
+		return -1;
+	if (ip->in.is_rel || strcmp(ip->in.how, "raw") == 0) {
+		snprintf(err, errlen, "/proc/self/exe: not a linked executable");
+		return -1;
+	}
+	if (sf_elf_info_load(&ip->in, &ip->info, err, errlen))
+		return -1;
+	dl_iterate_phdr(main_bias_cb, &bias);
+	/* Look up in the section as it is mapped, as an in-process profiler does. */
+	mapped = (const void *)(uintptr_t)(ip->in.vaddr + bias);
+	if (memcmp(mapped, ip->in.sec, ip->in.sec_size) != 0) {
+		snprintf(err, errlen, "the mapped .sframe differs from the file's");
+		return -1;
+	}
+	r = sframe_open_buffer(&ip->sec, &ip->buf, mapped, ip->in.sec_size, ip->in.vaddr + bias);
+	if (r) {
+		snprintf(err, errlen, "own .sframe: %s", sframe_strerror(r));
+		return -1;
+	}
+	sframe_modules_init(&ip->mods, ip->slots, SF_MAX_TEXT);
+	for (i = 0; i < ip->info.ntext; i++) {
+		r = sframe_modules_add(&ip->mods, ip->info.text[i].start + bias,
+				       ip->info.text[i].end + bias, &ip->sec, NULL);
+		if (r) {
+			snprintf(err, errlen, "module table: %s", sframe_strerror(r));
+			return -1;
+		}
+	}
+	memset(&ip->u, 0, sizeof(ip->u));
+	ip->u.abi = ip->sec.abi;
+	ip->u.modules = &ip->mods;
+	ip->u.read_stack = read_own_stack;
+	ip->u.stack_ctx = &ip->bounds;
+	ip->chain_lo = bench_chain_text_start();
+	ip->chain_hi = bench_chain_text_end();
+
+	gcc_like_load(&ip->libgcc, "libgcc_s.so.1");
+	gcc_like_load(&ip->llvm, "libunwind.so.1");
+	ip->unw_handle = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+	if (ip->unw_handle) {
+		void *p = dlsym(ip->unw_handle, "unw_backtrace");
+
+		if (p)
+			memcpy(&ip->unw_backtrace, &p, sizeof(p));
+	}
+	return 0;
+}
+
+static void inproc_free(struct inproc *ip)
+{
+	if (ip->libgcc.handle)
+		dlclose(ip->libgcc.handle);
+	if (ip->llvm.handle)
+		dlclose(ip->llvm.handle);
+	if (ip->unw_handle)
+		dlclose(ip->unw_handle);
+	sf_elf_info_free(&ip->info);
+	sf_input_free(&ip->in);
+}
+
+static bool in_chain(const struct inproc *ip, uint64_t pc)
+{
+	return pc >= ip->chain_lo && pc < ip->chain_hi;
+}
+
+/* Do the last 32 PCs of a walk ending at the chain's caller match ours? */
+static bool tail_agrees(const struct inproc *ip, const uint64_t *pcs, uint32_t n)
+{
+	uint32_t k;
+
+	if (n < WALK_FRAMES - 1)
+		return false;
+	for (k = 1; k < WALK_FRAMES; k++)
+		if (pcs[n - WALK_FRAMES + k] != ip->ref[k])
+			return false;
+	return true;
+}
+
+static uint64_t op_sframe(void *ctx, uint64_t first, uint64_t count)
+{
+	struct inproc *ip = ctx;
+	struct sframe_frame frames[WALK_FRAMES];
+	uint64_t acc = 0, k;
+	uint32_t n;
+
+	(void)first;
+	for (k = 0; k < count; k++) {
+		sframe_unwind_stack(&ip->u, &ip->regs, frames, WALK_FRAMES, &n);
+		acc += n + frames[n - 1].pc;
+	}
+	return acc;
+}
+
+static uint64_t op_fp(void *ctx, uint64_t first, uint64_t count)
+{
+	struct inproc *ip = ctx;
+	uint64_t pcs[WALK_FRAMES], acc = 0, k;
+
+	(void)first;
+	for (k = 0; k < count; k++)
+		acc += fp_walk(ip, pcs, WALK_FRAMES) + pcs[WALK_FRAMES - 1];
+	return acc;
+}
+
+static _Unwind_Reason_Code trace_cb(struct _Unwind_Context *ctx, void *arg)
+{
+	struct trace_state *ts = arg;
+	uint64_t pc = ts->lib->get_ip(ctx);
+
+	ts->pcs[ts->n++] = pc;
+	if (pc == ts->stop || ts->n >= MAX_TRACE)
+		return _URC_END_OF_STACK;
+	return _URC_NO_REASON;
+}
+
+static uint64_t op_gcc_like(void *ctx, uint64_t first, uint64_t count)
+{
+	struct inproc *ip = ctx;
+	uint64_t acc = 0, k;
+
+	(void)first;
+	for (k = 0; k < count; k++) {
+		ip->ts.lib = ip->cur;
+		ip->ts.stop = ip->ref[WALK_FRAMES - 1];
+		ip->ts.n = 0;
+		ip->cur->backtrace(trace_cb, &ip->ts);
+		acc += ip->ts.n;
+	}
+	return acc;
+}
+
+static uint64_t op_unw(void *ctx, uint64_t first, uint64_t count)
+{
+	struct inproc *ip = ctx;
+	void *buf[MAX_TRACE];
+	uint64_t acc = 0, k;
+
+	(void)first;
+	if (ip->unw_size == 0) {
+		/* Calibrate at the depth the timed calls run at. */
+		int n = ip->unw_backtrace(buf, MAX_TRACE), i;
+
+		ip->unw_size = -1;
+		for (i = 0; i < n; i++) {
+			if ((uint64_t)(uintptr_t)buf[i] == ip->ref[WALK_FRAMES - 1]) {
+				uint64_t pcs[MAX_TRACE];
+				int j;
+
+				for (j = 0; j <= i; j++)
+					pcs[j] = (uint64_t)(uintptr_t)buf[j];
+				if (tail_agrees(ip, pcs, (uint32_t)i + 1))
+					ip->unw_size = i + 1;
+				break;
+			}
+		}
+	}
+	if (ip->unw_size < 0)
+		return 0;
+	for (k = 0; k < count; k++)
+		acc += (uint64_t)ip->unw_backtrace(buf, ip->unw_size);
+	return acc;
+}
+
+static void time_method(struct inproc *ip, enum method m, bench_op_fn op)
+{
+	struct method_result *res = &ip->res[m];
+
+	bench_time(op, ip, ip->seconds, 2, &res->r);
+	/* The DWARF walks' frame count, at the depth they were timed at. */
+	ip->timed_n = ip->ts.n;
+	bench_heap_begin();
+	op(ip, 0, 1000);
+	res->heap = bench_heap_end();
+}
+
+static int at_bottom(void *ctx, const struct bench_chain_regs *regs)
+{
+	struct inproc *ip = ctx;
+	struct sframe_frame frames[WALK_FRAMES];
+	uint32_t n, i;
+	int r;
+
+	ip->regs.pc = regs->pc;
+	ip->regs.sp = regs->sp;
+	ip->regs.fp = regs->fp;
+	ip->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
+	ip->bounds.lo = regs->sp;
+	if (stack_top(regs->sp, &ip->bounds.hi))
+		ip->bounds.hi = ip->caller_local;
+
+	/* The reference: the frame pointers, checked against the chain's code. */
+	n = fp_walk(ip, ip->ref, WALK_FRAMES);
+	if (n != WALK_FRAMES || !in_chain(ip, ip->ref[0]))
+		goto fp_broken;
+	for (i = 1; i < WALK_FRAMES - 1; i++)
+		if (!in_chain(ip, ip->ref[i] - 1))
+			goto fp_broken;
+	if (in_chain(ip, ip->ref[WALK_FRAMES - 1] - 1))
+		goto fp_broken;
+	ip->res[M_FP].frames = WALK_FRAMES;
+	ip->res[M_FP].state = 1;
+
+	r = sframe_unwind_stack(&ip->u, &ip->regs, frames, WALK_FRAMES, &n);
+	ip->res[M_SFRAME].state = 1;
+	if (r != SFRAME_UNWIND_FULL || n != WALK_FRAMES) {
+		ip->res[M_SFRAME].state = -1;
+		ip->res[M_SFRAME].why = r < 0 ? sframe_errname(r) : "walk ended early";
+	} else {
+		for (i = 0; i < WALK_FRAMES; i++)
+			if (frames[i].pc != ip->ref[i]) {
+				ip->res[M_SFRAME].state = -1;
+				ip->res[M_SFRAME].why = "frames differ from the frame-pointer walk";
+			}
+	}
+	if (ip->res[M_SFRAME].state == 1) {
+		/* Alternating runs: the sframe/fp ratio's two sides see the same machine. */
+		ip->res[M_SFRAME].frames = WALK_FRAMES;
+		bench_time_pair(op_sframe, ip, op_fp, ip, 2 * ip->seconds, 2, &ip->res[M_SFRAME].r,
+				&ip->res[M_FP].r);
+		bench_heap_begin();
+		op_sframe(ip, 0, 1000);
+		ip->res[M_SFRAME].heap = bench_heap_end();
+	} else {
+		time_method(ip, M_FP, op_fp);
+	}
+	bench_heap_begin();
+	op_fp(ip, 0, 1000);
+	ip->res[M_FP].heap = bench_heap_end();
+
+	{
+		static const enum method ms[2] = { M_LIBGCC, M_LLVM };
+		const struct gcc_like *libs[2] = { &ip->libgcc, &ip->llvm };
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			struct method_result *res = &ip->res[ms[k]];
+
+			if (!libs[k]->handle) {
+				res->state = -1;
+				res->why = "not installed";
+				continue;
+			}
+			ip->cur = libs[k];
+			op_gcc_like(ip, 0, 1);
+			if (ip->ts.n == 0 || ip->ts.pcs[ip->ts.n - 1] != ip->ref[WALK_FRAMES - 1] ||
+			    !tail_agrees(ip, ip->ts.pcs, ip->ts.n)) {
+				res->state = -1;
+				res->why = "frames differ from the frame-pointer walk";
+				continue;
+			}
+			time_method(ip, ms[k], op_gcc_like);
+			/* Its walks start a few frames below the chain. */
+			res->frames = ip->timed_n;
+			res->state = 1;
+		}
+	}
+
+	if (!ip->unw_backtrace) {
+		ip->res[M_LIBUNWIND].state = -1;
+		ip->res[M_LIBUNWIND].why = "not installed";
+	} else {
+		time_method(ip, M_LIBUNWIND, op_unw);
+		if (ip->unw_size < 0) {
+			ip->res[M_LIBUNWIND].state = -1;
+			ip->res[M_LIBUNWIND].why = "frames differ from the frame-pointer walk";
+		} else {
+			ip->res[M_LIBUNWIND].state = 1;
+			ip->res[M_LIBUNWIND].frames = (uint32_t)ip->unw_size;
+		}
+	}
+	return 0;
+
+fp_broken:
+	ip->res[M_FP].state = -1;
+	ip->res[M_FP].why = "the chain's frame pointers do not lead to its caller";
+	return 1;
+}
+
+static double per_frame(const struct method_result *m)
+{
+	return m->r.min_ns / m->frames;
+}
+
+static int run_inproc(double seconds)
+{
+	static struct inproc ip;
+	char err[512];
+	int i, status = 0;
+
+	if (!bench_chain_supported()) {
+		printf("unwind inproc skipped: no register capture for this architecture\n");
+		return 0;
+	}
+	memset(&ip, 0, sizeof(ip));
+	ip.seconds = seconds;
+	if (inproc_setup(&ip, err, sizeof(err))) {
+		printf("unwind inproc skipped: %s\n", err);
+		inproc_free(&ip);
+		return 0;
+	}
+	/* Without /proc/self/maps, the stack ends (for the walks) at this frame. */
+	ip.caller_local = (uint64_t)(uintptr_t)&status;
+	if (bench_chain_run(at_bottom, &ip) != 0)
+		status = 1;
+	for (i = 0; i < M_COUNT; i++) {
+		const struct method_result *m = &ip.res[i];
+
+		if (m->state == 1) {
+			printf("unwind method=%s frames=%" PRIu32 " ns_per_walk=%.1f ns_per_frame=%.2f",
+			       method_name[i], m->frames, m->r.min_ns, per_frame(m));
+			if (m->heap >= 0)
+				printf(" heap_allocs=%ld", m->heap);
+			printf("\n");
+			fprintf(stderr, "# unwind %s: median ns_per_frame=%.2f runs=%u\n", method_name[i],
+				m->r.median_ns / m->frames, m->r.runs);
+		} else if (m->state == -1) {
+			printf("unwind method=%s unavailable: %s\n", method_name[i], m->why);
+			/* A disagreement is a bug somewhere; a missing library is not. */
+			if (strcmp(m->why, "not installed") != 0)
+				status = 1;
+		}
+	}
+	if (ip.res[M_SFRAME].state == 1) {
+		double ours = per_frame(&ip.res[M_SFRAME]);
+
+		printf("unwind ratios");
+		if (ip.res[M_FP].state == 1)
+			printf(" sframe/fp=%.2f", ours / per_frame(&ip.res[M_FP]));
+		for (i = M_LIBGCC; i < M_COUNT; i++)
+			if (ip.res[i].state == 1)
+				printf(" %s/sframe=%.2f", method_name[i], per_frame(&ip.res[i]) / ours);
+		printf("\n");
+	}
+	inproc_free(&ip);
+	return status;
+}
+
+struct offline {
+	struct sf_target t;
+	struct sf_sample *samples;
+	size_t n;
+	uint64_t frames;
+};
+
+static uint64_t op_offline(void *ctx, uint64_t first, uint64_t count)
+{
+	struct offline *o = ctx;
+	static struct sframe_frame frames[MAX_TRACE];
+	uint64_t acc = 0, k;
+	size_t i;
+	uint32_t n;
+
+	(void)first;
+	for (k = 0; k < count; k++)
+		for (i = 0; i < o->n; i++) {
+			sf_target_unwind(&o->t, &o->samples[i], 0, frames, MAX_TRACE, &n);
+			acc += n;
+		}
+	return acc;
+}
+
+static int offline_one(const char *dir, const char *name, double seconds)
+{
+	struct offline o;
+	struct sf_snapshot snap;
+	struct bench_result res;
+	char path[4096], err[512];
+	size_t cap = 0;
+	long heap;
+	int r, status = 0;
+
+	memset(&o, 0, sizeof(o));
+	if (snprintf(path, sizeof(path), "%s/%s/unwind", dir, name) >= (int)sizeof(path))
+		return 1;
+	if (sf_target_load(path, &o.t, err, sizeof(err))) {
+		fprintf(stderr, "sframe-bench: %s\n", err);
+		return 1;
+	}
+	if (snprintf(path, sizeof(path), "%s/%s/unwind.snap", dir, name) >= (int)sizeof(path)) {
+		sf_target_free(&o.t);
+		return 1;
+	}
+	if (sf_snapshot_open(path, &snap, err, sizeof(err))) {
+		fprintf(stderr, "sframe-bench: %s\n", err);
+		sf_target_free(&o.t);
+		return 1;
+	}
+	for (;;) {
+		if (o.n == cap) {
+			size_t ncap = cap ? cap * 2 : 1024;
+			struct sf_sample *ns = realloc(o.samples, ncap * sizeof(*ns));
+
+			if (!ns) {
+				fprintf(stderr, "sframe-bench: out of memory\n");
+				status = 1;
+				goto out;
+			}
+			o.samples = ns;
+			cap = ncap;
+		}
+		r = sf_snapshot_next(&snap, &o.samples[o.n], err, sizeof(err));
+		if (r == 0)
+			break;
+		if (r < 0) {
+			fprintf(stderr, "sframe-bench: %s: %s\n", path, err);
+			status = 1;
+			goto out;
+		}
+		o.n++;
+	}
+	if (o.n == 0) {
+		fprintf(stderr, "sframe-bench: %s: no samples\n", path);
+		status = 1;
+		goto out;
+	}
+	bench_heap_begin();
+	o.frames = op_offline(&o, 0, 1);
+	heap = bench_heap_end();
+	bench_time(op_offline, &o, seconds, 5, &res);
+	printf("unwind offline fixture=%s samples=%zu frames=%" PRIu64
+	       " ns_per_sample=%.1f ns_per_frame=%.2f",
+	       name, o.n, o.frames, res.min_ns / (double)o.n, res.min_ns / (double)o.frames);
+	if (heap >= 0)
+		printf(" heap_allocs=%ld", heap);
+	printf("\n");
+	fprintf(stderr, "# offline %s: median ns_per_frame=%.2f runs=%u\n", name,
+		res.median_ns / (double)o.frames, res.runs);
+out:
+	free(o.samples);
+	sf_snapshot_close(&snap);
+	sf_target_free(&o.t);
+	return status;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int run_offline(const char *fixtures, double seconds)
+{
+	char dir[4096];
+	char *names[64];
+	size_t n = 0, i;
+	struct dirent *e;
+	DIR *d;
+	int status = 0;
+
+	snprintf(dir, sizeof(dir), "%s/unwind", fixtures);
+	d = opendir(dir);
+	if (!d) {
+		printf("unwind offline skipped: %s: %s\n", dir, strerror(errno));
+		return 0;
+	}
+	while ((e = readdir(d)) && n < 64) {
+		char snap[4096 + 300];
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(snap, sizeof(snap), "%s/%s/unwind.snap", dir, e->d_name);
+		f = fopen(snap, "rb");
+		if (!f)
+			continue;
+		fclose(f);
+		names[n] = strdup(e->d_name);
+		if (names[n])
+			n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	for (i = 0; i < n; i++) {
+		if (offline_one(dir, names[i], seconds))
+			status = 1;
+		free(names[i]);
+	}
+	return status;
+}
+
+int bench_cmd_unwind(int argc, char **argv)
+{
+	const char *fixtures = "fixtures";
+	double seconds = 1;
+	bool inproc = true, offline = true;
+	int i, status = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
+			if (!bench_parse_seconds(argv[++i], &seconds)) {
+				fprintf(stderr, "sframe-bench: bad --seconds '%s'\n", argv[i]);
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--fixtures") == 0 && i + 1 < argc) {
+			fixtures = argv[++i];
+		} else if (strcmp(argv[i], "--no-offline") == 0) {
+			offline = false;
+		} else if (strcmp(argv[i], "--no-inproc") == 0) {
+			inproc = false;
+		} else {
+			fprintf(stderr, "sframe-bench: unwind: unknown argument '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	if (inproc && run_inproc(seconds))
+		status = 1;
+	if (offline && run_offline(fixtures, seconds))
+		status = 1;
+	return status;
+}

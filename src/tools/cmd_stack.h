@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * cmd_stack.h - "sframe stack PID [--fp-fallback]": the stacks of a live
+ * process's threads, as eu-stack prints them.
+ */
+#ifndef SFRAME_TOOL_CMD_STACK_H
+#define SFRAME_TOOL_CMD_STACK_H
+
+/* argv[0] is "stack". Returns the exit status. */
+int sf_cmd_stack(int argc, char **argv);
+
+#endif /* SFRAME_TOOL_CMD_STACK_H */

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * proc_maps.c - the code mapped into a live process, as modules for the
+ * unwinder: /proc/PID/maps, the mapped ELF files (each loaded once), their
+ * load biases and SFrame sections.
+ */
+#include "proc_maps.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define DELETED_SUFFIX " (deleted)"
+
+/* ---- /proc/PID/maps ---------------------------------------------------- */
+
+static int parse_line(char *line, struct sf_map *m)
+{
+	size_t len = strlen(line);
+	int pos = 0;
+	char *path;
+
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		line[--len] = '\0';
+	memset(m, 0, sizeof(*m));
+	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %15s %" SCNu64 "%n",
+		   &m->start, &m->end, m->perms, &m->offset, m->dev, &m->inode, &pos) != 6 ||
+	    pos <= 0 || m->end < m->start)
+		return -1;
+	path = line + pos;
+	while (*path == ' ' || *path == '\t')
+		path++;
+	m->path = strdup(path);
+	return m->path ? 0 : -ENOMEM;
+}
+
+static int read_maps_file(const char *name, struct sf_maps *maps, char *err, size_t errlen)
+{
+	char *line = NULL;
+	size_t cap = 0, alloc = 0;
+	FILE *f;
+	int ret = 0;
+
+	memset(maps, 0, sizeof(*maps));
+	f = fopen(name, "re");
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		return ret;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		struct sf_map m;
+		int r;
+
+		r = parse_line(line, &m);
+		if (r == -1)
+			continue;	/* not a mapping line: ignore */
+		if (r < 0) {
+			ret = r;
+			break;
+		}
+		if (maps->n == alloc) {
+			size_t nalloc = alloc ? alloc * 2 : 64;
+			struct sf_map *nv = realloc(maps->v, nalloc * sizeof(*nv));
+
+			if (!nv) {
+				free(m.path);
+				ret = -ENOMEM;
+				break;
+			}
+			maps->v = nv;
+			alloc = nalloc;
+		}
+		maps->v[maps->n++] = m;
+	}
+	if (!ret && ferror(f))
+		ret = -EIO;
+	free(line);
+	fclose(f);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", name, strerror(-ret));
+		sf_maps_free(maps);
+	}
+	return ret;
+}
+
+int sf_maps_read(pid_t pid, struct sf_maps *maps, char *err, size_t errlen)
+{
+	char name[96];
+	struct dirent *de;
+	DIR *d;
+	int ret;
+
+	snprintf(name, sizeof(name), "/proc/%ld/maps", (long)pid);
+	ret = read_maps_file(name, maps, err, errlen);
+	if (ret || maps->n)
+		return ret;
+	/*
+	 * Empty: the main thread has exited (pthread_exit()) and is a zombie
+	 * without memory; the other threads still have it.
+	 */
+	snprintf(name, sizeof(name), "/proc/%ld/task", (long)pid);
+	d = opendir(name);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' || strlen(de->d_name) > 20)
+			continue;
+		snprintf(name, sizeof(name), "/proc/%ld/task/%s/maps", (long)pid, de->d_name);
+		if (read_maps_file(name, maps, err, errlen) == 0 && maps->n)
+			break;
+		sf_maps_free(maps);
+	}
+	closedir(d);
+	return 0;
+}
+
+void sf_maps_free(struct sf_maps *maps)
+{
+	size_t i;
+
+	for (i = 0; i < maps->n; i++)
+		free(maps->v[i].path);
+	free(maps->v);
+	memset(maps, 0, sizeof(*maps));
+}
+
+/* An executable mapping the unwinder gets a module for. */
+static bool is_code(const struct sf_map *m)
+{
+	return m->perms[0] && m->perms[1] && m->perms[2] == 'x' &&
+	       (m->path[0] == '/' || strcmp(m->path, "[vdso]") == 0);
+}
+
+bool sf_maps_same_code(const struct sf_maps *a, const struct sf_maps *b)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < a->n && !is_code(&a->v[i]))
+			i++;
+		while (j < b->n && !is_code(&b->v[j]))
+			j++;
+		if (i == a->n || j == b->n)
+			return i == a->n && j == b->n;
+		if (a->v[i].start != b->v[j].start || a->v[i].end != b->v[j].end ||
+		    a->v[i].offset != b->v[j].offset || a->v[i].inode != b->v[j].inode ||
+		    strcmp(a->v[i].dev, b->v[j].dev) != 0 || strcmp(a->v[i].path, b->v[j].path) != 0)
+			return false;
+		i++;
+		j++;
+	}
+}
+
+/* ---- Load bias -------------------------------------------------------------- */
+
+#define PT_LOAD_TYPE	1
+#define PF_X_FLAG	1u
+
+static uint64_t get_uint(const unsigned char *p, unsigned width, bool be)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < width; i++)
+		v |= (uint64_t)p[be ? i : width - 1 - i] << (8 * (width - 1 - i));
+	return v;
+}
+
+bool sf_elf_load_bias(const unsigned char *file, size_t size, uint64_t map_start,
+		      uint64_t map_offset, uint64_t *bias)
+{
+	uint64_t phoff, phentsize, phnum, i, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	bool is64, be, found = false;
+
+	if (page == 0 || (page & (page - 1)))
+		page = 4096;
+	if (size < 52 || memcmp(file, "\177ELF", 4) != 0 || (file[4] != 1 && file[4] != 2) ||
+	    (file[5] != 1 && file[5] != 2))
+		return false;
+	is64 = file[4] == 2;
+	be = file[5] == 2;
+	if (is64 && size < 64)
+		return false;
+	phoff = get_uint(file + (is64 ? 32 : 28), is64 ? 8 : 4, be);
+	phentsize = get_uint(file + (is64 ? 54 : 42), 2, be);
+	phnum = get_uint(file + (is64 ? 56 : 44), 2, be);
+	if (phentsize < (is64 ? 56u : 32u) || phoff > size || phnum * phentsize > size - phoff)
+		return false;
+	for (i = 0; i < phnum; i++) {
+		const unsigned char *p = file + phoff + i * phentsize;
+		uint64_t off, vaddr, filesz, flags;
+
+		if (get_uint(p, 4, be) != PT_LOAD_TYPE)
+			continue;
+		if (is64) {
+			flags = get_uint(p + 4, 4, be);
+			off = get_uint(p + 8, 8, be);
+			vaddr = get_uint(p + 16, 8, be);
+			filesz = get_uint(p + 32, 8, be);
+		} else {
+			off = get_uint(p + 4, 4, be);
+			vaddr = get_uint(p + 8, 4, be);
+			filesz = get_uint(p + 16, 4, be);
+			flags = get_uint(p + 24, 4, be);
+		}
+		/* The mapping starts in this segment's (page-rounded) file range. */
+		if (map_offset < (off & ~(page - 1)) || off > UINT64_MAX - filesz ||
+		    map_offset >= off + filesz)
+			continue;
+		*bias = map_start - vaddr + off - map_offset;
+		found = true;
+		if (flags & PF_X_FLAG)
+			break;	/* an executable segment for an executable mapping: best */
+	}
+	return found;
+}
+
+/* ---- Files and images -------------------------------------------------------- */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The whole of @path; NULL and errno set on failure. */
+static unsigned char *read_whole(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rbe");
+	unsigned char *buf = NULL;
+	size_t cap = 0, len = 0;
+	int e = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		size_t n;
+
+		if (len == cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			unsigned char *nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
+
+			if (!nbuf) {
+				e = ENOMEM;
+				break;
+			}
+			buf = nbuf;
+			cap = ncap;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0) {
+			if (ferror(f))
+				e = EIO;
+			break;
+		}
+	}
+	fclose(f);
+	if (e) {
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	*size = len;
+	return buf;
+}
+
+/*
+ * Load @open_path into @f: with its SFrame section when it has one, else as
+ * plain bytes for its symbols. Return 0, or -1 when the file cannot be read
+ * at all (try another path).
+ */
+static int load_path(struct sf_proc_file *f, const char *open_path)
+{
+	char err[512];
+	size_t size = 0;
+	unsigned char *bytes;
+	int r;
+
+	r = sf_input_load(open_path, 0, 0, &f->in, err, sizeof(err));
+	if (r == SF_INPUT_OK && !f->in.is_rel && f->in.how && strcmp(f->in.how, "raw") != 0) {
+		f->loaded = true;
+		return 0;
+	}
+	if (r == SF_INPUT_OK) {
+		sf_input_free(&f->in);
+		snprintf(f->why, sizeof(f->why), "not a linked ELF file");
+	} else if (r == SF_INPUT_EIO) {
+		snprintf(f->why, sizeof(f->why), "%.200s", err);
+		return -1;
+	} else {
+		/* "PATH: message": keep the message. */
+		const char *msg = strstr(err, ": ");
+
+		snprintf(f->why, sizeof(f->why), "%.200s", msg ? msg + 2 : err);
+	}
+	bytes = read_whole(open_path, &size);
+	if (!bytes)
+		return -1;
+	memset(&f->in, 0, sizeof(f->in));
+	f->in.file = bytes;
+	f->in.file_size = size;
+	f->loaded = true;
+	return 0;
+}
+
+/* The [vdso] is an ELF image in memory: copy it out, load it through a memfd. */
+static void load_vdso(struct sf_proc_file *f, const struct sf_map *m, sframe_read_fn read_mem,
+		      void *mem_ctx)
+{
+	size_t len = (size_t)(m->end - m->start);
+	unsigned char *bytes;
+	char path[64];
+	int fd, r;
+
+	if (len == 0 || len > (64u << 20) || !read_mem) {
+		snprintf(f->why, sizeof(f->why), "cannot read the vDSO");
+		return;
+	}
+	bytes = malloc(len);
+	if (!bytes)
+		return;
+	r = read_mem(mem_ctx, m->start, bytes, len);
+	if (r) {
+		snprintf(f->why, sizeof(f->why), "cannot read the vDSO: %s",
+			 r > -4096 ? strerror(-r) : sframe_strerror(r));
+		free(bytes);
+		return;
+	}
+	fd = memfd_create("sframe-vdso", MFD_CLOEXEC);
+	if (fd >= 0 && write(fd, bytes, len) == (ssize_t)len) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		if (load_path(f, path) == 0) {
+			close(fd);
+			free(bytes);
+			return;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	memset(&f->in, 0, sizeof(f->in));
+	f->in.file = bytes;
+	f->in.file_size = len;
+	f->loaded = true;
+}
+
+static void load_file(struct sf_proc_file *f, pid_t pid, const struct sf_map *m,
+		      sframe_read_fn read_mem, void *mem_ctx)
+{
+	bool deleted = ends_with(m->path, DELETED_SUFFIX);
+	char path[4200];
+
+	if (strcmp(m->path, "[vdso]") == 0) {
+		load_vdso(f, m, read_mem, mem_ctx);
+	} else {
+		/*
+		 * The mapped file itself (the same inode even when deleted or
+		 * replaced; needs privileges), then the path as the process
+		 * sees it (its mount namespace), then the path as we see it.
+		 */
+		snprintf(path, sizeof(path), "/proc/%ld/map_files/%" PRIx64 "-%" PRIx64, (long)pid,
+			 m->start, m->end);
+		if (load_path(f, path) == 0)
+			goto loaded;
+		if (deleted)
+			goto loaded;
+		snprintf(path, sizeof(path), "/proc/%ld/root%s", (long)pid, m->path);
+		if (load_path(f, path) == 0)
+			goto loaded;
+		load_path(f, m->path);
+	}
+loaded:
+	if (!f->loaded)
+		return;
+	if (f->in.file_size >= 4 && memcmp(f->in.file, "\177ELF", 4) == 0) {
+		char err[512];
+
+		if (sf_elf_info_load(&f->in, &f->info, err, sizeof(err)) && !f->why[0])
+			snprintf(f->why, sizeof(f->why), "%.200s", err);
+	}
+}
+
+static struct sf_proc_file *get_file(struct sf_proc_modules *pm, pid_t pid, const struct sf_map *m,
+				     sframe_read_fn read_mem, void *mem_ctx)
+{
+	struct sf_proc_file *f, **nv;
+	size_t i;
+
+	for (i = 0; i < pm->nfiles; i++) {
+		f = pm->files[i];
+		if (f->inode == m->inode && strcmp(f->dev, m->dev) == 0 &&
+		    strcmp(f->key_path, m->path) == 0)
+			return f;
+	}
+	nv = realloc(pm->files, (pm->nfiles + 1) * sizeof(*nv));
+	if (!nv)
+		return NULL;
+	pm->files = nv;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->key_path = strdup(m->path);
+	if (!f->key_path) {
+		free(f);
+		return NULL;
+	}
+	f->inode = m->inode;
+	snprintf(f->dev, sizeof(f->dev), "%s", m->dev);
+	pm->files[pm->nfiles++] = f;
+	load_file(f, pid, m, read_mem, mem_ctx);
+	return f;
+}
+
+static struct sf_proc_image *get_image(struct sf_proc_modules *pm, struct sf_proc_file *f,
+				       uint64_t bias, bool known)
+{
+	struct sf_proc_image *img, **nv;
+	size_t i;
+	int r;
+
+	for (i = 0; i < pm->nimages; i++)
+		if (pm->images[i]->file == f && pm->images[i]->bias == bias &&
+		    pm->images[i]->bias_known == known)
+			return pm->images[i];
+	nv = realloc(pm->images, (pm->nimages + 1) * sizeof(*nv));
+	if (!nv)
+		return NULL;
+	pm->images = nv;
+	img = calloc(1, sizeof(*img));
+	if (!img)
+		return NULL;
+	img->file = f;
+	img->bias = bias;
+	img->bias_known = known;
+	pm->images[pm->nimages++] = img;
+	if (!known || !f->in.sec)
+		return img;
+	r = sframe_open_buffer(&img->sec, &img->buf, f->in.sec, f->in.sec_size,
+			       f->in.vaddr + bias);
+	if (r) {
+		snprintf(f->why, sizeof(f->why), "SFrame section: %s (%s)", sframe_strerror(r),
+			 sframe_errname(r));
+	} else if (img->sec.abi != pm->abi) {
+		snprintf(f->why, sizeof(f->why), "SFrame section of ABI %u, process of ABI %u",
+			 img->sec.abi, pm->abi);
+	} else {
+		img->has_sec = true;
+	}
+	return img;
+}
+
+int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
+			  sframe_read_fn read_mem, void *mem_ctx, struct sf_proc_modules *pm,
+			  char *err, size_t errlen)
+{
+	size_t i, count = 0;
+
+	memset(pm, 0, sizeof(*pm));
+	pm->abi = abi;
+	for (i = 0; i < maps->n; i++)
+		count += is_code(&maps->v[i]);
+	pm->slots = calloc(count ? count : 1, sizeof(*pm->slots));
+	if (!pm->slots || count > UINT32_MAX)
+		goto oom;
+	sframe_modules_init(&pm->table, pm->slots, (uint32_t)count);
+	for (i = 0; i < maps->n; i++) {
+		const struct sf_map *m = &maps->v[i];
+		struct sf_proc_image *img;
+		struct sf_proc_file *f;
+		uint64_t bias = 0;
+		bool known;
+
+		if (!is_code(m))
+			continue;
+		f = get_file(pm, pid, m, read_mem, mem_ctx);
+		if (!f)
+			goto oom;
+		known = f->loaded && sf_elf_load_bias(f->in.file, f->in.file_size, m->start,
+						      m->offset, &bias);
+		if (!known) {
+			/* Unknown file or layout: a module without SFrame or symbols. */
+			bias = 0;
+			if (f->loaded && !f->why[0])
+				snprintf(f->why, sizeof(f->why), "no PT_LOAD maps offset 0x%" PRIx64,
+					 m->offset);
+		}
+		img = get_image(pm, f, bias, known);
+		if (!img)
+			goto oom;
+		/* Mappings never overlap; a failure only loses this range. */
+		(void)sframe_modules_add(&pm->table, m->start, m->end,
+					 img->has_sec ? &img->sec : NULL, img);
+	}
+	return 0;
+
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+void sf_proc_modules_free(struct sf_proc_modules *pm)
+{
+	size_t i;
+
+	for (i = 0; i < pm->nimages; i++)
+		free(pm->images[i]);
+	for (i = 0; i < pm->nfiles; i++) {
+		sf_elf_info_free(&pm->files[i]->info);
+		sf_input_free(&pm->files[i]->in);
+		free(pm->files[i]->key_path);
+		free(pm->files[i]);
+	}
+	free(pm->images);
+	free(pm->files);
+	free(pm->slots);
+	memset(pm, 0, sizeof(*pm));
+}
+
+const struct sf_proc_image *sf_proc_image_at(const struct sf_proc_modules *pm, uint64_t addr)
+{
+	const struct sframe_module *m = sframe_modules_find(&pm->table, addr);
+
+	return m ? m->user : NULL;
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * proc_maps.h - the code mapped into a live process: /proc/PID/maps, each
+ * mapped ELF file loaded once, its load bias, its SFrame section opened at
+ * its run-time address, and a module table for the unwinder (hosted tool).
+ */
+#ifndef SFRAME_TOOL_PROC_MAPS_H
+#define SFRAME_TOOL_PROC_MAPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <sframe/sframe_unwind.h>
+
+#include "elf_input.h"
+
+/**
+ * struct sf_map - one line of /proc/PID/maps.
+ * @start: first address.
+ * @end: first address after the mapping.
+ * @offset: file offset of @start.
+ * @inode: inode number (0 for anonymous mappings).
+ * @dev: "major:minor" as printed.
+ * @perms: "r-xp" and the like.
+ * @path: the path column ("" when there is none), e.g. "/usr/lib/libc.so.6",
+ *	"[vdso]", "/tmp/a.out (deleted)".
+ */
+struct sf_map {
+	uint64_t start;
+	uint64_t end;
+	uint64_t offset;
+	uint64_t inode;
+	char dev[16];
+	char perms[8];
+	char *path;
+};
+
+struct sf_maps {
+	struct sf_map *v;
+	size_t n;
+};
+
+/**
+ * sf_maps_read() - read and parse /proc/PID/maps.
+ * @pid: the process.
+ * @maps: filled on success; free with sf_maps_free().
+ * @err: message on failure.
+ * @errlen: its size.
+ *
+ * Return: 0, or a negative errno (-ENOENT when there is no such process).
+ */
+int sf_maps_read(pid_t pid, struct sf_maps *maps, char *err, size_t errlen);
+
+void sf_maps_free(struct sf_maps *maps);
+
+/**
+ * sf_maps_same_code() - do @a and @b map the same code?
+ *
+ * Return: true when their executable mappings are identical (addresses,
+ * offsets, files).
+ */
+bool sf_maps_same_code(const struct sf_maps *a, const struct sf_maps *b);
+
+/**
+ * struct sf_proc_file - one mapped ELF file, loaded once.
+ * @key_path: the maps path column, as displayed.
+ * @inode: its inode, with @dev, to tell files of the same path apart.
+ * @dev: as in maps.
+ * @in: the whole file; @in.sec is NULL when it has no usable SFrame section.
+ * @info: its symbols.
+ * @loaded: @in holds the file (else only the name is known).
+ * @why: why there is no SFrame section or no symbols, for messages.
+ */
+struct sf_proc_file {
+	char *key_path;
+	uint64_t inode;
+	char dev[16];
+	struct sf_input in;
+	struct sf_elf_info info;
+	bool loaded;
+	char why[256];
+};
+
+/**
+ * struct sf_proc_image - a file mapped at one load bias.
+ * @file: the file.
+ * @bias: run-time address minus the file's ELF address.
+ * @bias_known: false when the file could not be read or none of its PT_LOAD
+ *	segments maps the mapping: then @bias is meaningless and the image
+ *	only names the file.
+ * @has_sec: @sec is open (the file has SFrame for this process's ABI).
+ * @sec: its section, at vaddr = section address + @bias.
+ * @buf: @sec's buffer (over the file bytes).
+ */
+struct sf_proc_image {
+	struct sf_proc_file *file;
+	uint64_t bias;
+	bool bias_known;
+	bool has_sec;
+	struct sframe_section sec;
+	struct sframe_buffer buf;
+};
+
+/**
+ * struct sf_proc_modules - the module table of a process.
+ * @table: one module per executable mapping; @user is its struct
+ *	sf_proc_image, @sec NULL when the image has no SFrame.
+ */
+struct sf_proc_modules {
+	uint8_t abi;
+	struct sf_proc_file **files;
+	size_t nfiles;
+	struct sf_proc_image **images;
+	size_t nimages;
+	struct sframe_module *slots;
+	struct sframe_module_table table;
+};
+
+/**
+ * sf_proc_modules_build() - load every executable mapping of @maps.
+ * @pid: the process (its files are opened through /proc/PID/map_files or
+ *	/proc/PID/root when possible, so deleted files and other mount
+ *	namespaces work).
+ * @maps: its mappings.
+ * @abi: the process's SFrame ABI; sections of another ABI are not used.
+ * @read_mem: reads the process's memory (for the [vdso] image); may fail.
+ * @mem_ctx: passed to @read_mem.
+ * @pm: filled; free with sf_proc_modules_free() (also after a failure).
+ * @err: message on failure.
+ * @errlen: its size.
+ *
+ * Files that cannot be read or have no SFrame still get their modules (with
+ * a NULL section), so that the frame-pointer fallback and the symbols work
+ * through them where possible.
+ *
+ * Return: 0, or -1 (out of memory) with @err set.
+ */
+int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
+			  sframe_read_fn read_mem, void *mem_ctx, struct sf_proc_modules *pm,
+			  char *err, size_t errlen);
+
+void sf_proc_modules_free(struct sf_proc_modules *pm);
+
+/**
+ * sf_proc_image_at() - the image whose executable mapping contains @addr.
+ * Return: the image or NULL.
+ */
+const struct sf_proc_image *sf_proc_image_at(const struct sf_proc_modules *pm, uint64_t addr);
+
+/**
+ * sf_elf_load_bias() - the load bias of an ELF file from one of its mappings.
+ * @file: the file's bytes.
+ * @size: their number.
+ * @map_start: the mapping's start address.
+ * @map_offset: the mapping's file offset.
+ * @bias: set on success.
+ *
+ * Finds the PT_LOAD segment that the mapping maps (preferring executable
+ * ones): the segment's file range, rounded down to the page, contains
+ * @map_offset. Then the byte at file offset p_offset has run-time address
+ * p_vaddr + bias and the mapping's first byte is at file offset
+ * @map_offset, so bias = @map_start - p_vaddr + p_offset - @map_offset.
+ * That is @map_start minus the page-aligned p_vaddr for a mapping of a whole
+ * segment, and right as well for a segment split by mprotect(). Works for
+ * ET_EXEC (bias 0), PIE executables and shared libraries alike.
+ *
+ * Return: true when a segment was found.
+ */
+bool sf_elf_load_bias(const unsigned char *file, size_t size, uint64_t map_start,
+		      uint64_t map_offset, uint64_t *bias);
+
+#endif /* SFRAME_TOOL_PROC_MAPS_H */

@@ -1,0 +1,589 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * test_stack.c - "sframe stack PID" on live processes: tests/stack_child.c,
+ * built with SFrame, spins at known call depths; the tool must print its
+ * threads' stacks in eu-stack's layout, frame by frame, and leave it running.
+ *
+ *   test_stack SFRAME_TOOL STACK_CHILD SKIP_REASON
+ *
+ * A non-empty SKIP_REASON (the compiler cannot make SFrame, or a cross
+ * build run under an emulator, which has no ptrace) skips the whole test:
+ * exit 77, the reason printed. When ptrace is not permitted
+ * here (Yama ptrace_scope, containers without CAP_SYS_PTRACE) the tests
+ * that need it are skipped, with the tool's message.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define END ((const char *)NULL)	/* ends run_tool()'s arguments */
+
+static const char *tool_path;
+static const char *child_path;
+
+/* ---- Children ------------------------------------------------------------------ */
+
+struct child {
+	pid_t pid;
+	int out;	/* its standard output */
+};
+
+#define MAX_CHILDREN 4
+static struct child children[MAX_CHILDREN];
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* One line from @fd within @timeout_ms; false on timeout or EOF. */
+static bool read_line(int fd, char *buf, size_t size, long timeout_ms)
+{
+	long deadline = now_ms() + timeout_ms;
+	size_t len = 0;
+
+	while (len + 1 < size) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		long left = deadline - now_ms();
+		ssize_t n;
+
+		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+			break;
+		n = read(fd, buf + len, 1);
+		if (n <= 0)
+			break;
+		if (buf[len] == '\n') {
+			buf[len] = '\0';
+			return true;
+		}
+		len++;
+	}
+	buf[len] = '\0';
+	return false;
+}
+
+/* Start stack_child MODE and wait for its "ready". */
+static struct child *start_child(const char *mode)
+{
+	struct child *c = NULL;
+	char line[64];
+	int p[2], i;
+
+	for (i = 0; i < MAX_CHILDREN; i++)
+		if (children[i].pid == 0)
+			c = &children[i];
+	assert_non_null(c);
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	c->pid = fork();
+	assert_true(c->pid >= 0);
+	if (c->pid == 0) {
+		dup2(p[1], STDOUT_FILENO);
+		execl(child_path, child_path, mode, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	c->out = p[0];
+	if (!read_line(c->out, line, sizeof(line), 10000) || strcmp(line, "ready") != 0)
+		fail_msg("stack_child %s did not get ready (got '%s')", mode, line);
+	return c;
+}
+
+/* The child must still run: answer SIGUSR1 with "bye" and exit 0. */
+static void expect_child_runs_and_ends(struct child *c)
+{
+	char path[64], line[256];
+	int status;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", (long)c->pid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "State:", 6) == 0) {
+			const char *st = line + 6 + strspn(line + 6, " \t");
+
+			/* Running or sleeping: not stopped (T) nor in a trace stop (t). */
+			if (*st != 'R' && *st != 'S')
+				fail_msg("stack_child left in state %s", st);
+		}
+		if (strncmp(line, "TracerPid:", 10) == 0)
+			assert_int_equal(atol(line + 10), 0);
+	}
+	fclose(f);
+	assert_int_equal(kill(c->pid, SIGUSR1), 0);
+	if (!read_line(c->out, line, sizeof(line), 10000))
+		fail_msg("stack_child does not respond after the tool detached");
+	assert_string_equal(line, "bye");
+	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	close(c->out);
+	c->pid = 0;
+}
+
+static int kill_children(void **state)
+{
+	int i;
+
+	(void)state;
+	for (i = 0; i < MAX_CHILDREN; i++) {
+		if (children[i].pid > 0) {
+			kill(children[i].pid, SIGKILL);
+			waitpid(children[i].pid, NULL, 0);
+			close(children[i].out);
+		}
+		children[i].pid = 0;
+	}
+	return 0;
+}
+
+/* ---- Running the tool -------------------------------------------------------------- */
+
+struct run {
+	int status;	/* exit status, or 128 + signal */
+	char out[65536];
+	char err[4096];
+};
+
+/* Run "sframe stack ARGS..." (NULL-terminated), collecting its output. */
+static void run_tool(struct run *r, ...)
+{
+	const char *argv[8];
+	int po[2], pe[2], status, n = 0;
+	size_t lo = 0, le = 0;
+	long deadline = now_ms() + 60000;
+	bool open_o = true, open_e = true;
+	va_list ap;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	argv[n++] = tool_path;
+	argv[n++] = "stack";
+	va_start(ap, r);
+	while (n < 7 && (argv[n] = va_arg(ap, const char *)) != NULL)
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+
+	assert_int_equal(pipe2(po, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(pe, O_CLOEXEC), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(po[1], STDOUT_FILENO);
+		dup2(pe[1], STDERR_FILENO);
+		execv(tool_path, (char *const *)argv);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	while ((open_o || open_e) && now_ms() < deadline) {
+		struct pollfd p[2] = { { open_o ? po[0] : -1, POLLIN, 0 },
+				       { open_e ? pe[0] : -1, POLLIN, 0 } };
+		ssize_t k;
+
+		if (poll(p, 2, 1000) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents) {
+			k = read(po[0], r->out + lo, sizeof(r->out) - 1 - lo);
+			if (k <= 0)
+				open_o = false;
+			else
+				lo += (size_t)k;
+		}
+		if (p[1].revents) {
+			k = read(pe[0], r->err + le, sizeof(r->err) - 1 - le);
+			if (k <= 0)
+				open_e = false;
+			else
+				le += (size_t)k;
+		}
+	}
+	if (open_o || open_e)
+		kill(pid, SIGKILL);
+	close(po[0]);
+	close(pe[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (r->status != 0 || r->err[0]) {
+		printf("sframe stack");
+		for (n = 2; argv[n]; n++)
+			printf(" %s", argv[n]);
+		printf(": exit %d\n%s", r->status, r->err);
+		fflush(stdout);
+	}
+}
+
+/* Skip (not fail) when this machine does not let the tool trace the child. */
+static void skip_if_not_permitted(const struct run *r)
+{
+	if (r->status == 1 && (strstr(r->err, "Operation not permitted") ||
+			       strstr(r->err, "not supported on this architecture"))) {
+		printf("SKIP: ptrace is not available here: %s", r->err);
+		fflush(stdout);
+		kill_children(NULL);
+		skip();
+	}
+}
+
+/* ---- Parsing eu-stack's layout ------------------------------------------------------- */
+
+struct frame {
+	unsigned int idx;
+	uint64_t pc;
+	char sym[128];		/* the name, without +0xOFFSET; "??" when unknown */
+	bool has_offset;
+	char module[512];	/* "" when none is printed */
+	bool fp;		/* [fp] */
+	bool no_sframe;		/* [no sframe] */
+};
+
+struct thread_block {
+	long tid;
+	struct frame frames[64];
+	unsigned int n;
+	char stop[1024];
+};
+
+struct parsed {
+	long pid;
+	struct thread_block th[8];
+	unsigned int nth;
+};
+
+/* "#N  0x<16 hex> SYMBOL[+0xOFF] [- MODULE] [marks]": false when malformed. */
+static bool parse_frame(const char *s, struct frame *f)
+{
+	const char *p, *q, *tok_end;
+	char *end;
+	size_t len;
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	if (*s++ != '#' || !isdigit((unsigned char)*s))
+		return false;
+	f->idx = (unsigned int)strtoul(s, &end, 10);
+	/* eu-stack's "#%-2u 0x": "#0  0x", "#10 0x". */
+	if (end - s < 2) {
+		if (end[0] != ' ' || end[1] != ' ')
+			return false;
+		p = end + 2;
+	} else {
+		if (end[0] != ' ')
+			return false;
+		p = end + 1;
+	}
+	if (p[0] != '0' || p[1] != 'x')
+		return false;
+	p += 2;
+	for (i = 0; i < 16; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return false;
+	if (p[16] != ' ')
+		return false;
+	f->pc = strtoull(p, NULL, 16);
+	p += 17;
+
+	tok_end = strchr(p, ' ');
+	if (!tok_end)
+		tok_end = p + strlen(p);
+	len = (size_t)(tok_end - p);
+	if (len == 0 || len >= sizeof(f->sym))
+		return false;
+	memcpy(f->sym, p, len);
+	f->sym[len] = '\0';
+	if (strcmp(f->sym, "??") != 0) {
+		char *plus = strrchr(f->sym, '+');
+
+		if (!plus || plus[1] != '0' || plus[2] != 'x' || !plus[3])
+			return false;
+		for (q = plus + 3; *q; q++)
+			if (!isxdigit((unsigned char)*q))
+				return false;
+		*plus = '\0';
+		f->has_offset = true;
+	}
+	p = tok_end;
+	if (strncmp(p, " - ", 3) == 0) {
+		p += 3;
+		q = strstr(p, " [");
+		len = q ? (size_t)(q - p) : strlen(p);
+		if (len == 0 || len >= sizeof(f->module))
+			return false;
+		memcpy(f->module, p, len);
+		f->module[len] = '\0';
+		p += len;
+	}
+	while (*p) {
+		if (strncmp(p, " [fp]", 5) == 0) {
+			f->fp = true;
+			p += 5;
+		} else if (strncmp(p, " [no sframe]", 12) == 0) {
+			f->no_sframe = true;
+			p += 12;
+		} else if (strncmp(p, " [signal]", 9) == 0) {
+			p += 9;
+		} else if (strncmp(p, " [pac]", 6) == 0) {
+			p += 6;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
+static void parse_output(const char *text, struct parsed *out)
+{
+	struct thread_block *t = NULL;
+	const char *line = text;
+
+	memset(out, 0, sizeof(*out));
+	out->pid = -1;
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		char buf[1024];
+		size_t len;
+
+		assert_non_null(nl);	/* every line ends with a newline */
+		len = (size_t)(nl - line);
+		assert_true(len < sizeof(buf));
+		memcpy(buf, line, len);
+		buf[len] = '\0';
+		line = nl + 1;
+
+		if (strncmp(buf, "PID ", 4) == 0) {
+			assert_int_equal(out->pid, -1);
+			assert_non_null(strstr(buf, " - process"));
+			out->pid = atol(buf + 4);
+		} else if (strncmp(buf, "TID ", 4) == 0) {
+			assert_true(out->nth < 8);
+			assert_int_equal(buf[len - 1], ':');
+			t = &out->th[out->nth++];
+			t->tid = atol(buf + 4);
+		} else if (buf[0] == '#') {
+			assert_non_null(t);
+			assert_true(t->n < 64);
+			if (!parse_frame(buf, &t->frames[t->n]))
+				fail_msg("malformed frame line: '%s'", buf);
+			assert_int_equal(t->frames[t->n].idx, t->n);
+			t->n++;
+		} else if (strncmp(buf, "stop: ", 6) == 0) {
+			assert_non_null(t);
+			assert_int_equal(t->stop[0], '\0');	/* one per thread */
+			snprintf(t->stop, sizeof(t->stop), "%s", buf);
+		} else {
+			fail_msg("unexpected line: '%s'", buf);
+		}
+	}
+	/* Every thread block ends with its stop reason. */
+	for (unsigned int i = 0; i < out->nth; i++)
+		if (!out->th[i].stop[0])
+			fail_msg("TID %ld has no stop line", out->th[i].tid);
+}
+
+/* Frames 0.. of @t are @names, in order, in stack_child, described by SFrame. */
+static void expect_chain(const struct thread_block *t, const char *const *names, unsigned int n)
+{
+	unsigned int i;
+
+	if (t->n < n)
+		fail_msg("TID %ld: %u frames, expected at least %u (%s)", t->tid, t->n, n, t->stop);
+	for (i = 0; i < n; i++) {
+		const struct frame *f = &t->frames[i];
+
+		if (strcmp(f->sym, names[i]) != 0)
+			fail_msg("TID %ld frame #%u is '%s', expected '%s'", t->tid, i, f->sym,
+				 names[i]);
+		assert_true(f->has_offset);
+		assert_non_null(strstr(f->module, "stack_child"));
+		assert_false(f->no_sframe);
+		assert_false(f->fp);
+		assert_true(f->pc != 0);
+	}
+}
+
+/* What holds for every walk: marks and stop reasons agree. */
+static void expect_consistent(const struct thread_block *t, bool fp_fallback)
+{
+	unsigned int i;
+
+	assert_true(t->n > 0);
+	for (i = 0; i < t->n; i++)
+		if (t->frames[i].fp)
+			assert_true(fp_fallback);
+	if (strncmp(t->stop, "stop: no SFrame for 0x", 22) == 0) {
+		assert_false(fp_fallback);
+		assert_true(t->frames[t->n - 1].no_sframe);
+		assert_int_equal(strtoull(t->stop + 20, NULL, 16), t->frames[t->n - 1].pc);
+	}
+}
+
+static const char *const main_chain[] = { "level3", "level2", "level1", "main" };
+static const char *const thread_chain[] = { "thread_level2", "thread_level1", "thread_start" };
+
+/* ---- Tests ------------------------------------------------------------------------- */
+
+static void test_single_thread(void **state)
+{
+	static struct run r;
+	static struct parsed p;
+	struct child *c;
+	char pid[32];
+	int round;
+
+	(void)state;
+	c = start_child("single");
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	/* Twice: the first run must have detached cleanly for the second to attach. */
+	for (round = 0; round < 2; round++) {
+		run_tool(&r, pid, END);
+		skip_if_not_permitted(&r);
+		assert_int_equal(r.status, 0);
+		parse_output(r.out, &p);
+		assert_int_equal(p.pid, c->pid);
+		assert_int_equal(p.nth, 1);
+		assert_int_equal(p.th[0].tid, c->pid);
+		expect_chain(&p.th[0], main_chain, 4);
+		expect_consistent(&p.th[0], false);
+	}
+	fputs(r.out, stdout);
+	expect_child_runs_and_ends(c);
+}
+
+static void test_fp_fallback(void **state)
+{
+	static struct run r;
+	static struct parsed p;
+	struct child *c;
+	char pid[32];
+
+	(void)state;
+	c = start_child("single");
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	run_tool(&r, pid, "--fp-fallback", END);	/* options after the PID too */
+	skip_if_not_permitted(&r);
+	assert_int_equal(r.status, 0);
+	parse_output(r.out, &p);
+	assert_int_equal(p.nth, 1);
+	expect_chain(&p.th[0], main_chain, 4);
+	expect_consistent(&p.th[0], true);
+	fputs(r.out, stdout);
+	expect_child_runs_and_ends(c);
+}
+
+static void test_threads(void **state)
+{
+	static struct run r;
+	static struct parsed p;
+	const struct thread_block *main_t, *other;
+	struct child *c;
+	char pid[32];
+
+	(void)state;
+	c = start_child("threads");
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	run_tool(&r, pid, END);
+	skip_if_not_permitted(&r);
+	assert_int_equal(r.status, 0);
+	parse_output(r.out, &p);
+	assert_int_equal(p.nth, 2);
+	/* The main thread has TID = PID (and is listed first, as eu-stack does). */
+	main_t = &p.th[0];
+	other = &p.th[1];
+	assert_int_equal(main_t->tid, c->pid);
+	assert_true(other->tid > 0 && other->tid != c->pid);
+	expect_chain(main_t, main_chain, 4);
+	expect_chain(other, thread_chain, 3);
+	expect_consistent(main_t, false);
+	expect_consistent(other, false);
+	fputs(r.out, stdout);
+	expect_child_runs_and_ends(c);
+}
+
+static void test_no_such_process(void **state)
+{
+	static struct run r;
+	char pid[32], want[64];
+	pid_t gone;
+
+	(void)state;
+	/* A PID that just ended (and was reaped) names no process. */
+	gone = fork();
+	assert_true(gone >= 0);
+	if (gone == 0)
+		_exit(0);
+	assert_int_equal(waitpid(gone, NULL, 0), gone);
+	snprintf(pid, sizeof(pid), "%ld", (long)gone);
+	run_tool(&r, pid, END);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.out, "");
+	snprintf(want, sizeof(want), "no process with PID %ld", (long)gone);
+	assert_non_null(strstr(r.err, want));
+}
+
+static void test_usage(void **state)
+{
+	static struct run r;
+
+	(void)state;
+	run_tool(&r, END);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "missing PID"));
+	run_tool(&r, "12ab", END);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "invalid PID"));
+	run_tool(&r, "0", END);
+	assert_int_equal(r.status, 2);
+	run_tool(&r, "1", "--bogus", END);
+	assert_int_equal(r.status, 2);
+	run_tool(&r, "1", "2", END);
+	assert_int_equal(r.status, 2);
+	run_tool(&r, "--help", END);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "Usage: sframe stack PID"));
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_no_such_process),
+		cmocka_unit_test_teardown(test_single_thread, kill_children),
+		cmocka_unit_test_teardown(test_fp_fallback, kill_children),
+		cmocka_unit_test_teardown(test_threads, kill_children),
+	};
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s SFRAME_TOOL STACK_CHILD SKIP_REASON\n", argv[0]);
+		return 2;
+	}
+	tool_path = argv[1];
+	child_path = argv[2];
+	if (argv[3][0] || !child_path[0]) {
+		printf("SKIP: %s\n", argv[3][0] ? argv[3] : "stack_child was not built");
+		return 77;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, NULL, kill_children);
+}
