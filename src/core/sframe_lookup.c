@@ -5,7 +5,9 @@
  * Reads are what an embedder pays for (a page fault in the kernel, a
  * syscall under ptrace), so the search reads only the 8 or 12 bytes of each
  * probed FDE, then the chosen FDE, then the function's FREs in windows of
- * SFRAME_MAX_READ bytes.
+ * SFRAME_MAX_READ bytes: at most ceil(log2(FDEs)) + 3 reads for functions of
+ * ordinary size. A section in memory (sframe_open_buffer()) is read in place,
+ * with the same bounds checks and no callback.
  */
 #include "sframe_internal.h"
 
