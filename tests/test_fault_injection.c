@@ -38,6 +38,7 @@
 #include <cmocka.h>
 
 #include "builder.h"
+#include "tool_run.h"
 #include "unwind_target.h"
 
 #define INJ (-77)
@@ -180,27 +181,6 @@ static void inject(const char *what, op_fn fn, struct op *o, struct fault *f, st
 	t->faults += n;
 }
 
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(n > 0 ? (size_t)n : 1);
-	if (buf && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = n > 0 ? (size_t)n : 0;
-	return buf;
-}
-
 static uint64_t read_addr(const char *path)
 {
 	unsigned long long v = 0;
@@ -245,7 +225,7 @@ static void test_section(void **state)
 	uint32_t j;
 
 	snprintf(p, sizeof(p), "%s.sframe", fx->path);
-	data = read_file(p, &len);
+	data = (uint8_t *)tu_read_file(p, &len);
 	assert_non_null(data);
 	rd.data = data;
 	rd.base = 0x7000;

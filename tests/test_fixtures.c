@@ -25,6 +25,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tool_run.h"
+
 static const char *tool;
 
 enum kind { DUMP, LOOKUP, CHECK };
@@ -34,105 +36,6 @@ struct fixture {
 	enum kind kind;
 	char vaddr[32];		/* raw sections: --vaddr for the dump; "" for ELF files */
 };
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	if (buf) {
-		buf[n] = 0;
-		*len = (size_t)n;
-	}
-	return buf;
-}
-
-/*
- * In the child: exec argv, or, when SFRAME_TEST_WRAPPER is set (words
- * separated by spaces, e.g. "qemu-s390x-static -L /usr/s390x-linux-gnu"),
- * the wrapper with argv appended. A cross-built tool cannot be exec'd
- * directly where binfmt_misc is not set up, and meson's exe_wrapper only
- * wraps the test binary itself, not what it spawns.
- */
-static void exec_tool(char *const argv[])
-{
-	const char *w = getenv("SFRAME_TEST_WRAPPER");
-	char *words, *wargv[64], *tok, *save;
-	size_t n = 0, i;
-
-	if (!w || !*w) {
-		execv(argv[0], argv);
-		return;
-	}
-	words = strdup(w);
-	if (!words)
-		return;
-	for (tok = strtok_r(words, " ", &save); tok && n < 32; tok = strtok_r(NULL, " ", &save))
-		wargv[n++] = tok;
-	for (i = 0; argv[i] && n < 63; i++)
-		wargv[n++] = argv[i];
-	wargv[n] = NULL;
-	execvp(wargv[0], wargv);
-}
-
-/* Runs argv with stdin from @in (or /dev/null); returns stdout, sets exit status. */
-static char *run(char *const argv[], const char *in, size_t *len, int *status)
-{
-	int pfd[2];
-	pid_t pid;
-	size_t cap = 1 << 16, n = 0;
-	char *out = malloc(cap);
-	ssize_t r;
-
-	assert_non_null(out);
-	assert_int_equal(pipe(pfd), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int fd = open(in ? in : "/dev/null", O_RDONLY);
-
-		if (fd < 0)
-			_exit(127);
-		dup2(fd, 0);
-		dup2(pfd[1], 1);
-		close(pfd[0]);
-		close(pfd[1]);
-		exec_tool(argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	for (;;) {
-		if (n == cap) {
-			cap *= 2;
-			out = realloc(out, cap);
-			assert_non_null(out);
-		}
-		r = read(pfd[0], out + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(pfd[0]);
-	assert_int_equal(waitpid(pid, status, 0), pid);
-	out = realloc(out, n + 1);
-	out[n] = 0;
-	*len = n;
-	return out;
-}
 
 /* ELF fixtures are used as they are; hand-built ones are NAME.sframe. */
 static void input_path(const struct fixture *fx, char *buf, size_t size)
@@ -176,9 +79,9 @@ static void test_dump(void **state)
 		argv[4] = (char *)fx->vaddr;
 	}
 	snprintf(exp_path, sizeof(exp_path), "%s.objdump", fx->path);
-	want = read_file(exp_path, &want_len);
+	want = tu_read_file(exp_path, &want_len);
 	assert_non_null(want);
-	got = run(argv, NULL, &got_len, &status);
+	got = tu_run(argv, NULL, 1, &got_len, &status);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	if (got_len != want_len || memcmp(got, want, want_len) != 0) {
@@ -200,9 +103,9 @@ static void test_lookup(void **state)
 
 	snprintf(pcs, sizeof(pcs), "%s.pcs", fx->path);
 	snprintf(exp_path, sizeof(exp_path), "%s.lookup", fx->path);
-	want = read_file(exp_path, &want_len);
+	want = tu_read_file(exp_path, &want_len);
 	assert_non_null(want);
-	got = run(argv, pcs, &got_len, &status);
+	got = tu_run(argv, pcs, 1, &got_len, &status);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	gl = strtok_r(got, "\n", &gs);
@@ -239,7 +142,7 @@ static void test_check(void **state)
 	char *out;
 
 	input_path(fx, input, sizeof(input));
-	out = run(argv, NULL, &len, &status);
+	out = tu_run(argv, NULL, 1, &len, &status);
 
 	assert_true(WIFEXITED(status));
 	if (WEXITSTATUS(status) != 0)
@@ -283,7 +186,7 @@ static void test_unwind_tool(void **state)
 
 		snprintf(exe, sizeof(exe), "%s/unwind/%s/unwind", fixtures, combos[i]);
 		snprintf(snap, sizeof(snap), "%s/unwind/%s/unwind.snap", fixtures, combos[i]);
-		out = run(argv, NULL, &len, &status);
+		out = tu_run(argv, NULL, 1, &len, &status);
 		assert_true(WIFEXITED(status));
 		assert_int_equal(WEXITSTATUS(status), 0);
 		assert_int_equal(count_lines_with(out, "sample "), 2000);
@@ -306,17 +209,17 @@ static void test_cli_errors(void **state)
 	int status;
 	char *out;
 
-	out = run(help, NULL, &len, &status);
+	out = tu_run(help, NULL, 1, &len, &status);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	assert_non_null(strstr(out, "Usage: sframe"));
 	free(out);
-	free(run(bad_cmd, NULL, &len, &status));
+	free(tu_run(bad_cmd, NULL, 1, &len, &status));
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
-	free(run(no_file, NULL, &len, &status));
+	free(tu_run(no_file, NULL, 1, &len, &status));
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
-	free(run(missing, NULL, &len, &status));
+	free(tu_run(missing, NULL, 1, &len, &status));
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
-	free(run(bad_pc, NULL, &len, &status));
+	free(tu_run(bad_pc, NULL, 1, &len, &status));
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
 }
 

@@ -37,6 +37,7 @@
 #include <cmocka.h>
 
 #include "builder.h"
+#include "tool_run.h"
 
 #define MAX_CASES 512
 
@@ -52,101 +53,15 @@ static const char *fixtures;
 static struct hostile cases[MAX_CASES];
 static size_t ncases;
 
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(n > 0 ? (size_t)n : 1);
-	if (buf && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = n > 0 ? (size_t)n : 0;
-	return buf;
-}
-
-/*
- * In the child: exec "TOOL check FILE", or, when SFRAME_TEST_WRAPPER is set
- * (words separated by spaces, e.g. "qemu-s390x-static"), the wrapper with
- * that command appended: a cross-built tool cannot be exec'd directly where
- * binfmt_misc is not set up, and meson's exe_wrapper only wraps the test
- * binary itself, not what it spawns.
- */
-static void exec_check(const char *file)
-{
-	const char *w = getenv("SFRAME_TEST_WRAPPER");
-	char *words, *argv[40], *tok, *save;
-	size_t n = 0;
-
-	if (!w || !*w) {
-		execl(tool, tool, "check", file, (char *)NULL);
-		return;
-	}
-	words = strdup(w);
-	if (!words)
-		return;
-	for (tok = strtok_r(words, " ", &save); tok && n < 32; tok = strtok_r(NULL, " ", &save))
-		argv[n++] = tok;
-	argv[n++] = (char *)tool;
-	argv[n++] = "check";
-	argv[n++] = (char *)file;
-	argv[n] = NULL;
-	execvp(argv[0], argv);
-}
-
 /* Runs "TOOL check FILE"; returns its exit status and stderr (owned). */
 static int run_check(const char *file, char **err_out)
 {
-	int pfd[2], status;
-	size_t cap = 4096, n = 0;
-	char *out = malloc(cap);
-	pid_t pid;
-	ssize_t r;
+	char *argv[] = { (char *)tool, "check", (char *)file, NULL };
+	size_t len;
+	int status;
 
-	assert_non_null(out);
-	assert_int_equal(pipe(pfd), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
-
-		if (devnull < 0)
-			_exit(127);
-		dup2(devnull, 0);
-		dup2(devnull, 1);
-		dup2(pfd[1], 2);
-		close(pfd[0]);
-		close(pfd[1]);
-		exec_check(file);
-		_exit(127);
-	}
-	close(pfd[1]);
-	for (;;) {
-		if (n + 1 >= cap) {
-			cap *= 2;
-			out = realloc(out, cap);
-			assert_non_null(out);
-		}
-		r = read(pfd[0], out + n, cap - 1 - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	out[n] = 0;
-	close(pfd[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	*err_out = tu_run(argv, NULL, 2, &len, &status);
 	assert_true(WIFEXITED(status));
-	*err_out = out;
 	return WEXITSTATUS(status);
 }
 
@@ -226,7 +141,7 @@ static void test_case(void **state)
 	int r, status;
 
 	snprintf(path, sizeof(path), "%s/hostile/%s.sframe", fixtures, h->name);
-	data = read_file(path, &len);
+	data = (uint8_t *)tu_read_file(path, &len);
 	assert_non_null(data);
 
 	memset(&rd, 0, sizeof(rd));
@@ -356,7 +271,7 @@ static void test_binutils_valid(void **state)
 				assert_non_null(af);
 				assert_int_equal(fscanf(af, "%llx", &vaddr), 1);
 				fclose(af);
-				data = read_file(path, &len);
+				data = (uint8_t *)tu_read_file(path, &len);
 				assert_non_null(data);
 				memset(&rd, 0, sizeof(rd));
 				rd.data = data;

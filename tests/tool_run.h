@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * tool_run.h - test helpers shared by the tests that read fixture files and
+ * run the sframe tool.
+ */
+#ifndef SFRAME_TEST_TOOL_RUN_H
+#define SFRAME_TEST_TOOL_RUN_H
+
+#include <stddef.h>
+
+/*
+ * tu_read_file() - the whole file, NUL-terminated (so text can be used as a
+ * string); *@len excludes the NUL. NULL when it cannot be read.
+ */
+char *tu_read_file(const char *path, size_t *len);
+
+/*
+ * tu_run() - run argv (argv[0] is the program's path) with stdin from @in
+ * (NULL: /dev/null), and return what it writes to file descriptor
+ * @capture_fd, NUL-terminated: 1 captures stdout (stderr is inherited), 2
+ * captures stderr (stdout is discarded). *@status is waitpid()'s status.
+ * Fails the test when it cannot fork or wait.
+ *
+ * When SFRAME_TEST_WRAPPER is set (words separated by spaces, e.g.
+ * "qemu-s390x-static"), the wrapper runs argv: a cross-built tool cannot be
+ * exec'd directly where binfmt_misc is not set up, and meson's exe_wrapper
+ * only wraps the test binary itself, not what it spawns.
+ */
+char *tu_run(char *const argv[], const char *in, int capture_fd, size_t *len, int *status);
+
+#endif /* SFRAME_TEST_TOOL_RUN_H */
