@@ -16,6 +16,8 @@
  *     at or before its offset; its rules are those sframe_fre_rules() gives;
  *   - if sframe_check() accepts the section: never a corrupt-section code,
  *     and exactly the answer of the slow linear reference (fuzz_common.h);
+ *   - the section opened in memory (sframe_open_buffer(), read in place
+ *     by its own search) answers every PC exactly as through the callback;
  *   - the k-th read of a lookup failing returns that error unchanged;
  *   - assume-mask build: on accepted sections the same as above; on the
  *     others only memory safety (the bounded reads) and no read error.
@@ -64,7 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint64_t pcs[MAX_PCS];
 	struct fz_in in = { data, size };
-	struct sframe_section sec;
+	struct sframe_section sec, bsec;
+	struct sframe_buffer buf;
 	struct sframe_row row, row2;
 	struct fz_ref r;
 	struct fz_mem m;
@@ -119,6 +122,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_ASSERT(row2.fde.index == row.fde.index);
 	}
 	fz_ref_free(&r);
+
+	/* In memory: the same answers, row for row. */
+	FZ_ASSERT_ERR(sframe_open_buffer(&bsec, &buf, d, len, vaddr), 0);
+	for (i = 0; i < n; i++) {
+		int bret;
+
+		memset(&row, 0, sizeof(row));
+		memset(&row2, 0, sizeof(row2));
+		ret = sframe_lookup(&sec, pcs[i], &row);
+		bret = sframe_lookup(&bsec, pcs[i], &row2);
+		if (FZ_ASSUME && !accepted)
+			continue;
+		FZ_ASSERT_ERR(bret, ret);
+		FZ_ASSERT(row2.fde.index == row.fde.index);
+		if (ret)
+			continue;
+		FZ_ASSERT(row2.fde.func_start == row.fde.func_start);
+		FZ_ASSERT(row2.fre.start == row.fre.start && row2.fre.size == row.fre.size);
+		fz_assert_rules_eq(&row2.rules, &row.rules);
+	}
 
 	/* The k-th read of one lookup fails: that error, unchanged. */
 	if (n) {

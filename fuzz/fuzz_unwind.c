@@ -26,6 +26,11 @@
  *     corrupt-section code when sframe_check() accepted the section;
  *   - sframe_unwind_step() one frame at a time gives the same frames, and
  *     leaves the cursor unchanged when it fails;
+ *   - with a cache of decoded rows (a tiny one, so that entries collide,
+ *     walked twice so that the second walk runs from the cache) and the
+ *     stack given as a direct window besides the callback, the walk is the
+ *     same, field for field, with the same result; sframe_unwind_pcs(),
+ *     with and without them, gives the same PCs, count and result;
  *   - the k-th read (section and stack reads counted together) failing
  *     makes the step that made it return that error unchanged, or, only for
  *     a stack read, succeed with SFRAME_FRAME_FP_LOST on the new frame (the
@@ -178,7 +183,13 @@ static uint32_t walk_steps(const struct sframe_unwinder *u, const struct sframe_
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct sframe_frame frames[MAX_FRAMES];
+	static struct sframe_frame frames[MAX_FRAMES], frames2[MAX_FRAMES];
+	static uint64_t pcs[MAX_FRAMES];
+	struct sframe_cache_entry centries[4];
+	struct sframe_unwind_cache cache;
+	struct sframe_unwinder u2;
+	uint32_t count2;
+	int ret2, pass;
 	static struct sframe_cursor cur[MAX_FRAMES + 1], cur2[MAX_FRAMES + 1];
 	static int res[MAX_FRAMES + 1], res2[MAX_FRAMES + 1];
 	struct fz_in in = { data, size };
@@ -308,6 +319,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FZ_ASSERT(cur[i].regs.fp == frames[i].fp);
 		if (i + 1 < n)
 			FZ_ASSERT(cur[i + 1].prev_cfa == frames[i].cfa);
+	}
+
+	/* Cached, with a stack window: the same walk, twice. */
+	u2 = u;
+	FZ_ASSERT_ERR(sframe_unwind_cache_init(&cache, centries, 4), 0);
+	u2.cache = &cache;
+	u2.stack_data = stack;
+	u2.stack_addr = stack_addr;
+	u2.stack_len = stack_len;
+	for (pass = 0; pass < 2; pass++) {
+		memset(frames2, 0, sizeof(frames2));
+		ret2 = sframe_unwind_stack(&u2, &regs, frames2, MAX_FRAMES, &count2);
+		FZ_ASSERT_ERR(ret2, ret);
+		FZ_ASSERT(count2 == count);
+		for (i = 0; i < count; i++) {
+			FZ_ASSERT(frames2[i].pc == frames[i].pc && frames2[i].sp == frames[i].sp);
+			FZ_ASSERT(frames2[i].fp == frames[i].fp && frames2[i].cfa == frames[i].cfa);
+			FZ_ASSERT(frames2[i].valid == frames[i].valid);
+			FZ_ASSERT(frames2[i].flags == frames[i].flags);
+			FZ_ASSERT(frames2[i].module == frames[i].module);
+		}
+	}
+	for (pass = 0; pass < 3; pass++) {
+		memset(pcs, 0, sizeof(pcs));
+		ret2 = sframe_unwind_pcs(pass ? &u2 : &u, &regs, pcs, MAX_FRAMES, &count2);
+		FZ_ASSERT_ERR(ret2, ret);
+		FZ_ASSERT(count2 == count);
+		for (i = 0; i < count; i++)
+			FZ_ASSERT(pcs[i] == frames[i].pc);
 	}
 
 	/* The k-th read fails, section and stack reads counted together. */

@@ -18,6 +18,12 @@
  * it and in its callee are beyond SFrame). Each combination must have at
  * least 1000 in-scope samples.
  *
+ * Every sample is also walked with a cache of decoded rows shared by all the
+ * samples of a combination (small, so that entries are evicted) and the
+ * sample's stack as a direct window, by sframe_unwind_stack() and
+ * sframe_unwind_pcs(): the frames must be those of the plain walk, field
+ * for field, and the cache must have served most steps.
+ *
  * Usage: test_unwind_snapshots FIXTURES_DIR
  */
 #define _GNU_SOURCE
@@ -118,6 +124,44 @@ static bool has_fde(const struct sf_target *t, const char *name)
 	return r == 0 || (r == -SFRAME_ERR_NOT_FOUND && row.fde.index != SFRAME_NO_INDEX);
 }
 
+#define CACHE_ENTRIES 64
+
+/* The walk of @smp again, cached and with the stack window: the same frames. */
+static void check_cached(const struct sf_target *t, const struct sf_sample *smp,
+			 struct sframe_unwind_cache *cache, const struct sframe_frame *frames,
+			 uint32_t n, int stop)
+{
+	static struct sframe_frame f2[64];
+	static uint64_t pcs[64];
+	struct sframe_unwinder u;
+	struct sframe_regs regs;
+	uint32_t n2, k;
+
+	sf_target_unwinder(t, smp, 0, &u, &regs);
+	u.cache = cache;
+	u.stack_data = smp->stack;
+	u.stack_addr = smp->stack_addr;
+	u.stack_len = smp->stack_len;
+	memset(f2, 0, sizeof(f2));
+	assert_int_equal(sframe_unwind_stack(&u, &regs, f2, 64, &n2), stop);
+	assert_int_equal(n2, n);
+	for (k = 0; k < n; k++) {
+		assert_int_equal(f2[k].pc, frames[k].pc);
+		assert_int_equal(f2[k].sp, frames[k].sp);
+		assert_int_equal(f2[k].fp, frames[k].fp);
+		assert_int_equal(f2[k].cfa, frames[k].cfa);
+		assert_int_equal(f2[k].valid, frames[k].valid);
+		assert_int_equal(f2[k].flags, frames[k].flags);
+		assert_ptr_equal(f2[k].module, frames[k].module);
+	}
+	/* Without the callback, only the window: same walk (samples hold their stack). */
+	u.read_stack = NULL;
+	assert_int_equal(sframe_unwind_pcs(&u, &regs, pcs, 64, &n2), stop);
+	assert_int_equal(n2, n);
+	for (k = 0; k < n; k++)
+		assert_int_equal(pcs[k], frames[k].pc);
+}
+
 static void test_combo(void **state)
 {
 	const char *combo = *state;
@@ -130,7 +174,11 @@ static void test_combo(void **state)
 	unsigned long total = 0, in_scope = 0, ok = 0, outside = 0, no_row = 0, no_fde = 0;
 	unsigned long stop_end = 0, stop_not_found = 0;
 	bool fde_ok[MAX_CHAIN + 1];
+	static struct sframe_cache_entry entries[CACHE_ENTRIES];
+	struct sframe_unwind_cache cache;
 	int r, i;
+
+	assert_int_equal(sframe_unwind_cache_init(&cache, entries, CACHE_ENTRIES), 0);
 
 	load_chain(&ch);
 	snprintf(exe, sizeof(exe), "%s/unwind/%s/unwind", fixtures, combo);
@@ -179,6 +227,7 @@ static void test_combo(void **state)
 		in_scope++;
 
 		stop = sf_target_unwind(&t, &smp, 0, frames, 64, &n);
+		check_cached(&t, &smp, &cache, frames, n, stop);
 		for (k = 0; k < depth; k++) {
 			if ((uint32_t)k >= n || strcmp(frame_fn(&t, &frames[k]), expect[k]) != 0)
 				break;
@@ -208,9 +257,16 @@ static void test_combo(void **state)
 		      "chain %lu, beyond SFrame %lu, PC without row %lu\n",
 		      combo, total, in_scope, ok, stop_end, stop_not_found, outside, no_fde,
 		      no_row);
+	print_message("%s: cache: %" PRIu64 " steps served, %" PRIu64 " looked up\n", combo,
+		      cache.hits, cache.misses);
 	sf_snapshot_close(&snap);
 	sf_target_free(&t);
 	assert_int_equal(ok, in_scope);
+	/*
+	 * Two walks per sample over a chain of a dozen return addresses: all
+	 * but the topmost steps (a new PC in most samples) should be served.
+	 */
+	assert_true(cache.hits > 2 * cache.misses);
 	assert_true(in_scope >= MIN_IN_SCOPE);
 }
 

@@ -151,6 +151,81 @@ int sframe_modules_remove(struct sframe_module_table *t, uint64_t start);
 const struct sframe_module *sframe_modules_find(const struct sframe_module_table *t,
 						uint64_t pc);
 
+/* struct sframe_cache_entry.kind */
+#define SFRAME_CACHE_CFA_FP	0x1u	/* CFA = FP + cfa_off (else SP + cfa_off) */
+#define SFRAME_CACHE_FP_SAVED	0x2u	/* caller's FP at CFA + fp_off (else unchanged) */
+#define SFRAME_CACHE_RA_MANGLED	0x4u	/* the RA is PAuth-signed: strip it */
+#define SFRAME_CACHE_END	0x8u	/* the RA is undefined: outermost frame */
+#define SFRAME_CACHE_EXACT	0x10u	/* for a frame whose PC is exact (topmost,
+					 * interrupted), not a return address */
+
+/**
+ * struct sframe_cache_entry - one remembered step of struct sframe_unwind_cache.
+ * @pc: the PC the step starts from; 0 marks an empty entry.
+ * @module: the module containing @pc.
+ * @cfa_off: CFA offset from SP or FP.
+ * @ra_off: the RA is at CFA + @ra_off.
+ * @fp_off: the caller's FP is at CFA + @fp_off (SFRAME_CACHE_FP_SAVED).
+ * @kind: SFRAME_CACHE_* bits.
+ *
+ * Filled by the unwinder; callers only zero them (sframe_unwind_cache_init()).
+ */
+struct sframe_cache_entry {
+	uint64_t pc;
+	const struct sframe_module *module;
+	int32_t cfa_off;
+	int32_t ra_off;
+	int32_t fp_off;
+	uint32_t kind;
+};
+
+/**
+ * struct sframe_unwind_cache - optional caller-owned cache of decoded rows.
+ * @entries: @mask + 1 entries, a power of two.
+ * @mask: number of entries minus one.
+ * @hits: steps served from the cache (statistics; the caller may reset them).
+ * @misses: steps that had to look their row up.
+ *
+ * Return addresses repeat from walk to walk (a profiler samples the same
+ * hot call paths again and again), and so do the PCs of hot loops, so a
+ * step can skip the module search, the section's binary search and the row
+ * decoding: the unwinder keeps the decoded rule of each frame it steps from
+ * in this table, keyed by the PC and whether it is exact (the topmost or an
+ * interrupted frame) or a return address (looked up at PC - 1), and a later
+ * step from the same PC costs one probe. Only plain rules are kept
+ * (CFA from SP or FP, RA and FP in stack slots or unchanged); every check
+ * of a step is made on a hit as on a miss, and anything unusual (a failed
+ * read, a register not known, an implausible CFA) takes the full step.
+ *
+ * The entries describe the module table and sections the unwinder had when
+ * they were made: call sframe_unwind_cache_clear() whenever a module is
+ * added or removed or a section changes, and use one cache per unwinder
+ * configuration (module table, ABI). A walk writes to the cache, so
+ * concurrent walks need a cache each (per thread, per CPU).
+ */
+struct sframe_unwind_cache {
+	struct sframe_cache_entry *entries;
+	uint32_t mask;
+	uint64_t hits;
+	uint64_t misses;
+};
+
+/**
+ * sframe_unwind_cache_init() - set up an empty cache over @entries.
+ * @cache: the cache.
+ * @entries: caller-owned array of @count entries (32 bytes each on 64-bit hosts).
+ * @count: a power of two, at least 1.
+ * Return: 0, or -SFRAME_ERR_INVAL (NULL pointer, @count not a power of two).
+ */
+int sframe_unwind_cache_init(struct sframe_unwind_cache *cache, struct sframe_cache_entry *entries,
+			     uint32_t count);
+
+/**
+ * sframe_unwind_cache_clear() - forget every entry (modules changed).
+ * @cache: an initialised cache.
+ */
+void sframe_unwind_cache_clear(struct sframe_unwind_cache *cache);
+
 /* struct sframe_unwinder.flags */
 #define SFRAME_UNWIND_FP_FALLBACK	0x1u	/* walk frame pointers (s390x: the back
 						 * chain) where there is no SFrame */
@@ -169,12 +244,22 @@ const struct sframe_module *sframe_modules_find(const struct sframe_module_table
  * @read_stack: reads stack memory: always 8-byte values at 8-byte-aligned
  *	addresses (a rule leading to a misaligned address fails with
  *	-SFRAME_ERR_BAD_CFA before any read); its errors end the walk and are
- *	returned unchanged.
+ *	returned unchanged. May be NULL when @stack_data is set: reads outside
+ *	the window then fail with -SFRAME_ERR_READ.
  * @stack_ctx: passed to @read_stack.
  * @get_reg: optional; other registers of the topmost frame.
  * @reg_ctx: passed to @get_reg.
  * @strip_ra: optional; aarch64 signature stripping.
  * @strip_ctx: passed to @strip_ra.
+ * @stack_data: optional window of stack memory the caller holds in its own
+ *	address space (a profiler's copy of the sampled stack, or the live
+ *	stack of the calling thread): the @stack_len bytes at @stack_data are
+ *	those of target addresses @stack_addr ..; 8-byte values wholly inside
+ *	it are loaded directly (in the target's byte order, any alignment of
+ *	@stack_data), every other read goes to @read_stack.
+ * @stack_addr: target address of the window's first byte.
+ * @stack_len: window length in bytes.
+ * @cache: optional; see struct sframe_unwind_cache.
  */
 struct sframe_unwinder {
 	uint8_t abi;
@@ -188,6 +273,10 @@ struct sframe_unwinder {
 	void *reg_ctx;
 	sframe_strip_ra_fn strip_ra;
 	void *strip_ctx;
+	const void *stack_data;
+	uint64_t stack_addr;
+	uint64_t stack_len;
+	struct sframe_unwind_cache *cache;
 };
 
 /* struct sframe_frame.flags and struct sframe_cursor.flags */
@@ -278,6 +367,26 @@ int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
  */
 int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 			struct sframe_frame *frames, uint32_t max, uint32_t *count);
+
+/**
+ * sframe_unwind_pcs() - walk the whole stack, keeping only the PCs.
+ * @u: the unwinder.
+ * @regs: registers of the topmost frame.
+ * @pcs: caller-provided array; pcs[0] is the topmost PC, then the return
+ *	addresses (PAuth signatures stripped).
+ * @max: its length.
+ * @count: set to the number of PCs stored.
+ *
+ * What a profiler's call chain needs, and exactly the PCs, count and result
+ * sframe_unwind_stack() gives for the same walk. With a cache and a stack
+ * window (struct sframe_unwinder @cache, @stack_data) the steps served from
+ * the cache run in a loop that keeps the registers in locals and stores one
+ * word per frame; every other step is the full sframe_unwind_step().
+ *
+ * Return: as sframe_unwind_stack().
+ */
+int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs *regs,
+		      uint64_t *pcs, uint32_t max, uint32_t *count);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,18 @@
 #endif
 #define SF_LOOKUP_ASSUME ((unsigned int)(SFRAME_ASSUME_MASK) & SFRAME_ASSUME_VALID)
 
+/*
+ * For small helpers taking constant flags, so that each caller gets a copy
+ * specialised on them (plain inline where the compiler has no attribute).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define SF_ALWAYS_INLINE inline __attribute__((__always_inline__))
+#define SF_NOINLINE __attribute__((__noinline__))
+#else
+#define SF_ALWAYS_INLINE inline
+#define SF_NOINLINE
+#endif
+
 /* Largest valid FRE: 4-byte start, info byte, six 4-byte words. */
 #define SF_FRE_MAX_BYTES (4 + 1 + SFRAME_MAX_WORDS * 4)
 
@@ -72,6 +84,30 @@ static inline int sf_view(const struct sframe_section *sec, uint64_t off, size_t
 		return -SFRAME_ERR_READ;
 	*p = tmp;
 	return ret;
+}
+
+/*
+ * Fixed-order loads for code specialised on the byte order (the hot loops
+ * of sframe_lookup()); compilers turn them into one load (and a bswap).
+ */
+static inline uint32_t sf_le32(const uint8_t *p)
+{
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static inline uint32_t sf_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t sf_le64(const uint8_t *p)
+{
+	return (uint64_t)sf_le32(p + 4) << 32 | sf_le32(p);
+}
+
+static inline uint64_t sf_be64(const uint8_t *p)
+{
+	return (uint64_t)sf_be32(p) << 32 | sf_be32(p + 4);
 }
 
 static inline uint16_t sf_u16(const struct sframe_section *sec, const uint8_t *p)

@@ -140,77 +140,116 @@ static int64_t pc_offset(const struct sframe_section *sec, uint64_t pc)
 }
 
 /*
- * The binary search over a section in memory: each probe is one load of the
- * start field (the FDE array was bounds-checked at open). A start whose
- * PC-relative form overflows 64 bits is corrupt, as in sf_fde_key().
+ * The stored start field at @p, sign-extended, for one combination of
+ * version and byte order: the callers below pass constants, so each gets
+ * its own straight-line copy.
  */
-static int search_sorted_direct(const struct sframe_section *sec, int64_t target,
-				uint32_t *index)
+static SF_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
+{
+	if (v3)
+		return sf_s64(be ? sf_be64(p) : sf_le64(p));
+	return sf_s32(be ? sf_be32(p) : sf_le32(p));
+}
+
+/*
+ * The binary search, in both forms below, narrows [base, base + n) to the
+ * one FDE that can contain @target: each round probes base + n / 2 and
+ * keeps the upper half when that FDE starts at or before @target, until
+ * n is 1. That is ceil(log2(FDEs)) probes; the FDE left is then decoded in
+ * full by sframe_lookup(), which also decides whether it contains the PC
+ * (below the first function it does not). Both forms probe the same FDEs in
+ * the same order, so a section gives the same answer, corrupt or not,
+ * whether it is read in memory or through a callback.
+ */
+
+/*
+ * Branch-free form for a section in memory (the FDE array was bounds-checked
+ * at open): the probes of a lookup are unpredictable, and a mispredicted
+ * branch per probe costs more than the loads. The candidate @p moves by a
+ * masked step; the loop count depends only on the number of FDEs.
+ *
+ * A PC-relative start is field + field_off (the field's section offset):
+ * rather than adding that after the load, the field is compared with
+ * @target - field_off, computed while the load is in flight, which leaves
+ * load, compare and select as the only steps from one probe to the next.
+ * The caller keeps @target within +-2^62, so that subtraction cannot
+ * overflow (field_off < 2^33). A probed v3 start whose sum overflows 64
+ * bits makes the section corrupt, as sf_fde_key() says in the other form.
+ */
+static SF_ALWAYS_INLINE int search_direct(const struct sframe_section *sec, int64_t target,
+					  uint32_t *index, bool v3, bool be, bool pcrel)
 {
 	const uint8_t *fdes = sec->data + sec->fde_start;
-	const bool pcrel = sec->flags & SFRAME_F_FDE_FUNC_START_PCREL;
-	const bool v3 = sec->version == SFRAME_VERSION_3;
-	uint32_t lo = 0, hi = sec->num_fdes;
+	const uint8_t *p = fdes;
+	const uint64_t stride = sec->fde_size;
+	uint64_t poff = sec->fde_start + SFRAME_FDE_START;
+	uint32_t n = sec->num_fdes;
+	bool bad = false;
 
-	/*
-	 * Keep the loop short and its only data-dependent choice a select
-	 * the compiler can make without a branch: the probes of a lookup are
-	 * unpredictable, and mispredictions cost more than the loads.
-	 */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		uint64_t off = (uint64_t)mid * sec->fde_size;
-		int64_t key;
-		bool le;
+	while (n > 1) {
+		uint32_t half = n / 2;
+		uint64_t step = half * stride, mask;
+		int64_t limit = pcrel ? target - (int64_t)(poff + step) : target;
+		int64_t field = probe_field(p + step, v3, be);
 
-		if (v3)
-			key = sf_s64(sf_u64(sec, fdes + off));
-		else
-			key = sf_s32(sf_u32(sec, fdes + off));
-		if (pcrel) {
-			/* fde_start + off < 2^33: far from overflowing in the sum. */
-			int64_t field_off = (int64_t)(sec->fde_start + off);
-
-			if (key > INT64_MAX - field_off)
-				return -SFRAME_ERR_FDE;
-			key += field_off;
-		}
-		le = key <= target;
-		lo = le ? mid + 1 : lo;
-		hi = le ? hi : mid;
+		if (pcrel && v3)
+			bad |= field > INT64_MAX - (int64_t)(poff + step);
+		/* All ones when the probed FDE starts at or before @target. */
+		mask = 0 - (uint64_t)(field <= limit);
+		p += step & mask;
+		poff += step & mask;
+		n -= half;
 	}
-	if (lo == 0)
-		return -SFRAME_ERR_NOT_FOUND;
-	*index = lo - 1;
+	if (bad)
+		return -SFRAME_ERR_FDE;
+	*index = (uint32_t)((uint64_t)(p - fdes) / stride);
 	return 0;
 }
 
-/* Binary search for the last FDE starting at or before @target. */
+static int search_sorted_direct(const struct sframe_section *sec, int64_t target,
+				uint32_t *index)
+{
+	const bool pcrel = sec->flags & SFRAME_F_FDE_FUNC_START_PCREL;
+	const bool v3 = sec->version == SFRAME_VERSION_3;
+
+	switch ((v3 ? 4 : 0) | (sec->big_endian ? 2 : 0) | (pcrel ? 1 : 0)) {
+	case 0: return search_direct(sec, target, index, false, false, false);
+	case 1: return search_direct(sec, target, index, false, false, true);
+	case 2: return search_direct(sec, target, index, false, true, false);
+	case 3: return search_direct(sec, target, index, false, true, true);
+	case 4: return search_direct(sec, target, index, true, false, false);
+	case 5: return search_direct(sec, target, index, true, false, true);
+	case 6: return search_direct(sec, target, index, true, true, false);
+	default: return search_direct(sec, target, index, true, true, true);
+	}
+}
+
+/* The general form: one small read (sf_fde_key()) per probe. */
 static int search_sorted(const struct sframe_section *sec, int64_t target, uint32_t *index)
 {
-	uint32_t lo = 0, hi = sec->num_fdes;
+	uint32_t base = 0, n = sec->num_fdes;
 	uint32_t size;
 	int64_t key;
 	int ret;
 
-	if (sec->data)
+	if (n == 0)
+		return -SFRAME_ERR_NOT_FOUND;
+	/* (Targets 2^62 away from the section are left to the general loop.) */
+	if (sec->data && target < ((int64_t)1 << 62) && target > -((int64_t)1 << 62))
 		return search_sorted_direct(sec, target, index);
 
-	/* Halves [lo, hi) every round: at most 33 rounds. */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
+	/* Halves n every round: at most 32 rounds. */
+	while (n > 1) {
+		uint32_t half = n / 2;
 
-		ret = sf_fde_key(sec, mid, &key, &size);
+		ret = sf_fde_key(sec, base + half, &key, &size);
 		if (ret)
 			return ret;
 		if (key <= target)
-			lo = mid + 1;
-		else
-			hi = mid;
+			base += half;
+		n -= half;
 	}
-	if (lo == 0)
-		return -SFRAME_ERR_NOT_FOUND;
-	*index = lo - 1;
+	*index = base;
 	return 0;
 }
 

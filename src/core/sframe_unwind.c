@@ -15,17 +15,41 @@ static bool abi_ok(uint8_t abi)
 	return abi >= SFRAME_ABI_AARCH64_BE && abi <= SFRAME_ABI_S390X_BE;
 }
 
+/* An unwinder with an ABI and a way to read the stack. */
+static bool usable(const struct sframe_unwinder *u)
+{
+	return u && abi_ok(u->abi) && (u->read_stack || u->stack_data);
+}
+
 static bool is_aarch64(uint8_t abi)
 {
 	return abi == SFRAME_ABI_AARCH64_BE || abi == SFRAME_ABI_AARCH64_LE;
 }
 
-/* Read one 64-bit stack value, in the target's byte order. */
-static int read_u64(const struct sframe_unwinder *u, uint64_t addr, uint64_t *val)
+/* The 8 bytes at @b as a value of the target's byte order. */
+static inline uint64_t stack_value(const struct sframe_unwinder *u, const uint8_t *b)
+{
+	uint64_t hi, lo;
+
+	if (u->abi == SFRAME_ABI_AARCH64_BE || u->abi == SFRAME_ABI_S390X_BE) {
+		hi = sf_be32(b);
+		lo = sf_be32(b + 4);
+	} else {
+		lo = sf_le32(b);
+		hi = sf_le32(b + 4);
+	}
+	return hi << 32 | lo;
+}
+
+/*
+ * Read one 64-bit stack value: from the caller's window when it holds all
+ * 8 bytes (a load, no call), else through the callback.
+ */
+static inline int read_u64(const struct sframe_unwinder *u, uint64_t addr, uint64_t *val)
 {
 	uint8_t b[8];
-	uint64_t v = 0;
-	int ret, i;
+	uint64_t rel = addr - u->stack_addr;
+	int ret;
 
 	/*
 	 * Compilers save registers in aligned slots on every supported ABI; a
@@ -34,19 +58,19 @@ static int read_u64(const struct sframe_unwinder *u, uint64_t addr, uint64_t *va
 	 */
 	if ((addr & 7) || addr > UINT64_MAX - 7)
 		return -SFRAME_ERR_BAD_CFA;
+	/* rel wraps for addresses below the window: one unsigned test each side. */
+	if (u->stack_data && rel < u->stack_len && u->stack_len - rel >= 8) {
+		*val = stack_value(u, (const uint8_t *)u->stack_data + rel);
+		return 0;
+	}
+	if (!u->read_stack)
+		return -SFRAME_ERR_READ;
 	ret = u->read_stack(u->stack_ctx, addr, b, sizeof(b));
 	if (ret > 0)
 		return -SFRAME_ERR_READ;
 	if (ret)
 		return ret;
-	if (u->abi == SFRAME_ABI_AARCH64_BE || u->abi == SFRAME_ABI_S390X_BE) {
-		for (i = 0; i < 8; i++)
-			v = v << 8 | b[i];
-	} else {
-		for (i = 7; i >= 0; i--)
-			v = v << 8 | b[i];
-	}
-	*val = v;
+	*val = stack_value(u, b);
 	return 0;
 }
 
@@ -361,7 +385,7 @@ static int step_fp(const struct sframe_unwinder *u, struct sframe_cursor *c)
 int sframe_unwind_init(const struct sframe_unwinder *u, struct sframe_cursor *c,
 		       const struct sframe_regs *regs)
 {
-	if (!u || !c || !regs || !abi_ok(u->abi) || !u->read_stack)
+	if (!usable(u) || !c || !regs)
 		return -SFRAME_ERR_INVAL;
 	if ((regs->valid & (SFRAME_REG_PC | SFRAME_REG_SP)) != (SFRAME_REG_PC | SFRAME_REG_SP))
 		return -SFRAME_ERR_INVAL;
@@ -423,21 +447,230 @@ static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor 
 	return ret;
 }
 
-int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
+int sframe_unwind_cache_init(struct sframe_unwind_cache *cache, struct sframe_cache_entry *entries,
+			     uint32_t count)
 {
+	if (!cache || !entries || count == 0 || (count & (count - 1)))
+		return -SFRAME_ERR_INVAL;
+	cache->entries = entries;
+	cache->mask = count - 1;
+	sframe_unwind_cache_clear(cache);
+	return 0;
+}
+
+void sframe_unwind_cache_clear(struct sframe_unwind_cache *cache)
+{
+	uint32_t i;
+
+	if (!cache || !cache->entries)
+		return;
+	/* (mask + 1 entries: the loop is bounded by the caller's array.) */
+	for (i = 0; i <= cache->mask; i++) {
+		struct sframe_cache_entry *e = &cache->entries[i];
+
+		e->pc = 0;
+		e->module = NULL;
+		e->cfa_off = 0;
+		e->ra_off = 0;
+		e->fp_off = 0;
+		e->kind = 0;
+		if (i == UINT32_MAX)
+			break;
+	}
+	cache->hits = 0;
+	cache->misses = 0;
+}
+
+/*
+ * The cache is 2-way set associative: a return address has a pair of
+ * slots (one 64-byte line on 64-bit hosts), the first holding the entry
+ * used last. A direct-mapped table loses whole walks to two hot return
+ * addresses that share a slot; the pair absorbs such collisions. The
+ * multiplicative hash spreads addresses that differ only in high bits
+ * (the same offset in different pages or libraries).
+ */
+static inline struct sframe_cache_entry *cache_set(const struct sframe_unwind_cache *cache,
+						   uint64_t pc)
+{
+	uint32_t h = (uint32_t)((pc * UINT64_C(0x9e3779b97f4a7c15)) >> 32);
+
+	return &cache->entries[h & cache->mask & ~UINT32_C(1)];
+}
+
+/* The entry for @pc, exact (SFRAME_CACHE_EXACT) or not (0), or NULL. */
+static inline const struct sframe_cache_entry *cache_find(const struct sframe_unwind_cache *cache,
+							  uint64_t pc, uint32_t exact)
+{
+	struct sframe_cache_entry *set = cache_set(cache, pc);
+
+	if (set[0].pc == pc && (set[0].kind & SFRAME_CACHE_EXACT) == exact)
+		return &set[0];
+	/* (A one-entry cache has no second slot.) */
+	if (cache->mask && set[1].pc == pc && (set[1].kind & SFRAME_CACHE_EXACT) == exact)
+		return &set[1];
+	return NULL;
+}
+
+/* SFRAME_CACHE_EXACT when the frame's PC is exact, not a return address. */
+static inline uint32_t exact_bit(uint32_t frame_flags)
+{
+	return (frame_flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED)) ?
+		SFRAME_CACHE_EXACT : 0;
+}
+
+/*
+ * Remember the step just decided for the frame at @pc, when its rules have
+ * the plain shape a cache entry can hold. Rows of signal trampolines are
+ * not kept (their step differs, and a return address may have found one
+ * through the exact-PC retry of find_row()).
+ */
+static void cache_fill(const struct sframe_unwinder *u, uint64_t pc, uint32_t exact,
+		       const struct sframe_row *row)
+{
+	const struct sframe_rules *r = &row->rules;
+	struct sframe_cache_entry e = { 0 }, *set;
+
+	if (row->fde.signal || pc == 0)
+		return;
+	e.pc = pc;
+	e.kind = exact;
+	if (r->ra_undefined) {
+		e.kind |= SFRAME_CACHE_END;
+	} else {
+		if (r->cfa.deref || (!r->cfa.is_sp && !r->cfa.is_fp))
+			return;
+		if (r->cfa.is_fp)
+			e.kind |= SFRAME_CACHE_CFA_FP;
+		e.cfa_off = r->cfa.offset;
+		if (r->ra.kind != SFRAME_LOC_CFA || !r->ra.deref)
+			return;
+		e.ra_off = r->ra.offset;
+		if (r->ra_mangled)
+			e.kind |= SFRAME_CACHE_RA_MANGLED;
+		if (r->fp.kind == SFRAME_LOC_CFA && r->fp.deref) {
+			e.kind |= SFRAME_CACHE_FP_SAVED;
+			e.fp_off = r->fp.offset;
+		} else if (r->fp.kind != SFRAME_LOC_SAME) {
+			return;
+		}
+	}
+	e.module = sframe_modules_find(u->modules, pc);
+	set = cache_set(u->cache, pc);
+	/*
+	 * The newcomer goes first, and the entry it displaces becomes the older
+	 * one. An exact PC (a sample's topmost frame, one of many) only takes
+	 * the older slot: it must not push out a return address that every
+	 * walk through that caller uses.
+	 */
+	if (u->cache->mask && exact) {
+		set[1] = e;
+		return;
+	}
+	if (u->cache->mask && (set[0].pc != pc || (set[0].kind & SFRAME_CACHE_EXACT) != exact))
+		set[1] = set[0];
+	set[0] = e;
+}
+
+/*
+ * The step of step_rules() for a cached rule: same checks, same result.
+ * Returns 0 (stepped), SFRAME_UNWIND_END, or 1 when anything is off the
+ * plain path (unknown register, implausible CFA, failed read, zero RA):
+ * then the cursor is untouched and the full step decides, error included.
+ */
+static inline int cache_step(const struct sframe_unwinder *u, struct sframe_cursor *c,
+			     const struct sframe_cache_entry *e)
+{
+	const uint32_t valid = c->regs.valid;
+	uint64_t base, cfa, addr, ra, fp, sp;
+	uint32_t flags = 0, nvalid;
+
+	if (e->kind & SFRAME_CACHE_END)
+		return SFRAME_UNWIND_END;
+	if (e->kind & SFRAME_CACHE_CFA_FP) {
+		if (!(valid & SFRAME_REG_FP))
+			return 1;
+		base = c->regs.fp;
+	} else {
+		if (!(valid & SFRAME_REG_SP))
+			return 1;
+		base = c->regs.sp;
+	}
+	if (!add_off(base, e->cfa_off, &cfa) || check_cfa(c, cfa))
+		return 1;
+	if (!add_off(cfa, e->ra_off, &addr) || read_u64(u, addr, &ra))
+		return 1;
+	if (e->kind & SFRAME_CACHE_RA_MANGLED) {
+		uint64_t plain = strip_ra(u, ra);
+
+		if (plain != ra)
+			flags |= SFRAME_FRAME_RA_SIGNED;
+		ra = plain;
+	}
+	if (ra == 0)
+		return 1;
+	nvalid = SFRAME_REG_PC | SFRAME_REG_SP;
+	if (e->kind & SFRAME_CACHE_FP_SAVED) {
+		if (!add_off(cfa, e->fp_off, &addr) || read_u64(u, addr, &fp))
+			return 1;
+		nvalid |= SFRAME_REG_FP;
+	} else {
+		fp = c->regs.fp;
+		nvalid |= valid & SFRAME_REG_FP;
+	}
+	if (caller_sp(u, cfa, &sp))
+		return 1;
+	c->regs.pc = ra;
+	c->regs.sp = sp;
+	c->regs.fp = fp;
+	c->regs.ra = 0;
+	c->regs.valid = nvalid;
+	c->prev_cfa = cfa;
+	c->sigctx = 0;
+	c->prev_flags = 0;
+	c->flags = flags;
+	c->depth++;
+	return 0;
+}
+
+/*
+ * sframe_unwind_step() without the argument checks. *@mod receives the
+ * current frame's module when the cache knew it (else it is left alone).
+ */
+static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
+		const struct sframe_module **mod)
+{
+	struct sframe_unwind_cache *cache = u->cache;
 	const struct sframe_module *m;
 	struct sframe_row row;
+	bool cacheable = false;
 	uint32_t max;
 	int ret;
 
-	if (!u || !c || !abi_ok(u->abi) || !u->read_stack)
-		return -SFRAME_ERR_INVAL;
 	max = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
 	if (c->depth + 1 >= max)
 		return -SFRAME_ERR_DEPTH;
 
+	if (cache && c->regs.pc != 0) {
+		const struct sframe_cache_entry *e = cache_find(cache, c->regs.pc, exact_bit(c->flags));
+
+		if (e) {
+			const struct sframe_module *em = e->module;
+
+			ret = cache_step(u, c, e);
+			if (ret != 1) {
+				cache->hits++;
+				*mod = em;
+				return ret;
+			}
+		}
+		cache->misses++;
+		cacheable = true;
+	}
+
 	ret = find_row(u, c, &row, &m);
 	if (ret == 0) {
+		if (cacheable)
+			cache_fill(u, c->regs.pc, exact_bit(c->flags), &row);
 		if (row.rules.ra_undefined)
 			return SFRAME_UNWIND_END;
 		return step_rules(u, c, &row);
@@ -465,8 +698,17 @@ int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
 	return -SFRAME_ERR_NOT_FOUND;
 }
 
-static void frame_from(struct sframe_frame *f, const struct sframe_unwinder *u,
-		       const struct sframe_cursor *c)
+int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
+{
+	const struct sframe_module *m;
+
+	if (!usable(u) || !c)
+		return -SFRAME_ERR_INVAL;
+	return step(u, c, &m);
+}
+
+/* A new frame; its module is filled in later (see sframe_unwind_stack()). */
+static void frame_from(struct sframe_frame *f, const struct sframe_cursor *c)
 {
 	f->pc = c->regs.pc;
 	f->sp = c->regs.sp;
@@ -474,13 +716,14 @@ static void frame_from(struct sframe_frame *f, const struct sframe_unwinder *u,
 	f->cfa = 0;
 	f->valid = c->regs.valid;
 	f->flags = c->flags;
-	f->module = sframe_modules_find(u->modules, c->regs.pc);
+	f->module = NULL;
 }
 
 int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 			struct sframe_frame *frames, uint32_t max, uint32_t *count)
 {
 	struct sframe_cursor c;
+	const struct sframe_module *m;
 	uint32_t n;
 	int ret;
 
@@ -494,11 +737,17 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 		return ret;
 	if (max == 0)
 		return SFRAME_UNWIND_FULL;
-	frame_from(&frames[0], u, &c);
+	frame_from(&frames[0], &c);
 	n = 1;
-	/* Each round adds a frame or returns; sframe_unwind_step bounds depth. */
+	/*
+	 * Each round adds a frame or returns; step() bounds depth. A frame's
+	 * module comes from the cache entry its step used, else from the
+	 * module table (a step from the cache skips that search).
+	 */
 	while (n < max) {
-		ret = sframe_unwind_step(u, &c);
+		m = NULL;
+		ret = step(u, &c, &m);
+		frames[n - 1].module = m ? m : sframe_modules_find(u->modules, frames[n - 1].pc);
 		if (ret) {
 			if (ret == -SFRAME_ERR_NOT_FOUND)
 				frames[n - 1].flags |= SFRAME_FRAME_NO_SFRAME;
@@ -508,8 +757,189 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 		}
 		frames[n - 1].cfa = c.prev_cfa;
 		frames[n - 1].flags |= c.prev_flags;
-		frame_from(&frames[n], u, &c);
+		frame_from(&frames[n], &c);
 		n++;
+	}
+	frames[n - 1].module = sframe_modules_find(u->modules, frames[n - 1].pc);
+	*count = n;
+	return SFRAME_UNWIND_FULL;
+}
+
+/* 8 bytes at @p in either byte order, written so compilers emit one load. */
+static inline uint64_t load64(const uint8_t *p, bool be)
+{
+	if (be)
+		return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 |
+		       (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+		       (uint64_t)p[6] << 8 | p[7];
+	return (uint64_t)p[7] << 56 | (uint64_t)p[6] << 48 | (uint64_t)p[5] << 40 |
+	       (uint64_t)p[4] << 32 | (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 |
+	       (uint64_t)p[1] << 8 | p[0];
+}
+
+/*
+ * The steps of sframe_unwind_pcs() that the cache serves, with the stack
+ * read from the window only: cache_step() with the registers and the
+ * cache's fields in locals (a store to @pcs could alias anything reached
+ * through a pointer), one store per frame, and as few values live as the
+ * checks allow, so that nothing on the chain from one frame to the next
+ * (RA load, cache probe, CFA, next load) goes through memory.
+ *
+ * It starts only from a frame a step led to (return-address PC, SP known
+ * and derived from the previous CFA as caller_sp() derives it), where the
+ * checks of check_cfa() reduce to "the CFA is aligned and above the
+ * previous one", and it stops, leaving
+ * @c at the last frame it reached, at the first frame needing anything else
+ * (a miss, a read outside the window, FP unknown, the depth limit, an
+ * implausible CFA or RA), which the full step then takes, errors included.
+ * Specialised on the byte order (@be). Returns the new number of PCs.
+ */
+static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struct sframe_cursor *c,
+					  uint64_t *pcs, uint32_t n, uint32_t max, bool be)
+{
+	struct sframe_unwind_cache *cache = u->cache;
+	const struct sframe_cache_entry *entries = cache->entries;
+	const uint32_t smask = cache->mask & ~UINT32_C(1);
+	const uint8_t *win = u->stack_data;
+	const uint64_t wlo = u->stack_addr;
+	/* s390x: caller SP = CFA - 160; elsewhere the CFA itself. */
+	const uint64_t bias = u->abi == SFRAME_ABI_S390X_BE ? (uint64_t)-SFRAME_S390X_SP_VAL_OFFSET : 0;
+	const uint32_t max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
+	uint64_t pc = c->regs.pc, prev = c->prev_cfa, fp = c->regs.fp;
+	uint32_t fp_valid = c->regs.valid & SFRAME_REG_FP, flags = c->flags;
+	uint64_t *out = pcs + n, *end;
+	const bool hook = u->strip_ra != NULL;
+	const unsigned int va_bits = u->va_bits ? u->va_bits : 48;
+	const uint64_t va_mask = va_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << va_bits) - 1;
+	uint64_t wlim;
+	uint32_t left;
+
+	if (n >= max || c->depth + 1 >= max_depth || cache->mask == 0 || u->stack_len < 8 ||
+	    (flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED)) ||
+	    !(c->regs.valid & SFRAME_REG_SP) || prev == 0 || prev < bias || c->regs.sp != prev - bias)
+		return n;
+	/* An 8-byte read at addr fits in the window iff addr - wlo <= wlim. */
+	wlim = u->stack_len - 8;
+	/* Steps allowed: by the array, and by the depth bound (step() checks). */
+	left = max - n;
+	if (max_depth - 1 - c->depth < left)
+		left = max_depth - 1 - c->depth;
+	end = out + left;
+
+	while (out < end && pc != 0) {
+		const struct sframe_cache_entry *e;
+		uint64_t base, cfa, addr, ra;
+		uint32_t h = (uint32_t)((pc * UINT64_C(0x9e3779b97f4a7c15)) >> 32), kind;
+
+		e = &entries[h & smask];
+		if (e->pc != pc) {
+			e++;
+			if (e->pc != pc)
+				break;
+		}
+		kind = e->kind;
+		if (kind & (SFRAME_CACHE_EXACT | SFRAME_CACHE_END))
+			break;
+		if (kind & SFRAME_CACHE_CFA_FP) {
+			if (!fp_valid)
+				break;
+			base = fp;
+		} else {
+			base = prev - bias;	/* SP */
+		}
+		if (!add_off(base, e->cfa_off, &cfa) || (cfa & 7) || cfa <= prev || cfa < bias)
+			break;
+		if (!add_off(cfa, e->ra_off, &addr) || (addr & 7) || addr - wlo > wlim)
+			break;
+		ra = load64(win + (addr - wlo), be);
+		flags = 0;
+		if (kind & SFRAME_CACHE_RA_MANGLED) {
+			/* strip_ra() without the hook (no call in this loop). */
+			if (hook)
+				break;
+			if ((ra & va_mask) != ra)
+				flags = SFRAME_FRAME_RA_SIGNED;
+			ra &= va_mask;
+		}
+		if (ra == 0)
+			break;
+		if (kind & SFRAME_CACHE_FP_SAVED) {
+			if (!add_off(cfa, e->fp_off, &addr) || (addr & 7) || addr - wlo > wlim)
+				break;
+			fp = load64(win + (addr - wlo), be);
+			fp_valid = SFRAME_REG_FP;
+		}
+		pc = ra;
+		prev = cfa;
+		*out++ = pc;
+	}
+	if (out != pcs + n) {
+		uint32_t done = (uint32_t)(out - (pcs + n));
+
+		c->regs.pc = pc;
+		c->regs.sp = prev - bias;
+		c->regs.fp = fp;
+		c->regs.ra = 0;
+		c->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | fp_valid;
+		c->prev_cfa = prev;
+		c->sigctx = 0;
+		c->prev_flags = 0;
+		c->flags = flags;
+		c->depth += done;
+		cache->hits += done;
+		n += done;
+	}
+	return n;
+}
+
+/* (Out of line: a loop of its own gets the registers to itself.) */
+static SF_NOINLINE uint32_t fast_pcs_le(const struct sframe_unwinder *u, struct sframe_cursor *c,
+			    uint64_t *pcs, uint32_t n, uint32_t max)
+{
+	return fast_pcs(u, c, pcs, n, max, false);
+}
+
+static SF_NOINLINE uint32_t fast_pcs_be(const struct sframe_unwinder *u, struct sframe_cursor *c,
+			    uint64_t *pcs, uint32_t n, uint32_t max)
+{
+	return fast_pcs(u, c, pcs, n, max, true);
+}
+
+int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs *regs,
+		      uint64_t *pcs, uint32_t max, uint32_t *count)
+{
+	const bool fast = u && u->cache && u->stack_data;
+	const bool be = u && (u->abi == SFRAME_ABI_AARCH64_BE || u->abi == SFRAME_ABI_S390X_BE);
+	struct sframe_cursor c;
+	const struct sframe_module *m;
+	uint32_t n;
+	int ret;
+
+	if (!count)
+		return -SFRAME_ERR_INVAL;
+	*count = 0;
+	if (!pcs && max)
+		return -SFRAME_ERR_INVAL;
+	ret = sframe_unwind_init(u, &c, regs);
+	if (ret)
+		return ret;
+	if (max == 0)
+		return SFRAME_UNWIND_FULL;
+	pcs[0] = c.regs.pc;
+	n = 1;
+	/* Each round adds at least one PC or returns; the depth bound holds. */
+	while (n < max) {
+		if (fast) {
+			n = be ? fast_pcs_be(u, &c, pcs, n, max) : fast_pcs_le(u, &c, pcs, n, max);
+			if (n >= max)
+				break;
+		}
+		ret = step(u, &c, &m);
+		if (ret) {
+			*count = n;
+			return ret;
+		}
+		pcs[n++] = c.regs.pc;
 	}
 	*count = n;
 	return SFRAME_UNWIND_FULL;

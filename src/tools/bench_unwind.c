@@ -7,7 +7,15 @@
  * its bottom. From there the same frames, the chain and its caller, are
  * walked by
  *   - sframe: sframe_unwind_stack() over this executable's own .sframe, as
- *     mapped in memory, the stack read by memcpy within the stack's bounds;
+ *     mapped in memory, the stack read through the callback (memcpy within
+ *     the stack's bounds), no cache: every frame is a full lookup;
+ *   - sframe-cached: the same with a cache of decoded rows
+ *     (struct sframe_unwind_cache, 256 entries, warm: the walk is repeated)
+ *     and the stack as a direct window over a copy of it, as a profiler
+ *     holds its sample;
+ *   - sframe-pcs: sframe_unwind_pcs() with the same cache and window: the
+ *     return addresses only, what a profiler's call chain needs (and what
+ *     the frame-pointer walk produces);
  *   - fp: a plain frame-pointer walk with the same bounds check, the floor
  *     (one dependent load per frame);
  *   - libgcc: _Unwind_Backtrace() of libgcc_s (DWARF .eh_frame);
@@ -74,11 +82,13 @@ struct trace_state {
 	uint32_t n;
 };
 
-enum method { M_SFRAME, M_FP, M_LIBGCC, M_LIBUNWIND, M_LLVM, M_COUNT };
+enum method { M_SFRAME, M_CACHED, M_PCS, M_FP, M_LIBGCC, M_LIBUNWIND, M_LLVM, M_COUNT };
 
 static const char *const method_name[M_COUNT] = {
-	"sframe", "fp", "libgcc", "libunwind", "llvm-libunwind"
+	"sframe", "sframe-cached", "sframe-pcs", "fp", "libgcc", "libunwind", "llvm-libunwind"
 };
+
+#define CACHE_ENTRIES 256
 
 struct method_result {
 	int state;		/* 0 not run, 1 ok, -1 failed or unavailable */
@@ -96,6 +106,10 @@ struct inproc {
 	struct sframe_module slots[SF_MAX_TEXT];
 	struct sframe_module_table mods;
 	struct sframe_unwinder u;
+	struct sframe_unwinder uc;	/* with the cache and the stack window */
+	struct sframe_unwind_cache cache;
+	struct sframe_cache_entry centries[CACHE_ENTRIES];
+	unsigned char *stack_copy;
 	struct stack_bounds bounds;
 	struct sframe_regs regs;
 	uint64_t ref[WALK_FRAMES];	/* the frame-pointer walk's PCs */
@@ -255,6 +269,7 @@ static void inproc_free(struct inproc *ip)
 		dlclose(ip->llvm.handle);
 	if (ip->unw_handle)
 		dlclose(ip->unw_handle);
+	free(ip->stack_copy);
 	sf_elf_info_free(&ip->info);
 	sf_input_free(&ip->in);
 }
@@ -277,19 +292,127 @@ static bool tail_agrees(const struct inproc *ip, const uint64_t *pcs, uint32_t n
 	return true;
 }
 
-static uint64_t op_sframe(void *ctx, uint64_t first, uint64_t count)
+static uint64_t walk_with(const struct sframe_unwinder *u, const struct inproc *ip,
+			  uint64_t count)
 {
-	struct inproc *ip = ctx;
 	struct sframe_frame frames[WALK_FRAMES];
 	uint64_t acc = 0, k;
 	uint32_t n;
 
-	(void)first;
 	for (k = 0; k < count; k++) {
-		sframe_unwind_stack(&ip->u, &ip->regs, frames, WALK_FRAMES, &n);
+		sframe_unwind_stack(u, &ip->regs, frames, WALK_FRAMES, &n);
 		acc += n + frames[n - 1].pc;
 	}
 	return acc;
+}
+
+static uint64_t op_sframe(void *ctx, uint64_t first, uint64_t count)
+{
+	(void)first;
+	return walk_with(&((struct inproc *)ctx)->u, ctx, count);
+}
+
+static uint64_t op_cached(void *ctx, uint64_t first, uint64_t count)
+{
+	(void)first;
+	return walk_with(&((struct inproc *)ctx)->uc, ctx, count);
+}
+
+static uint64_t op_pcs(void *ctx, uint64_t first, uint64_t count)
+{
+	struct inproc *ip = ctx;
+	uint64_t pcs[WALK_FRAMES], acc = 0, k;
+	uint32_t n;
+
+	(void)first;
+	for (k = 0; k < count; k++) {
+		sframe_unwind_pcs(&ip->uc, &ip->regs, pcs, WALK_FRAMES, &n);
+		acc += n + pcs[n - 1];
+	}
+	return acc;
+}
+
+/* sframe_unwind_pcs() must give the frame-pointer walk's PCs too. */
+static void check_pcs(struct inproc *ip)
+{
+	struct method_result *res = &ip->res[M_PCS];
+	uint64_t pcs[WALK_FRAMES];
+	uint32_t n, i;
+	int r;
+
+	r = sframe_unwind_pcs(&ip->uc, &ip->regs, pcs, WALK_FRAMES, &n);
+	res->state = 1;
+	res->frames = WALK_FRAMES;
+	if (r != SFRAME_UNWIND_FULL || n != WALK_FRAMES) {
+		res->state = -1;
+		res->why = r < 0 ? sframe_errname(r) : "walk ended early";
+		return;
+	}
+	for (i = 0; i < WALK_FRAMES; i++)
+		if (pcs[i] != ip->ref[i]) {
+			res->state = -1;
+			res->why = "frames differ from the frame-pointer walk";
+		}
+}
+
+/* The stack as a profiler's sample holds it: copied, then read in place. */
+NO_ASAN static int copy_stack(struct inproc *ip)
+{
+	size_t len = (size_t)(ip->bounds.hi - ip->bounds.lo);
+	const unsigned char *src = (const unsigned char *)(uintptr_t)ip->bounds.lo;
+	size_t i;
+
+	ip->stack_copy = malloc(len ? len : 1);
+	if (!ip->stack_copy)
+		return -1;
+	/* (a byte loop: memcpy() would be checked against the stack's redzones) */
+	for (i = 0; i < len; i++)
+		ip->stack_copy[i] = src[i];
+	ip->uc = ip->u;
+	ip->uc.stack_data = ip->stack_copy;
+	ip->uc.stack_addr = ip->bounds.lo;
+	ip->uc.stack_len = len;
+	ip->uc.cache = &ip->cache;
+	return sframe_unwind_cache_init(&ip->cache, ip->centries, CACHE_ENTRIES);
+}
+
+/* One walk of @u must give the frame-pointer walk's PCs. */
+static void check_walk(struct inproc *ip, enum method m, const struct sframe_unwinder *u)
+{
+	struct sframe_frame frames[WALK_FRAMES];
+	struct method_result *res = &ip->res[m];
+	uint32_t n, i;
+	int r;
+
+	r = sframe_unwind_stack(u, &ip->regs, frames, WALK_FRAMES, &n);
+	res->state = 1;
+	if (r != SFRAME_UNWIND_FULL || n != WALK_FRAMES) {
+		res->state = -1;
+		res->why = r < 0 ? sframe_errname(r) : "walk ended early";
+		return;
+	}
+	for (i = 0; i < WALK_FRAMES; i++)
+		if (frames[i].pc != ip->ref[i]) {
+			res->state = -1;
+			res->why = "frames differ from the frame-pointer walk";
+		}
+	res->frames = WALK_FRAMES;
+}
+
+static uint64_t op_fp(void *ctx, uint64_t first, uint64_t count);
+
+/* Time @m against the frame-pointer walk, in alternating runs. */
+static void time_vs_fp(struct inproc *ip, enum method m, bench_op_fn op)
+{
+	struct bench_result fp;
+
+	bench_time_pair(op, ip, op_fp, ip, 2 * ip->seconds, 2, &ip->res[m].r, &fp);
+	/* The floor is the fastest the frame-pointer walk was in either pairing. */
+	if (ip->res[M_FP].r.runs == 0 || fp.min_ns < ip->res[M_FP].r.min_ns)
+		ip->res[M_FP].r = fp;
+	bench_heap_begin();
+	op(ip, 0, 1000);
+	ip->res[m].heap = bench_heap_end();
 }
 
 static uint64_t op_fp(void *ctx, uint64_t first, uint64_t count)
@@ -377,9 +500,7 @@ static void time_method(struct inproc *ip, enum method m, bench_op_fn op)
 static int at_bottom(void *ctx, const struct bench_chain_regs *regs)
 {
 	struct inproc *ip = ctx;
-	struct sframe_frame frames[WALK_FRAMES];
 	uint32_t n, i;
-	int r;
 
 	ip->regs.pc = regs->pc;
 	ip->regs.sp = regs->sp;
@@ -401,29 +522,33 @@ static int at_bottom(void *ctx, const struct bench_chain_regs *regs)
 	ip->res[M_FP].frames = WALK_FRAMES;
 	ip->res[M_FP].state = 1;
 
-	r = sframe_unwind_stack(&ip->u, &ip->regs, frames, WALK_FRAMES, &n);
-	ip->res[M_SFRAME].state = 1;
-	if (r != SFRAME_UNWIND_FULL || n != WALK_FRAMES) {
-		ip->res[M_SFRAME].state = -1;
-		ip->res[M_SFRAME].why = r < 0 ? sframe_errname(r) : "walk ended early";
+	check_walk(ip, M_SFRAME, &ip->u);
+	if (copy_stack(ip)) {
+		ip->res[M_CACHED].state = -1;
+		ip->res[M_CACHED].why = "out of memory";
 	} else {
-		for (i = 0; i < WALK_FRAMES; i++)
-			if (frames[i].pc != ip->ref[i]) {
-				ip->res[M_SFRAME].state = -1;
-				ip->res[M_SFRAME].why = "frames differ from the frame-pointer walk";
-			}
+		check_walk(ip, M_CACHED, &ip->uc);
+		/* ...and again, now from the cache: a profiler's steady state. */
+		if (ip->res[M_CACHED].state == 1) {
+			check_walk(ip, M_CACHED, &ip->uc);
+			check_pcs(ip);
+		}
 	}
-	if (ip->res[M_SFRAME].state == 1) {
-		/* Alternating runs: the sframe/fp ratio's two sides see the same machine. */
-		ip->res[M_SFRAME].frames = WALK_FRAMES;
-		bench_time_pair(op_sframe, ip, op_fp, ip, 2 * ip->seconds, 2, &ip->res[M_SFRAME].r,
-				&ip->res[M_FP].r);
-		bench_heap_begin();
-		op_sframe(ip, 0, 1000);
-		ip->res[M_SFRAME].heap = bench_heap_end();
-	} else {
+	if (ip->res[M_SFRAME].state == 1)
+		time_vs_fp(ip, M_SFRAME, op_sframe);
+	if (ip->res[M_CACHED].state == 1) {
+		time_vs_fp(ip, M_CACHED, op_cached);
+		fprintf(stderr, "# unwind sframe-cached: cache hits=%" PRIu64 " misses=%" PRIu64 "\n",
+			ip->cache.hits, ip->cache.misses);
+	}
+	if (ip->res[M_PCS].state == 1) {
+		ip->cache.hits = ip->cache.misses = 0;
+		time_vs_fp(ip, M_PCS, op_pcs);
+		fprintf(stderr, "# unwind sframe-pcs: cache hits=%" PRIu64 " misses=%" PRIu64 "\n",
+			ip->cache.hits, ip->cache.misses);
+	}
+	if (ip->res[M_FP].r.runs == 0)
 		time_method(ip, M_FP, op_fp);
-	}
 	bench_heap_begin();
 	op_fp(ip, 0, 1000);
 	ip->res[M_FP].heap = bench_heap_end();
@@ -521,15 +646,19 @@ static int run_inproc(double seconds)
 				status = 1;
 		}
 	}
-	if (ip.res[M_SFRAME].state == 1) {
-		double ours = per_frame(&ip.res[M_SFRAME]);
+	for (i = M_SFRAME; i <= M_PCS; i++) {
+		double ours;
+		int j;
 
-		printf("unwind ratios");
+		if (ip.res[i].state != 1)
+			continue;
+		ours = per_frame(&ip.res[i]);
+		printf("unwind ratios method=%s", method_name[i]);
 		if (ip.res[M_FP].state == 1)
 			printf(" sframe/fp=%.2f", ours / per_frame(&ip.res[M_FP]));
-		for (i = M_LIBGCC; i < M_COUNT; i++)
-			if (ip.res[i].state == 1)
-				printf(" %s/sframe=%.2f", method_name[i], per_frame(&ip.res[i]) / ours);
+		for (j = M_LIBGCC; j < M_COUNT; j++)
+			if (ip.res[j].state == 1)
+				printf(" %s/sframe=%.2f", method_name[j], per_frame(&ip.res[j]) / ours);
 		printf("\n");
 	}
 	inproc_free(&ip);

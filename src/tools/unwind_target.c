@@ -77,30 +77,36 @@ void sf_target_free(struct sf_target *t)
 	memset(t, 0, sizeof(*t));
 }
 
+void sf_target_unwinder(const struct sf_target *t, const struct sf_sample *smp, uint32_t flags,
+			struct sframe_unwinder *u, struct sframe_regs *regs)
+{
+	memset(u, 0, sizeof(*u));
+	u->abi = t->sec.abi;
+	u->flags = flags;
+	u->modules = &t->modules;
+	u->read_stack = sf_sample_read;
+	u->stack_ctx = (void *)smp;
+	u->get_reg = sf_sample_get_reg;
+	u->reg_ctx = (void *)smp;
+
+	memset(regs, 0, sizeof(*regs));
+	regs->pc = smp->pc;
+	regs->sp = smp->sp;
+	regs->fp = smp->fp;
+	regs->valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
+	/* The link register is part of the sample on aarch64 and s390x. */
+	if (u->abi != SFRAME_ABI_AMD64_LE) {
+		regs->ra = smp->ra;
+		regs->valid |= SFRAME_REG_RA;
+	}
+}
+
 int sf_target_unwind(const struct sf_target *t, const struct sf_sample *smp, uint32_t flags,
 		     struct sframe_frame *frames, uint32_t max, uint32_t *n)
 {
 	struct sframe_unwinder u;
 	struct sframe_regs regs;
 
-	memset(&u, 0, sizeof(u));
-	u.abi = t->sec.abi;
-	u.flags = flags;
-	u.modules = &t->modules;
-	u.read_stack = sf_sample_read;
-	u.stack_ctx = (void *)smp;
-	u.get_reg = sf_sample_get_reg;
-	u.reg_ctx = (void *)smp;
-
-	memset(&regs, 0, sizeof(regs));
-	regs.pc = smp->pc;
-	regs.sp = smp->sp;
-	regs.fp = smp->fp;
-	regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
-	/* The link register is part of the sample on aarch64 and s390x. */
-	if (u.abi != SFRAME_ABI_AMD64_LE) {
-		regs.ra = smp->ra;
-		regs.valid |= SFRAME_REG_RA;
-	}
+	sf_target_unwinder(t, smp, flags, &u, &regs);
 	return sframe_unwind_stack(&u, &regs, frames, max, n);
 }

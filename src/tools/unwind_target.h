@@ -29,6 +29,17 @@ int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errl
 void sf_target_free(struct sf_target *t);
 
 /**
+ * sf_target_unwinder() - the unwinder and registers sf_target_unwind() uses.
+ * @t: the executable the sample was taken from.
+ * @smp: the sample; the unwinder reads its stack through a callback.
+ * @flags: SFRAME_UNWIND_* flags.
+ * @u: filled (no cache, no stack window: the caller may add them).
+ * @regs: the sample's registers.
+ */
+void sf_target_unwinder(const struct sf_target *t, const struct sf_sample *smp, uint32_t flags,
+			struct sframe_unwinder *u, struct sframe_regs *regs);
+
+/**
  * sf_target_unwind() - walk the stack of one sample.
  * @t: the executable the sample was taken from.
  * @smp: the sample (registers and stack copy).
