@@ -428,11 +428,78 @@ static int setup_s390(void **state)
 #define M_Z2	(&slots[1])
 #define M_ZNOSF	(&slots[2])
 
+/*
+ * The same walk with a cache of decoded rows (4 entries: collisions), twice
+ * (the second from the cache), and the stack as a direct window besides the
+ * callback; then sframe_unwind_pcs() with and without them. Everything must
+ * be what the plain walk gave. Skipped when a test injects read failures
+ * (window reads do not reach the callback, so the failing read moves).
+ */
+static void cross_check(const struct sframe_regs *r, uint32_t max, int ret)
+{
+	static struct sframe_frame f2[ARRAY_SIZE(fr)];
+	static uint64_t pcs[ARRAY_SIZE(fr)];
+	struct sframe_cache_entry entries[4];
+	struct sframe_unwind_cache cache;
+	struct sframe_unwinder uc = u, up = u;
+	struct tsec *secs[4] = { &amd, &a64, &s390, &s390v2 };
+	unsigned calls = stk.calls, misaligned = stk.misaligned, sec_calls[4];
+	struct stripper strp_saved = strp;
+	uint32_t n2, k;
+	int pass, i;
+
+	if (stk.fail_at || max > ARRAY_SIZE(fr))
+		return;
+	for (i = 0; i < 4; i++) {
+		if (secs[i]->rd.fail_at)
+			return;
+		sec_calls[i] = secs[i]->rd.calls;
+	}
+	up.cache = NULL;
+	assert_err(sframe_unwind_cache_init(&cache, entries, 4), 0);
+	uc.cache = &cache;
+	/* (A test's own window is kept: it decides what can be read.) */
+	if (!uc.stack_data && uc.read_stack) {
+		uc.stack_data = stk.mem;
+		uc.stack_addr = stk.base;
+		uc.stack_len = STK_SIZE;
+	}
+	for (pass = 0; pass < 2; pass++) {
+		memset(f2, 0x5a, sizeof(f2));
+		assert_err(sframe_unwind_stack(&uc, r, f2, max, &n2), ret);
+		assert_int_equal(n2, nfr);
+		for (k = 0; k < nfr; k++) {
+			assert_int_equal(f2[k].pc, fr[k].pc);
+			assert_int_equal(f2[k].sp, fr[k].sp);
+			assert_int_equal(f2[k].fp, fr[k].fp);
+			assert_int_equal(f2[k].cfa, fr[k].cfa);
+			assert_int_equal(f2[k].valid, fr[k].valid);
+			assert_int_equal(f2[k].flags, fr[k].flags);
+			assert_ptr_equal(f2[k].module, fr[k].module);
+		}
+	}
+	for (pass = 0; pass < 3; pass++) {
+		assert_err(sframe_unwind_pcs(pass ? &uc : &up, r, pcs, max, &n2), ret);
+		assert_int_equal(n2, nfr);
+		for (k = 0; k < nfr; k++)
+			assert_int_equal(pcs[k], fr[k].pc);
+	}
+	stk.calls = calls;
+	stk.misaligned = misaligned;
+	strp = strp_saved;
+	for (i = 0; i < 4; i++)
+		secs[i]->rd.calls = sec_calls[i];
+}
+
 static int walk(const struct sframe_regs *r, uint32_t max)
 {
+	int ret;
+
 	memset(fr, 0x5a, sizeof(fr));
 	nfr = 0xdead;
-	return sframe_unwind_stack(&u, r, fr, max, &nfr);
+	ret = sframe_unwind_stack(&u, r, fr, max, &nfr);
+	cross_check(r, max, ret);
+	return ret;
 }
 
 static struct sframe_regs mkregs(uint64_t pc, uint64_t sp, uint64_t fp, uint64_t ra,
@@ -1868,6 +1935,97 @@ static void test_abi_mismatch(void **state)
 	assert_int_equal(nfr, 3);
 }
 
+static void test_cache_init(void **state)
+{
+	struct sframe_cache_entry e[8];
+	struct sframe_unwind_cache c;
+
+	(void)state;
+	assert_err(sframe_unwind_cache_init(NULL, e, 8), -SFRAME_ERR_INVAL);
+	assert_err(sframe_unwind_cache_init(&c, NULL, 8), -SFRAME_ERR_INVAL);
+	assert_err(sframe_unwind_cache_init(&c, e, 0), -SFRAME_ERR_INVAL);
+	assert_err(sframe_unwind_cache_init(&c, e, 6), -SFRAME_ERR_INVAL);
+	memset(e, 0x5a, sizeof(e));
+	assert_err(sframe_unwind_cache_init(&c, e, 8), 0);
+	assert_int_equal(c.mask, 7);
+	assert_int_equal(e[7].pc, 0);
+	assert_int_equal(c.hits + c.misses, 0);
+	/* One entry is a valid (if small) cache. */
+	assert_err(sframe_unwind_cache_init(&c, e, 1), 0);
+	assert_int_equal(c.mask, 0);
+	sframe_unwind_cache_clear(NULL);
+}
+
+/* The second walk of the same stack comes from the cache; clearing forgets. */
+static void test_cache_hits(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START_RA);
+	static struct sframe_cache_entry e[256];
+	struct sframe_unwind_cache c;
+	struct xf x[4];
+	int i;
+
+	(void)state;
+	amd64_three_frames_expect(x, X_START_RA);
+	/* Large enough that these four PCs do not collide. */
+	assert_err(sframe_unwind_cache_init(&c, e, 256), 0);
+	u.cache = &c;
+	for (i = 0; i < 2; i++) {
+		assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+		assert_int_equal(nfr, 4);
+		EXPECT_FRAMES(x, 4);
+	}
+	/* Walk 1: 4 steps looked up (the last one ends it); walk 2: all served. */
+	assert_int_equal(c.misses, 4);
+	assert_int_equal(c.hits, 4);
+	sframe_unwind_cache_clear(&c);
+	assert_int_equal(c.hits + c.misses, 0);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(c.misses, 4);
+	u.cache = NULL;
+}
+
+/* Only a window, no callback: reads outside it fail with READ. */
+static void test_stack_window_only(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START_RA);
+	struct xf x[4];
+
+	(void)state;
+	amd64_three_frames_expect(x, X_START_RA);
+	u.read_stack = NULL;
+	u.stack_data = stk.mem;
+	u.stack_addr = stk.base;
+	u.stack_len = STK_SIZE;
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	EXPECT_FRAMES(x, 4);
+	assert_int_equal(stk.calls, 0);
+	/* The window ends before frame 2's RA slot (S0 + 0x10 .. + 0x18). */
+	u.stack_len = S0 + 0x14 - STK;
+	assert_err(walk(&r, 16), -SFRAME_ERR_READ);
+	assert_int_equal(nfr, 2);
+	/* Neither a window nor a callback: unusable. */
+	u.stack_data = NULL;
+	assert_err(walk(&r, 16), -SFRAME_ERR_INVAL);
+}
+
+static void test_pcs_args(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START_RA);
+	uint64_t pcs[4];
+	uint32_t n = 7;
+
+	(void)state;
+	assert_err(sframe_unwind_pcs(&u, &r, pcs, 4, NULL), -SFRAME_ERR_INVAL);
+	assert_err(sframe_unwind_pcs(&u, &r, NULL, 4, &n), -SFRAME_ERR_INVAL);
+	assert_int_equal(n, 0);
+	assert_err(sframe_unwind_pcs(&u, &r, NULL, 0, &n), SFRAME_UNWIND_FULL);
+	assert_err(sframe_unwind_pcs(NULL, &r, pcs, 4, &n), -SFRAME_ERR_INVAL);
+	assert_err(sframe_unwind_pcs(&u, &r, pcs, 2, &n), SFRAME_UNWIND_FULL);
+	assert_int_equal(n, 2);
+	assert_int_equal(pcs[1], X_MID + 0x40);
+}
+
 static void test_init_inval(void **state)
 {
 	struct sframe_cursor c;
@@ -2368,6 +2526,10 @@ int main(void)
 		T(test_depth_default, setup_amd64),
 		T(test_abi_mismatch, setup_amd64),
 		T(test_init_inval, setup_amd64),
+		T(test_cache_init, setup_amd64),
+		T(test_cache_hits, setup_amd64),
+		T(test_stack_window_only, setup_amd64),
+		T(test_pcs_args, setup_amd64),
 
 		T(test_stack_read_fail_amd64, setup_amd64),
 		T(test_stack_read_fail_drap, setup_amd64),

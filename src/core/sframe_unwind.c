@@ -571,11 +571,15 @@ static void cache_fill(const struct sframe_unwinder *u, uint64_t pc, uint32_t ex
 	set[0] = e;
 }
 
+/* cache_step(): the cached rule does not apply, take the full step. */
+#define CACHE_FALLBACK (-1)
+
 /*
  * The step of step_rules() for a cached rule: same checks, same result.
- * Returns 0 (stepped), SFRAME_UNWIND_END, or 1 when anything is off the
- * plain path (unknown register, implausible CFA, failed read, zero RA):
- * then the cursor is untouched and the full step decides, error included.
+ * Returns 0 (stepped), SFRAME_UNWIND_END, or CACHE_FALLBACK when anything
+ * is off the plain path (unknown register, implausible CFA, failed read,
+ * zero RA): then the cursor is untouched and the full step decides, error
+ * included.
  */
 static inline int cache_step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 			     const struct sframe_cache_entry *e)
@@ -588,17 +592,17 @@ static inline int cache_step(const struct sframe_unwinder *u, struct sframe_curs
 		return SFRAME_UNWIND_END;
 	if (e->kind & SFRAME_CACHE_CFA_FP) {
 		if (!(valid & SFRAME_REG_FP))
-			return 1;
+			return CACHE_FALLBACK;
 		base = c->regs.fp;
 	} else {
 		if (!(valid & SFRAME_REG_SP))
-			return 1;
+			return CACHE_FALLBACK;
 		base = c->regs.sp;
 	}
 	if (!add_off(base, e->cfa_off, &cfa) || check_cfa(c, cfa))
-		return 1;
+		return CACHE_FALLBACK;
 	if (!add_off(cfa, e->ra_off, &addr) || read_u64(u, addr, &ra))
-		return 1;
+		return CACHE_FALLBACK;
 	if (e->kind & SFRAME_CACHE_RA_MANGLED) {
 		uint64_t plain = strip_ra(u, ra);
 
@@ -607,18 +611,18 @@ static inline int cache_step(const struct sframe_unwinder *u, struct sframe_curs
 		ra = plain;
 	}
 	if (ra == 0)
-		return 1;
+		return CACHE_FALLBACK;
 	nvalid = SFRAME_REG_PC | SFRAME_REG_SP;
 	if (e->kind & SFRAME_CACHE_FP_SAVED) {
 		if (!add_off(cfa, e->fp_off, &addr) || read_u64(u, addr, &fp))
-			return 1;
+			return CACHE_FALLBACK;
 		nvalid |= SFRAME_REG_FP;
 	} else {
 		fp = c->regs.fp;
 		nvalid |= valid & SFRAME_REG_FP;
 	}
 	if (caller_sp(u, cfa, &sp))
-		return 1;
+		return CACHE_FALLBACK;
 	c->regs.pc = ra;
 	c->regs.sp = sp;
 	c->regs.fp = fp;
@@ -657,7 +661,7 @@ static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 			const struct sframe_module *em = e->module;
 
 			ret = cache_step(u, c, e);
-			if (ret != 1) {
+			if (ret != CACHE_FALLBACK) {
 				cache->hits++;
 				*mod = em;
 				return ret;
