@@ -58,6 +58,21 @@ int sf_parse_fre(const struct sframe_section *sec, unsigned int fre_type, const 
 	/* One loop per width: the common 1-byte words cost a load each. */
 	switch (wb) {
 	case 1:
+		if (avail - (sb + 1) >= SFRAME_MAX_WORDS) {
+			/*
+			 * The common case, without a branch on the word count
+			 * (which differs from row to row): all six bytes are
+			 * there to read, and the words past the row's are zero.
+			 */
+			for (i = 0; i < SFRAME_MAX_WORDS; i++) {
+				/* (a mask, not a branch: zero past the row's words) */
+				uint8_t v = (uint8_t)(p[i] & (0u - (unsigned int)(i < n)));
+
+				fre->uwords[i] = v;
+				fre->words[i] = sf_s8(v);
+			}
+			return (int)total;
+		}
 		for (i = 0; i < n; i++) {
 			fre->uwords[i] = p[i];
 			fre->words[i] = sf_s8(p[i]);
@@ -210,15 +225,19 @@ static int rules_default(const struct sframe_section *sec, const struct sframe_f
 	if (check && n > max)
 		return -SFRAME_ERR_WORDS;
 	/* aarch64 saves FP and LR as a pair: never one without the other. */
-	if (check && n == 2 && (sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE))
+	if (check && (sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE) && n == 2)
 		return -SFRAME_ERR_WORDS;
 
-	if (SFRAME_FRE_INFO_BASE_REG(fre->info) == SFRAME_BASE_REG_SP) {
-		r->cfa.reg = (uint16_t)sframe_abi_sp_reg(sec->abi);
-		r->cfa.is_sp = true;
-	} else {
-		r->cfa.reg = (uint16_t)sframe_abi_fp_reg(sec->abi);
-		r->cfa.is_fp = true;
+	/* SP or FP as the CFA base, selected without a branch (rows mix both). */
+	{
+		const unsigned int sp = SFRAME_FRE_INFO_BASE_REG(fre->info) == SFRAME_BASE_REG_SP;
+		const unsigned int m = 0u - sp;
+		const unsigned int spr = (uint16_t)sf_sp_reg(sec->abi);
+		const unsigned int fpr = (uint16_t)sf_fp_reg(sec->abi);
+
+		r->cfa.reg = (uint16_t)(fpr ^ ((fpr ^ spr) & m));
+		r->cfa.is_sp = sp != 0;
+		r->cfa.is_fp = sp == 0;
 	}
 	ret = cfa_offset(sec, fre->words[0], &r->cfa.offset);
 	if (ret)
@@ -236,12 +255,25 @@ static int rules_default(const struct sframe_section *sec, const struct sframe_f
 		loc_same(&r->ra, 0);
 	}
 
-	if (sec->fixed_fp)
+	if (sec->fixed_fp) {
 		loc_slot(&r->fp, sec->fixed_fp, SFRAME_LOCF_FIXED);
-	else if (n > fp_idx)
+	} else if (sec->abi != SFRAME_ABI_S390X_BE) {
+		/*
+		 * Saved in a slot or unchanged, chosen without a branch: rows
+		 * with and without the FP word alternate unpredictably.
+		 */
+		const unsigned int m = 0u - (unsigned int)(n > fp_idx);
+
+		r->fp.kind = (uint8_t)(SFRAME_LOC_SAME ^ ((SFRAME_LOC_SAME ^ SFRAME_LOC_CFA) & m));
+		r->fp.deref = m != 0;
+		r->fp.reg = 0;
+		r->fp.offset = sf_s32((uint32_t)fre->words[fp_idx] & m);
+		r->fp.flags = 0;
+	} else if (n > fp_idx) {
 		ret = default_word(sec, fre->words[fp_idx], &r->fp);
-	else
+	} else {
 		loc_same(&r->fp, 0);
+	}
 	return ret;
 }
 
@@ -286,8 +318,8 @@ static int rules_flex(const struct sframe_section *sec, const struct sframe_fre 
 		return -SFRAME_ERR_WORDS;
 	r->cfa.reg = (uint16_t)SFRAME_FLEX_REGNUM(ctrl);
 	r->cfa.deref = SFRAME_FLEX_DEREF_P(ctrl);
-	r->cfa.is_sp = r->cfa.reg == sframe_abi_sp_reg(sec->abi);
-	r->cfa.is_fp = r->cfa.reg == sframe_abi_fp_reg(sec->abi);
+	r->cfa.is_sp = r->cfa.reg == sf_sp_reg(sec->abi);
+	r->cfa.is_fp = r->cfa.reg == sf_fp_reg(sec->abi);
 	ret = cfa_offset(sec, fre->words[1], &r->cfa.offset);
 	if (ret)
 		return ret;

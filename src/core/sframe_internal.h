@@ -24,9 +24,12 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define SF_ALWAYS_INLINE inline __attribute__((__always_inline__))
 #define SF_NOINLINE __attribute__((__noinline__))
+/* A hint only (no fault, no effect on results), for memory the core owns a pointer to. */
+#define SF_PREFETCH(p) __builtin_prefetch(p)
 #else
 #define SF_ALWAYS_INLINE inline
 #define SF_NOINLINE
+#define SF_PREFETCH(p) ((void)(p))
 #endif
 
 /* Largest valid FRE: 4-byte start, info byte, six 4-byte words. */
@@ -165,6 +168,37 @@ static inline int32_t sf_s32(uint32_t v)
 	if (v <= (uint32_t)INT32_MAX)
 		return (int32_t)v;
 	return -(int32_t)(~v) - 1;
+}
+
+/* sframe_abi_sp_reg() and sframe_abi_fp_reg(), inline for the rule decoder. */
+static inline int sf_sp_reg(uint8_t abi)
+{
+	switch (abi) {
+	case SFRAME_ABI_AARCH64_BE:
+	case SFRAME_ABI_AARCH64_LE:
+		return SFRAME_AARCH64_DWARF_SP;
+	case SFRAME_ABI_AMD64_LE:
+		return SFRAME_AMD64_DWARF_SP;
+	case SFRAME_ABI_S390X_BE:
+		return SFRAME_S390X_DWARF_SP;
+	default:
+		return -1;
+	}
+}
+
+static inline int sf_fp_reg(uint8_t abi)
+{
+	switch (abi) {
+	case SFRAME_ABI_AARCH64_BE:
+	case SFRAME_ABI_AARCH64_LE:
+		return SFRAME_AARCH64_DWARF_FP;
+	case SFRAME_ABI_AMD64_LE:
+		return SFRAME_AMD64_DWARF_FP;
+	case SFRAME_ABI_S390X_BE:
+		return SFRAME_S390X_DWARF_FP;
+	default:
+		return -1;
+	}
 }
 
 /*

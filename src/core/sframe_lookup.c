@@ -122,7 +122,8 @@ static int scan_fres(const struct sframe_section *sec, const struct sframe_fde *
 		if (start > rel)
 			break;
 		best = w.p + w.pos;
-		best_len = size;
+		/* All the bytes from it on: the decoder may read ahead (see sf_parse_fre()). */
+		best_len = w.len - w.pos;
 		w.pos += size;
 	}
 	if (best) {
@@ -166,16 +167,21 @@ static SF_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
  * Branch-free form for a section in memory (the FDE array was bounds-checked
  * at open): the probes of a lookup are unpredictable, and a mispredicted
  * branch per probe costs more than the loads. The candidate @p moves by a
- * masked step; the loop count depends only on the number of FDEs.
+ * select; the loop count depends only on the number of FDEs.
  *
  * A PC-relative start is field + field_off (the field's section offset):
  * rather than adding that after the load, the field is compared with
  * @target - field_off, computed while the load is in flight, which leaves
  * load, compare and select as the only steps from one probe to the next.
+ * Both FDEs the next round may probe are prefetched: in a large section
+ * the probes miss the caches, and two overlapping misses cost about one.
  * The caller keeps @target within +-2^62, so that subtraction cannot
  * overflow (field_off < 2^33). A probed v3 start whose sum overflows 64
  * bits makes the section corrupt, as sf_fde_key() says in the other form.
  */
+/* Bytes of FDEs above which the search prefetches (an L1 data cache). */
+#define SF_PREFETCH_SPAN 32768
+
 static SF_ALWAYS_INLINE int search_direct(const struct sframe_section *sec, int64_t target,
 					  uint32_t *index, bool v3, bool be, bool pcrel)
 {
@@ -184,24 +190,48 @@ static SF_ALWAYS_INLINE int search_direct(const struct sframe_section *sec, int6
 	const uint64_t stride = sec->fde_size;
 	uint64_t poff = sec->fde_start + SFRAME_FDE_START;
 	uint32_t n = sec->num_fdes;
+	const bool prefetch = (uint64_t)n * stride > SF_PREFETCH_SPAN;
+	uint32_t fre_off;
 	bool bad = false;
 
 	while (n > 1) {
 		uint32_t half = n / 2;
-		uint64_t step = half * stride, mask;
+		uint64_t step = half * stride;
+		bool le;
+
+		/*
+		 * The next round probes one of these two: start both loads now
+		 * when the FDE array is too large to stay in the first-level
+		 * cache (the probes near the end of a search are the ones that
+		 * miss: they differ from lookup to lookup).
+		 */
+		if (prefetch) {
+			uint64_t next = (uint64_t)((n - half) / 2) * stride;
+
+			SF_PREFETCH(p + next);
+			SF_PREFETCH(p + step + next);
+		}
 		int64_t limit = pcrel ? target - (int64_t)(poff + step) : target;
 		int64_t field = probe_field(p + step, v3, be);
 
 		if (pcrel && v3)
 			bad |= field > INT64_MAX - (int64_t)(poff + step);
-		/* All ones when the probed FDE starts at or before @target. */
-		mask = 0 - (uint64_t)(field <= limit);
-		p += step & mask;
-		poff += step & mask;
+		/* Two selects (cmov): the probe loads, compares and moves on. */
+		le = field <= limit;
+		p = le ? p + step : p;
+		poff = le ? poff + step : poff;
 		n -= half;
 	}
 	if (bad)
 		return -SFRAME_ERR_FDE;
+	/*
+	 * The FDE is in cache now, its FREs (and v3 attributes) likely not:
+	 * start that load while sframe_lookup() decodes the FDE.
+	 */
+	fre_off = v3 ? (be ? sf_be32(p + SFRAME_V3_FDE_FRE_OFF) : sf_le32(p + SFRAME_V3_FDE_FRE_OFF)) :
+		       (be ? sf_be32(p + SFRAME_V12_FDE_FRE_OFF) : sf_le32(p + SFRAME_V12_FDE_FRE_OFF));
+	if (fre_off < sec->fre_len)
+		SF_PREFETCH(sec->data + sec->fre_start + fre_off);
 	*index = (uint32_t)((uint64_t)(p - fdes) / stride);
 	return 0;
 }

@@ -158,32 +158,12 @@ int sframe_open_buffer(struct sframe_section *sec, struct sframe_buffer *buf,
 
 int sframe_abi_sp_reg(uint8_t abi)
 {
-	switch (abi) {
-	case SFRAME_ABI_AARCH64_BE:
-	case SFRAME_ABI_AARCH64_LE:
-		return SFRAME_AARCH64_DWARF_SP;
-	case SFRAME_ABI_AMD64_LE:
-		return SFRAME_AMD64_DWARF_SP;
-	case SFRAME_ABI_S390X_BE:
-		return SFRAME_S390X_DWARF_SP;
-	default:
-		return -1;
-	}
+	return sf_sp_reg(abi);
 }
 
 int sframe_abi_fp_reg(uint8_t abi)
 {
-	switch (abi) {
-	case SFRAME_ABI_AARCH64_BE:
-	case SFRAME_ABI_AARCH64_LE:
-		return SFRAME_AARCH64_DWARF_FP;
-	case SFRAME_ABI_AMD64_LE:
-		return SFRAME_AMD64_DWARF_FP;
-	case SFRAME_ABI_S390X_BE:
-		return SFRAME_S390X_DWARF_FP;
-	default:
-		return -1;
-	}
+	return sf_fp_reg(abi);
 }
 
 int sframe_abi_ra_reg(uint8_t abi)
