@@ -139,7 +139,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ret)
 			continue;
 		FZ_ASSERT(row2.fde.func_start == row.fde.func_start);
+		FZ_ASSERT(row2.fde.func_offset == row.fde.func_offset);
+		FZ_ASSERT(row2.fde.func_size == row.fde.func_size);
+		FZ_ASSERT(row2.fde.fres_off == row.fde.fres_off);
+		FZ_ASSERT(row2.fde.num_fres == row.fde.num_fres);
+		FZ_ASSERT(row2.fde.info == row.fde.info && row2.fde.info2 == row.fde.info2);
 		FZ_ASSERT(row2.fre.start == row.fre.start && row2.fre.size == row.fre.size);
+		FZ_ASSERT(row2.fre.info == row.fre.info && row2.fre.num_words == row.fre.num_words);
+		FZ_ASSERT(memcmp(row2.fre.words, row.fre.words, sizeof(row.fre.words)) == 0);
+		FZ_ASSERT(memcmp(row2.fre.uwords, row.fre.uwords, sizeof(row.fre.uwords)) == 0);
 		fz_assert_rules_eq(&row2.rules, &row.rules);
 	}
 

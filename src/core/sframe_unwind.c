@@ -482,19 +482,24 @@ void sframe_unwind_cache_clear(struct sframe_unwind_cache *cache)
 }
 
 /*
- * The cache is 2-way set associative: a return address has a pair of
- * slots (one 64-byte line on 64-bit hosts), the first holding the entry
- * used last. A direct-mapped table loses whole walks to two hot return
- * addresses that share a slot; the pair absorbs such collisions. The
- * multiplicative hash spreads addresses that differ only in high bits
- * (the same offset in different pages or libraries).
+ * The cache is 2-way set associative: a PC has a pair of slots (one 64-byte
+ * line on 64-bit hosts), the first holding the entry used last. A
+ * direct-mapped table loses whole walks to two hot return addresses that
+ * share a slot; the pair absorbs such collisions. The hash is on the chain
+ * from one frame to the next (RA load, probe, next CFA), so it is two
+ * instructions: code addresses differ mostly in their low bits already, and
+ * folding in bits 12 and up separates the same offset in different pages or
+ * libraries.
  */
+static inline uint32_t cache_hash(uint64_t pc)
+{
+	return (uint32_t)(pc ^ (pc >> 12));
+}
+
 static inline struct sframe_cache_entry *cache_set(const struct sframe_unwind_cache *cache,
 						   uint64_t pc)
 {
-	uint32_t h = (uint32_t)((pc * UINT64_C(0x9e3779b97f4a7c15)) >> 32);
-
-	return &cache->entries[h & cache->mask & ~UINT32_C(1)];
+	return &cache->entries[cache_hash(pc) & cache->mask & ~UINT32_C(1)];
 }
 
 /* The entry for @pc, exact (SFRAME_CACHE_EXACT) or not (0), or NULL. */
@@ -833,9 +838,9 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 	while (out < end && pc != 0) {
 		const struct sframe_cache_entry *e;
 		uint64_t base, cfa, addr, ra;
-		uint32_t h = (uint32_t)((pc * UINT64_C(0x9e3779b97f4a7c15)) >> 32), kind;
+		uint32_t kind;
 
-		e = &entries[h & smask];
+		e = &entries[cache_hash(pc) & smask];
 		if (e->pc != pc) {
 			e++;
 			if (e->pc != pc)
