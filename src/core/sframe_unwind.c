@@ -564,11 +564,14 @@ static void cache_fill(const struct sframe_unwinder *u, uint64_t pc, uint32_t ex
 	/*
 	 * The newcomer goes first, and the entry it displaces becomes the older
 	 * one. An exact PC (a sample's topmost frame, one of many) only takes
-	 * the older slot: it must not push out a return address that every
+	 * a slot no return address holds: it must not push out one that every
 	 * walk through that caller uses.
 	 */
 	if (u->cache->mask && exact) {
-		set[1] = e;
+		if (!set[0].pc)
+			set[0] = e;
+		else if (!set[1].pc || (set[1].kind & SFRAME_CACHE_EXACT))
+			set[1] = e;
 		return;
 	}
 	if (u->cache->mask && (set[0].pc != pc || (set[0].kind & SFRAME_CACHE_EXACT) != exact))

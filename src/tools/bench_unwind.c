@@ -27,7 +27,10 @@
  * the frames they actually walked.
  *
  * Offline: every sample of every snapshot fixture (the folders of
- * fixtures/unwind), walked as "sframe unwind" walks them.
+ * fixtures/unwind), walked as "sframe unwind" walks them; then again by
+ * sframe_unwind_pcs() with each sample's stack as the window and one cache
+ * for all the samples of a program, as a profiler would (the PCs found
+ * must add up to the same number of frames).
  */
 #include "bench_unwind.h"
 
@@ -670,7 +673,41 @@ struct offline {
 	struct sf_sample *samples;
 	size_t n;
 	uint64_t frames;
+	struct sframe_unwind_cache cache;
+	struct sframe_cache_entry centries[CACHE_ENTRIES];
 };
+
+/*
+ * The profiler's steady state: every sample walked by sframe_unwind_pcs()
+ * with its stack as the window and one cache for the whole program (warm
+ * after the first pass). Returns the PCs found, which must equal the
+ * frames of the plain walks.
+ */
+static uint64_t op_offline_cached(void *ctx, uint64_t first, uint64_t count)
+{
+	struct offline *o = ctx;
+	static uint64_t pcs[MAX_TRACE];
+	struct sframe_unwinder u;
+	struct sframe_regs regs;
+	uint64_t acc = 0, k;
+	size_t i;
+	uint32_t n;
+
+	(void)first;
+	for (k = 0; k < count; k++)
+		for (i = 0; i < o->n; i++) {
+			const struct sf_sample *smp = &o->samples[i];
+
+			sf_target_unwinder(&o->t, smp, 0, &u, &regs);
+			u.cache = &o->cache;
+			u.stack_data = smp->stack;
+			u.stack_addr = smp->stack_addr;
+			u.stack_len = smp->stack_len;
+			sframe_unwind_pcs(&u, &regs, pcs, MAX_TRACE, &n);
+			acc += n;
+		}
+	return acc;
+}
 
 static uint64_t op_offline(void *ctx, uint64_t first, uint64_t count)
 {
@@ -755,6 +792,29 @@ static int offline_one(const char *dir, const char *name, double seconds)
 	printf("\n");
 	fprintf(stderr, "# offline %s: median ns_per_frame=%.2f runs=%u\n", name,
 		res.median_ns / (double)o.frames, res.runs);
+
+	if (sframe_unwind_cache_init(&o.cache, o.centries, CACHE_ENTRIES)) {
+		status = 1;
+		goto out;
+	}
+	if (op_offline_cached(&o, 0, 1) != o.frames) {
+		printf("unwind offline-cached fixture=%s: frames differ from the plain walks\n", name);
+		status = 1;
+		goto out;
+	}
+	bench_heap_begin();
+	op_offline_cached(&o, 0, 1);
+	heap = bench_heap_end();
+	bench_time(op_offline_cached, &o, seconds, 5, &res);
+	printf("unwind offline-cached fixture=%s samples=%zu frames=%" PRIu64
+	       " ns_per_sample=%.1f ns_per_frame=%.2f",
+	       name, o.n, o.frames, res.min_ns / (double)o.n, res.min_ns / (double)o.frames);
+	if (heap >= 0)
+		printf(" heap_allocs=%ld", heap);
+	printf("\n");
+	fprintf(stderr, "# offline-cached %s: median ns_per_frame=%.2f runs=%u cache hits=%" PRIu64
+		" misses=%" PRIu64 "\n", name, res.median_ns / (double)o.frames, res.runs,
+		o.cache.hits, o.cache.misses);
 out:
 	free(o.samples);
 	sf_snapshot_close(&snap);
