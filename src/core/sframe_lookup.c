@@ -191,12 +191,15 @@ static SF_ALWAYS_INLINE int search_direct(const struct sframe_section *sec, int6
 	uint64_t poff = sec->fde_start + SFRAME_FDE_START;
 	uint32_t n = sec->num_fdes;
 	const bool prefetch = (uint64_t)n * stride > SF_PREFETCH_SPAN;
+	uint64_t off;
 	uint32_t fre_off;
 	bool bad = false;
 
 	while (n > 1) {
 		uint32_t half = n / 2;
 		uint64_t step = half * stride;
+		int64_t limit = pcrel ? target - (int64_t)(poff + step) : target;
+		int64_t field;
 		bool le;
 
 		/*
@@ -211,12 +214,10 @@ static SF_ALWAYS_INLINE int search_direct(const struct sframe_section *sec, int6
 			SF_PREFETCH(p + next);
 			SF_PREFETCH(p + step + next);
 		}
-		int64_t limit = pcrel ? target - (int64_t)(poff + step) : target;
-		int64_t field = probe_field(p + step, v3, be);
-
+		field = probe_field(p + step, v3, be);
 		if (pcrel && v3)
 			bad |= field > INT64_MAX - (int64_t)(poff + step);
-		/* Two selects (cmov): the probe loads, compares and moves on. */
+		/* Selects (cmov): the probe loads, compares and moves on. */
 		le = field <= limit;
 		p = le ? p + step : p;
 		poff = le ? poff + step : poff;
@@ -232,7 +233,14 @@ static SF_ALWAYS_INLINE int search_direct(const struct sframe_section *sec, int6
 		       (be ? sf_be32(p + SFRAME_V12_FDE_FRE_OFF) : sf_le32(p + SFRAME_V12_FDE_FRE_OFF));
 	if (fre_off < sec->fre_len)
 		SF_PREFETCH(sec->data + sec->fre_start + fre_off);
-	*index = (uint32_t)((uint64_t)(p - fdes) / stride);
+	/* Division by constants (a multiply), not by the run-time stride. */
+	off = (uint64_t)(p - fdes);
+	if (v3)
+		*index = (uint32_t)(off / SFRAME_V3_FDE_SIZE);
+	else if (sec->version == SFRAME_VERSION_2)
+		*index = (uint32_t)(off / SFRAME_V2_FDE_SIZE);
+	else
+		*index = (uint32_t)(off / SFRAME_V1_FDE_SIZE);
 	return 0;
 }
 
