@@ -263,10 +263,12 @@ static void test_combo(void **state)
 	sf_target_free(&t);
 	assert_int_equal(ok, in_scope);
 	/*
-	 * Two walks per sample over a chain of a dozen return addresses: all
-	 * but the topmost steps (a new PC in most samples) should be served.
+	 * Two walks per sample over a chain of a dozen return addresses (and
+	 * main's caller, with or without SFrame): all but the topmost steps
+	 * (often a new PC; on aarch64 a leaf's RA still in x30, never cached)
+	 * should be served.
 	 */
-	assert_true(cache.hits > 2 * cache.misses);
+	assert_true(cache.hits > 4 * cache.misses);
 	assert_true(in_scope >= MIN_IN_SCOPE);
 }
 

@@ -158,6 +158,8 @@ const struct sframe_module *sframe_modules_find(const struct sframe_module_table
 #define SFRAME_CACHE_END	0x8u	/* the RA is undefined: outermost frame */
 #define SFRAME_CACHE_EXACT	0x10u	/* for a frame whose PC is exact (topmost,
 					 * interrupted), not a return address */
+#define SFRAME_CACHE_NOSF	0x20u	/* no SFrame row for this PC: the frame-pointer
+					 * fallback, or "not found" */
 
 /**
  * struct sframe_cache_entry - one remembered step of struct sframe_unwind_cache.
@@ -190,7 +192,7 @@ struct sframe_cache_entry {
  * hot call paths again and again), and so do the PCs of hot loops, so a
  * step can skip the module search, the section's binary search and the row
  * decoding: the unwinder keeps the decoded rule of each frame it steps from
- * in this table, keyed by the PC and whether it is exact (the topmost or an
+ * (or that it has none, or that the stack ends there) in this table, keyed by the PC and whether it is exact (the topmost or an
  * interrupted frame) or a return address (looked up at PC - 1), and a later
  * step from the same PC costs one probe. Only plain rules are kept
  * (CFA from SP or FP, RA and FP in stack slots or unchanged); every check
@@ -201,7 +203,11 @@ struct sframe_cache_entry {
  * they were made: call sframe_unwind_cache_clear() whenever a module is
  * added or removed or a section changes, and use one cache per unwinder
  * configuration (module table, ABI). A walk writes to the cache, so
- * concurrent walks need a cache each (per thread, per CPU).
+ * walks that may run at the same time need a cache each: per thread, and in
+ * a kernel per CPU and per context (a walk from an NMI can interrupt one
+ * from a task on the same CPU). Entries are only ever read back by walks
+ * using this cache; a torn or stale entry can misdirect a walk but never
+ * make it read outside its stack window or skip the checks of a step.
  */
 struct sframe_unwind_cache {
 	struct sframe_cache_entry *entries;

@@ -499,7 +499,7 @@ static inline uint32_t cache_hash(uint64_t pc)
 static inline struct sframe_cache_entry *cache_set(const struct sframe_unwind_cache *cache,
 						   uint64_t pc)
 {
-	return &cache->entries[cache_hash(pc) & cache->mask & ~UINT32_C(1)];
+	return &cache->entries[cache_hash(pc) & cache->mask & ~(uint32_t)1];
 }
 
 /* The entry for @pc, exact (SFRAME_CACHE_EXACT) or not (0), or NULL. */
@@ -523,6 +523,49 @@ static inline uint32_t exact_bit(uint32_t frame_flags)
 		SFRAME_CACHE_EXACT : 0;
 }
 
+/* Store @e (pc and kind set), with the module of its PC. */
+static void cache_insert(const struct sframe_unwinder *u, struct sframe_cache_entry *e)
+{
+	const uint32_t exact = e->kind & SFRAME_CACHE_EXACT;
+	struct sframe_cache_entry *set = cache_set(u->cache, e->pc);
+
+	e->module = sframe_modules_find(u->modules, e->pc);
+	/*
+	 * The newcomer goes first, and the entry it displaces becomes the older
+	 * one. An exact PC (a sample's topmost frame, one of many) only takes
+	 * a slot no return address holds: it must not push out one that every
+	 * walk through that caller uses.
+	 */
+	if (u->cache->mask && exact) {
+		if (!set[0].pc)
+			set[0] = *e;
+		else if (!set[1].pc || (set[1].kind & SFRAME_CACHE_EXACT))
+			set[1] = *e;
+		return;
+	}
+	if (u->cache->mask && (set[0].pc != e->pc || (set[0].kind & SFRAME_CACHE_EXACT) != exact))
+		set[1] = set[0];
+	set[0] = *e;
+}
+
+/*
+ * Remember an outcome without rules for the frame at @pc: no SFrame row
+ * (SFRAME_CACHE_NOSF: the fallback or "not found" follows) or the end of
+ * the stack (SFRAME_CACHE_END). Both depend on the PC and the module table
+ * only, like the rows.
+ */
+static void cache_outcome(const struct sframe_unwinder *u, uint64_t pc, uint32_t exact,
+			  uint32_t kind)
+{
+	struct sframe_cache_entry e = { 0 };
+
+	if (pc == 0)
+		return;
+	e.pc = pc;
+	e.kind = exact | kind;
+	cache_insert(u, &e);
+}
+
 /*
  * Remember the step just decided for the frame at @pc, when its rules have
  * the plain shape a cache entry can hold. Rows of signal trampolines are
@@ -533,7 +576,7 @@ static void cache_fill(const struct sframe_unwinder *u, uint64_t pc, uint32_t ex
 		       const struct sframe_row *row)
 {
 	const struct sframe_rules *r = &row->rules;
-	struct sframe_cache_entry e = { 0 }, *set;
+	struct sframe_cache_entry e = { 0 };
 
 	if (row->fde.signal || pc == 0)
 		return;
@@ -559,24 +602,7 @@ static void cache_fill(const struct sframe_unwinder *u, uint64_t pc, uint32_t ex
 			return;
 		}
 	}
-	e.module = sframe_modules_find(u->modules, pc);
-	set = cache_set(u->cache, pc);
-	/*
-	 * The newcomer goes first, and the entry it displaces becomes the older
-	 * one. An exact PC (a sample's topmost frame, one of many) only takes
-	 * a slot no return address holds: it must not push out one that every
-	 * walk through that caller uses.
-	 */
-	if (u->cache->mask && exact) {
-		if (!set[0].pc)
-			set[0] = e;
-		else if (!set[1].pc || (set[1].kind & SFRAME_CACHE_EXACT))
-			set[1] = e;
-		return;
-	}
-	if (u->cache->mask && (set[0].pc != pc || (set[0].kind & SFRAME_CACHE_EXACT) != exact))
-		set[1] = set[0];
-	set[0] = e;
+	cache_insert(u, &e);
 }
 
 /* cache_step(): the cached rule does not apply, take the full step. */
@@ -598,6 +624,8 @@ static inline int cache_step(const struct sframe_unwinder *u, struct sframe_curs
 
 	if (e->kind & SFRAME_CACHE_END)
 		return SFRAME_UNWIND_END;
+	if (e->kind & SFRAME_CACHE_NOSF)
+		return CACHE_FALLBACK;
 	if (e->kind & SFRAME_CACHE_CFA_FP) {
 		if (!(valid & SFRAME_REG_FP))
 			return CACHE_FALLBACK;
@@ -665,6 +693,11 @@ static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 	if (cache && c->regs.pc != 0) {
 		const struct sframe_cache_entry *e = cache_find(cache, c->regs.pc, exact_bit(c->flags));
 
+		if (e && (e->kind & SFRAME_CACHE_NOSF)) {
+			cache->hits++;
+			*mod = e->module;
+			goto no_sframe;
+		}
 		if (e) {
 			const struct sframe_module *em = e->module;
 
@@ -694,8 +727,13 @@ static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 	    m->sec->version == SFRAME_VERSION_3) {
 		if (row.fde.signal)
 			return step_signal(u, c);
+		if (cacheable)
+			cache_outcome(u, c->regs.pc, exact_bit(c->flags), SFRAME_CACHE_END);
 		return SFRAME_UNWIND_END;
 	}
+	if (cacheable)
+		cache_outcome(u, c->regs.pc, exact_bit(c->flags), SFRAME_CACHE_NOSF);
+no_sframe:
 	if (u->flags & SFRAME_UNWIND_FP_FALLBACK) {
 		uint32_t flags = c->flags;
 
@@ -811,7 +849,7 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 {
 	struct sframe_unwind_cache *cache = u->cache;
 	const struct sframe_cache_entry *entries = cache->entries;
-	const uint32_t smask = cache->mask & ~UINT32_C(1);
+	const uint32_t smask = cache->mask & ~(uint32_t)1;
 	const uint8_t *win = u->stack_data;
 	const uint64_t wlo = u->stack_addr;
 	/* s390x: caller SP = CFA - 160; elsewhere the CFA itself. */
@@ -850,7 +888,7 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 				break;
 		}
 		kind = e->kind;
-		if (kind & (SFRAME_CACHE_EXACT | SFRAME_CACHE_END))
+		if (kind & (SFRAME_CACHE_EXACT | SFRAME_CACHE_END | SFRAME_CACHE_NOSF))
 			break;
 		if (kind & SFRAME_CACHE_CFA_FP) {
 			if (!fp_valid)
