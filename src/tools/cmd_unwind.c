@@ -10,6 +10,10 @@
  *
  * Frame marks: [fp] found by the frame-pointer fallback, [signal] a signal
  * trampoline, [pac] a PAuth-signed return address was stripped.
+ *
+ * As a profiler would, each sample's stack copy is given to the unwinder as
+ * its window and one cache of decoded rows serves all the samples of a run
+ * (the walks are those of the plain unwinder, frame for frame).
  */
 #include "cmd_unwind.h"
 
@@ -21,6 +25,7 @@
 #include "unwind_target.h"
 
 #define MAX_FRAMES 256
+#define CACHE_ENTRIES 1024
 
 static void print_symbol(const struct sf_target *t, const struct sframe_frame *f)
 {
@@ -47,9 +52,12 @@ static void print_stop(const struct sframe_frame *last, int r)
 		printf("  stop: %s (%s)\n", sframe_strerror(r), sframe_errname(r));
 }
 
-static int unwind_file(const struct sf_target *t, const char *path, uint32_t flags)
+static int unwind_file(const struct sf_target *t, const char *path, uint32_t flags,
+		       struct sframe_unwind_cache *cache)
 {
 	static struct sframe_frame frames[MAX_FRAMES];
+	struct sframe_unwinder u;
+	struct sframe_regs regs;
 	struct sf_snapshot snap;
 	struct sf_sample smp;
 	char err[512];
@@ -69,7 +77,12 @@ static int unwind_file(const struct sf_target *t, const char *path, uint32_t fla
 	}
 	while ((r = sf_snapshot_next(&snap, &smp, err, sizeof(err))) == 1) {
 		printf("sample %lu: pc 0x%" PRIx64 " sp 0x%" PRIx64 "\n", idx++, smp.pc, smp.sp);
-		r = sf_target_unwind(t, &smp, flags, frames, MAX_FRAMES, &n);
+		sf_target_unwinder(t, &smp, flags, &u, &regs);
+		u.cache = cache;
+		u.stack_data = smp.stack;
+		u.stack_addr = smp.stack_addr;
+		u.stack_len = smp.stack_len;
+		r = sframe_unwind_stack(&u, &regs, frames, MAX_FRAMES, &n);
 		for (i = 0; i < n; i++) {
 			printf("  #%-3u 0x%016" PRIx64, i, frames[i].pc);
 			print_symbol(t, &frames[i]);
@@ -93,6 +106,8 @@ static int unwind_file(const struct sf_target *t, const char *path, uint32_t fla
 
 int sf_cmd_unwind(int argc, char **argv)
 {
+	static struct sframe_cache_entry entries[CACHE_ENTRIES];
+	struct sframe_unwind_cache cache;
 	const char *elf = NULL;
 	uint32_t flags = 0;
 	struct sf_target t;
@@ -122,6 +137,8 @@ int sf_cmd_unwind(int argc, char **argv)
 		fprintf(stderr, "sframe: %s\n", err);
 		return 1;
 	}
+	/* One module table for the whole run: one cache. */
+	sframe_unwind_cache_init(&cache, entries, CACHE_ENTRIES);
 	for (i = 1; i < argc; i++) {
 		int r;
 
@@ -131,7 +148,7 @@ int sf_cmd_unwind(int argc, char **argv)
 		}
 		if (argv[i][0] == '-' && argv[i][1])
 			continue;
-		r = unwind_file(&t, argv[i], flags);
+		r = unwind_file(&t, argv[i], flags, &cache);
 		if (r > status)
 			status = r;
 	}
