@@ -192,9 +192,10 @@ struct sframe_cache_entry {
  * hot call paths again and again), and so do the PCs of hot loops, so a
  * step can skip the module search, the section's binary search and the row
  * decoding: the unwinder keeps the decoded rule of each frame it steps from
- * (or that it has none, or that the stack ends there) in this table, keyed by the PC and whether it is exact (the topmost or an
- * interrupted frame) or a return address (looked up at PC - 1), and a later
- * step from the same PC costs one probe. Only plain rules are kept
+ * (or that it has none, or that the stack ends there) in this table, keyed
+ * by the PC and whether it is exact (the topmost or an interrupted frame)
+ * or a return address (looked up at PC - 1), and a later step from the
+ * same PC costs one probe. Only plain rules are kept
  * (CFA from SP or FP, RA and FP in stack slots or unchanged); every check
  * of a step is made on a hit as on a miss, and anything unusual (a failed
  * read, a register not known, an implausible CFA) takes the full step.
@@ -205,9 +206,9 @@ struct sframe_cache_entry {
  * configuration (module table, ABI). A walk writes to the cache, so
  * walks that may run at the same time need a cache each: per thread, and in
  * a kernel per CPU and per context (a walk from an NMI can interrupt one
- * from a task on the same CPU). Entries are only ever read back by walks
- * using this cache; a torn or stale entry can misdirect a walk but never
- * make it read outside its stack window or skip the checks of a step.
+ * from a task on the same CPU). A torn or stale entry can misdirect a walk,
+ * but not past the checks: every read still goes through the window's
+ * bounds or the callback, and every step's CFA, RA and depth checks hold.
  */
 struct sframe_unwind_cache {
 	struct sframe_cache_entry *entries;
