@@ -26,19 +26,16 @@ static bool is_aarch64(uint8_t abi)
 	return abi == SFRAME_ABI_AARCH64_BE || abi == SFRAME_ABI_AARCH64_LE;
 }
 
+/* Stack values of this ABI are big-endian. */
+static inline bool stack_be(uint8_t abi)
+{
+	return abi == SFRAME_ABI_AARCH64_BE || abi == SFRAME_ABI_S390X_BE;
+}
+
 /* The 8 bytes at @b as a value of the target's byte order. */
 static inline uint64_t stack_value(const struct sframe_unwinder *u, const uint8_t *b)
 {
-	uint64_t hi, lo;
-
-	if (u->abi == SFRAME_ABI_AARCH64_BE || u->abi == SFRAME_ABI_S390X_BE) {
-		hi = sf_be32(b);
-		lo = sf_be32(b + 4);
-	} else {
-		lo = sf_le32(b);
-		hi = sf_le32(b + 4);
-	}
-	return hi << 32 | lo;
+	return stack_be(u->abi) ? sf_be64(b) : sf_le64(b);
 }
 
 /*
@@ -460,11 +457,11 @@ int sframe_unwind_cache_init(struct sframe_unwind_cache *cache, struct sframe_ca
 
 void sframe_unwind_cache_clear(struct sframe_unwind_cache *cache)
 {
-	uint32_t i;
+	uint64_t i;
 
 	if (!cache || !cache->entries)
 		return;
-	/* (mask + 1 entries: the loop is bounded by the caller's array.) */
+	/* mask + 1 entries (64-bit count: mask may be UINT32_MAX). */
 	for (i = 0; i <= cache->mask; i++) {
 		struct sframe_cache_entry *e = &cache->entries[i];
 
@@ -474,8 +471,6 @@ void sframe_unwind_cache_clear(struct sframe_unwind_cache *cache)
 		e->ra_off = 0;
 		e->fp_off = 0;
 		e->kind = 0;
-		if (i == UINT32_MAX)
-			break;
 	}
 	cache->hits = 0;
 	cache->misses = 0;
@@ -769,6 +764,30 @@ static void frame_from(struct sframe_frame *f, const struct sframe_cursor *c)
 	f->module = NULL;
 }
 
+/*
+ * The start shared by sframe_unwind_stack() and sframe_unwind_pcs(): the
+ * argument checks, *@count = 0, the cursor at @regs. Returns 0 when there
+ * is room for a frame, else the walk's result (an error, or
+ * SFRAME_UNWIND_FULL for an empty array).
+ */
+static int walk_begin(const struct sframe_unwinder *u, const struct sframe_regs *regs,
+		      bool have_array, uint32_t max, uint32_t *count, struct sframe_cursor *c)
+{
+	int ret;
+
+	if (!count)
+		return -SFRAME_ERR_INVAL;
+	*count = 0;
+	if (!have_array && max)
+		return -SFRAME_ERR_INVAL;
+	ret = sframe_unwind_init(u, c, regs);
+	if (ret)
+		return ret;
+	if (max == 0)
+		return SFRAME_UNWIND_FULL;
+	return 0;
+}
+
 int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 			struct sframe_frame *frames, uint32_t max, uint32_t *count)
 {
@@ -777,16 +796,9 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 	uint32_t n;
 	int ret;
 
-	if (!count)
-		return -SFRAME_ERR_INVAL;
-	*count = 0;
-	if (!frames && max)
-		return -SFRAME_ERR_INVAL;
-	ret = sframe_unwind_init(u, &c, regs);
+	ret = walk_begin(u, regs, frames != NULL, max, count, &c);
 	if (ret)
 		return ret;
-	if (max == 0)
-		return SFRAME_UNWIND_FULL;
 	frame_from(&frames[0], &c);
 	n = 1;
 	/*
@@ -813,18 +825,6 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 	frames[n - 1].module = sframe_modules_find(u->modules, frames[n - 1].pc);
 	*count = n;
 	return SFRAME_UNWIND_FULL;
-}
-
-/* 8 bytes at @p in either byte order, written so compilers emit one load. */
-static inline uint64_t load64(const uint8_t *p, bool be)
-{
-	if (be)
-		return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 |
-		       (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
-		       (uint64_t)p[6] << 8 | p[7];
-	return (uint64_t)p[7] << 56 | (uint64_t)p[6] << 48 | (uint64_t)p[5] << 40 |
-	       (uint64_t)p[4] << 32 | (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 |
-	       (uint64_t)p[1] << 8 | p[0];
 }
 
 /*
@@ -901,7 +901,7 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 			break;
 		if (!add_off(cfa, e->ra_off, &addr) || (addr & 7) || addr - wlo > wlim)
 			break;
-		ra = load64(win + (addr - wlo), be);
+		ra = be ? sf_be64(win + (addr - wlo)) : sf_le64(win + (addr - wlo));
 		flags = 0;
 		if (kind & SFRAME_CACHE_RA_MANGLED) {
 			/* strip_ra() without the hook (no call in this loop). */
@@ -916,7 +916,7 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 		if (kind & SFRAME_CACHE_FP_SAVED) {
 			if (!add_off(cfa, e->fp_off, &addr) || (addr & 7) || addr - wlo > wlim)
 				break;
-			fp = load64(win + (addr - wlo), be);
+			fp = be ? sf_be64(win + (addr - wlo)) : sf_le64(win + (addr - wlo));
 			fp_valid = SFRAME_REG_FP;
 		}
 		pc = ra;
@@ -959,22 +959,15 @@ int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs 
 		      uint64_t *pcs, uint32_t max, uint32_t *count)
 {
 	const bool fast = u && u->cache && u->stack_data;
-	const bool be = u && (u->abi == SFRAME_ABI_AARCH64_BE || u->abi == SFRAME_ABI_S390X_BE);
+	const bool be = u && stack_be(u->abi);
 	struct sframe_cursor c;
 	const struct sframe_module *m;
 	uint32_t n;
 	int ret;
 
-	if (!count)
-		return -SFRAME_ERR_INVAL;
-	*count = 0;
-	if (!pcs && max)
-		return -SFRAME_ERR_INVAL;
-	ret = sframe_unwind_init(u, &c, regs);
+	ret = walk_begin(u, regs, pcs != NULL, max, count, &c);
 	if (ret)
 		return ret;
-	if (max == 0)
-		return SFRAME_UNWIND_FULL;
 	pcs[0] = c.regs.pc;
 	n = 1;
 	/* Each round adds at least one PC or returns; the depth bound holds. */

@@ -726,14 +726,34 @@ static uint64_t op_offline(void *ctx, uint64_t first, uint64_t count)
 	return acc;
 }
 
+/* Heap calls of one pass, then the timing; one line "unwind LABEL fixture=NAME ...". */
+static void time_offline(struct offline *o, const char *label, const char *name, bench_op_fn op,
+			 double seconds)
+{
+	struct bench_result res;
+	long heap;
+
+	bench_heap_begin();
+	op(o, 0, 1);
+	heap = bench_heap_end();
+	bench_time(op, o, seconds, 5, &res);
+	printf("unwind %s fixture=%s samples=%zu frames=%" PRIu64
+	       " ns_per_sample=%.1f ns_per_frame=%.2f",
+	       label, name, o->n, o->frames, res.min_ns / (double)o->n,
+	       res.min_ns / (double)o->frames);
+	if (heap >= 0)
+		printf(" heap_allocs=%ld", heap);
+	printf("\n");
+	fprintf(stderr, "# %s %s: median ns_per_frame=%.2f runs=%u\n", label, name,
+		res.median_ns / (double)o->frames, res.runs);
+}
+
 static int offline_one(const char *dir, const char *name, double seconds)
 {
 	struct offline o;
 	struct sf_snapshot snap;
-	struct bench_result res;
 	char path[4096], err[512];
 	size_t cap = 0;
-	long heap;
 	int r, status = 0;
 
 	memset(&o, 0, sizeof(o));
@@ -780,18 +800,8 @@ static int offline_one(const char *dir, const char *name, double seconds)
 		status = 1;
 		goto out;
 	}
-	bench_heap_begin();
 	o.frames = op_offline(&o, 0, 1);
-	heap = bench_heap_end();
-	bench_time(op_offline, &o, seconds, 5, &res);
-	printf("unwind offline fixture=%s samples=%zu frames=%" PRIu64
-	       " ns_per_sample=%.1f ns_per_frame=%.2f",
-	       name, o.n, o.frames, res.min_ns / (double)o.n, res.min_ns / (double)o.frames);
-	if (heap >= 0)
-		printf(" heap_allocs=%ld", heap);
-	printf("\n");
-	fprintf(stderr, "# offline %s: median ns_per_frame=%.2f runs=%u\n", name,
-		res.median_ns / (double)o.frames, res.runs);
+	time_offline(&o, "offline", name, op_offline, seconds);
 
 	if (sframe_unwind_cache_init(&o.cache, o.centries, CACHE_ENTRIES)) {
 		status = 1;
@@ -802,18 +812,8 @@ static int offline_one(const char *dir, const char *name, double seconds)
 		status = 1;
 		goto out;
 	}
-	bench_heap_begin();
-	op_offline_cached(&o, 0, 1);
-	heap = bench_heap_end();
-	bench_time(op_offline_cached, &o, seconds, 5, &res);
-	printf("unwind offline-cached fixture=%s samples=%zu frames=%" PRIu64
-	       " ns_per_sample=%.1f ns_per_frame=%.2f",
-	       name, o.n, o.frames, res.min_ns / (double)o.n, res.min_ns / (double)o.frames);
-	if (heap >= 0)
-		printf(" heap_allocs=%ld", heap);
-	printf("\n");
-	fprintf(stderr, "# offline-cached %s: median ns_per_frame=%.2f runs=%u cache hits=%" PRIu64
-		" misses=%" PRIu64 "\n", name, res.median_ns / (double)o.frames, res.runs,
+	time_offline(&o, "offline-cached", name, op_offline_cached, seconds);
+	fprintf(stderr, "# offline-cached %s: cache hits=%" PRIu64 " misses=%" PRIu64 "\n", name,
 		o.cache.hits, o.cache.misses);
 out:
 	free(o.samples);
