@@ -164,21 +164,26 @@ const struct sframe_module *sframe_modules_find(const struct sframe_module_table
 /**
  * struct sframe_cache_entry - one remembered step of struct sframe_unwind_cache.
  * @pc: the PC the step starts from; 0 marks an empty entry.
- * @module: the module containing @pc.
  * @cfa_off: CFA offset from SP or FP.
  * @ra_off: the RA is at CFA + @ra_off.
  * @fp_off: the caller's FP is at CFA + @fp_off (SFRAME_CACHE_FP_SAVED).
  * @kind: SFRAME_CACHE_* bits.
+ * @module: 1 + the index of the module containing @pc in the module table,
+ *	0 for none.
+ * @next: the slot of the entry the step after this one used last time (a
+ *	guess, checked before use: a caller's return address usually repeats).
  *
  * Filled by the unwinder; callers only zero them (sframe_unwind_cache_init()).
+ * 32 bytes on every host, two to a 64-byte cache line.
  */
 struct sframe_cache_entry {
 	uint64_t pc;
-	const struct sframe_module *module;
 	int32_t cfa_off;
 	int32_t ra_off;
 	int32_t fp_off;
 	uint32_t kind;
+	uint32_t module;
+	uint32_t next;
 };
 
 /**
@@ -220,7 +225,7 @@ struct sframe_unwind_cache {
 /**
  * sframe_unwind_cache_init() - set up an empty cache over @entries.
  * @cache: the cache.
- * @entries: caller-owned array of @count entries (32 bytes each on 64-bit hosts).
+ * @entries: caller-owned array of @count entries (32 bytes each).
  * @count: a power of two, at least 1.
  * Return: 0, or -SFRAME_ERR_INVAL (NULL pointer, @count not a power of two).
  */
@@ -387,8 +392,12 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
  * What a profiler's call chain needs, and exactly the PCs, count and result
  * sframe_unwind_stack() gives for the same walk. With a cache and a stack
  * window (struct sframe_unwinder @cache, @stack_data) the steps served from
- * the cache run in a loop that keeps the registers in locals and stores one
- * word per frame; every other step is the full sframe_unwind_step().
+ * the cache run in a loop that keeps the registers in locals, stores one
+ * word per frame and finds each next entry where the last walk through the
+ * same return address found it (&struct sframe_cache_entry.next); every
+ * other step is the full sframe_unwind_step(). That loop needs FP known and
+ * a window at least 4 GiB from either end of the address space (true of
+ * every user and kernel stack); otherwise the cache serves full steps.
  *
  * Return: as sframe_unwind_stack().
  */

@@ -26,10 +26,12 @@
 #define SF_NOINLINE __attribute__((__noinline__))
 /* A hint only (no fault, no effect on results), for memory the core owns a pointer to. */
 #define SF_PREFETCH(p) __builtin_prefetch(p)
+#define SF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define SF_ALWAYS_INLINE inline
 #define SF_NOINLINE
 #define SF_PREFETCH(p) ((void)(p))
+#define SF_UNLIKELY(x) (x)
 #endif
 
 /* Largest valid FRE: 4-byte start, info byte, six 4-byte words. */

@@ -466,11 +466,12 @@ void sframe_unwind_cache_clear(struct sframe_unwind_cache *cache)
 		struct sframe_cache_entry *e = &cache->entries[i];
 
 		e->pc = 0;
-		e->module = NULL;
 		e->cfa_off = 0;
 		e->ra_off = 0;
 		e->fp_off = 0;
 		e->kind = 0;
+		e->module = 0;
+		e->next = 0;
 	}
 	cache->hits = 0;
 	cache->misses = 0;
@@ -518,13 +519,24 @@ static inline uint32_t exact_bit(uint32_t frame_flags)
 		SFRAME_CACHE_EXACT : 0;
 }
 
+/* The module of entry @e (NULL for none, or when the table has shrunk). */
+static const struct sframe_module *cache_module(const struct sframe_unwinder *u,
+						const struct sframe_cache_entry *e)
+{
+	if (e->module == 0 || !u->modules || e->module - 1 >= u->modules->count)
+		return NULL;
+	return &u->modules->slots[e->module - 1];
+}
+
 /* Store @e (pc and kind set), with the module of its PC. */
 static void cache_insert(const struct sframe_unwinder *u, struct sframe_cache_entry *e)
 {
 	const uint32_t exact = e->kind & SFRAME_CACHE_EXACT;
 	struct sframe_cache_entry *set = cache_set(u->cache, e->pc);
+	const struct sframe_module *m = sframe_modules_find(u->modules, e->pc);
 
-	e->module = sframe_modules_find(u->modules, e->pc);
+	/* (An index: the entry stays 32 bytes on every host.) */
+	e->module = m ? (uint32_t)(m - u->modules->slots) + 1 : 0;
 	/*
 	 * The newcomer goes first, and the entry it displaces becomes the older
 	 * one. An exact PC (a sample's topmost frame, one of many) only takes
@@ -588,12 +600,23 @@ static void cache_fill(const struct sframe_unwinder *u, uint64_t pc, uint32_t ex
 		if (r->ra.kind != SFRAME_LOC_CFA || !r->ra.deref)
 			return;
 		e.ra_off = r->ra.offset;
+		/*
+		 * A misaligned slot fails every step (read_u64()); not keeping
+		 * it lets fast_pcs() check the CFA's alignment alone.
+		 */
+		if (e.ra_off & 7)
+			return;
 		if (r->ra_mangled)
 			e.kind |= SFRAME_CACHE_RA_MANGLED;
 		if (r->fp.kind == SFRAME_LOC_CFA && r->fp.deref) {
+			if (r->fp.offset & 7)
+				return;
 			e.kind |= SFRAME_CACHE_FP_SAVED;
 			e.fp_off = r->fp.offset;
-		} else if (r->fp.kind != SFRAME_LOC_SAME) {
+		} else if (r->fp.kind == SFRAME_LOC_SAME) {
+			/* (The RA slot: fast_pcs() reads it as the FP, unused.) */
+			e.fp_off = e.ra_off;
+		} else {
 			return;
 		}
 	}
@@ -690,11 +713,11 @@ static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 
 		if (e && (e->kind & SFRAME_CACHE_NOSF)) {
 			cache->hits++;
-			*mod = e->module;
+			*mod = cache_module(u, e);
 			goto no_sframe;
 		}
 		if (e) {
-			const struct sframe_module *em = e->module;
+			const struct sframe_module *em = cache_module(u, e);
 
 			ret = cache_step(u, c, e);
 			if (ret != CACHE_FALLBACK) {
@@ -827,48 +850,106 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 	return SFRAME_UNWIND_FULL;
 }
 
+/* The slot of the entry for @pc (exact or not, as @exact), or -1. */
+static inline int64_t cache_slot(const struct sframe_unwind_cache *cache, uint64_t pc,
+				 uint32_t exact)
+{
+	const struct sframe_cache_entry *e = cache_find(cache, pc, exact);
+
+	return e ? e - cache->entries : -1;
+}
+
 /*
  * The steps of sframe_unwind_pcs() that the cache serves, with the stack
  * read from the window only: cache_step() with the registers and the
  * cache's fields in locals (a store to @pcs could alias anything reached
- * through a pointer), one store per frame, and as few values live as the
- * checks allow, so that nothing on the chain from one frame to the next
- * (RA load, cache probe, CFA, next load) goes through memory.
+ * through a pointer) and one store per frame.
  *
- * It starts only from a frame a step led to (return-address PC, SP known
- * and derived from the previous CFA as caller_sp() derives it), where the
- * checks of check_cfa() reduce to "the CFA is aligned and above the
- * previous one", and it stops, leaving
- * @c at the last frame it reached, at the first frame needing anything else
- * (a miss, a read outside the window, FP unknown, the depth limit, an
- * implausible CFA or RA), which the full step then takes, errors included.
- * Specialised on the byte order (@be). Returns the new number of PCs.
+ * Speed comes from the shape of the loop as much as from its length. The
+ * frame-pointer walk, the floor, is one dependent load per frame; here each
+ * frame needs its entry as well as its stack slots, and finding the entry
+ * by hashing the return address just loaded would chain RA load, hash,
+ * entry load and address arithmetic before the next RA load. So every
+ * entry remembers the slot of the entry the next step used last time
+ * (@next): the next entry is loaded from that guess while the RA is still
+ * on its way, and only compared with it (a branch the CPU predicts), the
+ * hash probe being taken when the guess is wrong, which also corrects it.
+ * The kind of rule (CFA from SP or FP, FP saved or not) varies from frame
+ * to frame in patterns too long for a branch predictor, so it selects
+ * values instead of branching; the checks are branches never taken on a
+ * good stack. The window offsets of the RA and FP slots are computed from
+ * the base register in one add each (the entry's offsets are summed off
+ * that chain), so the chain from one frame to the next is: FP load, two
+ * selects, an add, the next load.
+ *
+ * Conditions on the start keep the loop short:
+ *   - FP is known (it then stays known: a step keeps it or reads it);
+ *   - the window lies 2^32 bytes or more from both ends of the address
+ *     space: as the offsets are 32-bit, a CFA or slot address that wrapped
+ *     around can then never land in the window, and the window's bounds
+ *     make add_off()'s checks;
+ *   - the slot offsets are multiples of 8 (cache_fill() keeps no others),
+ *     so the CFA's alignment is the slots' too;
+ *   - SP is not 0, so that "CFA >= SP" is "CFA > SP - 1".
+ * It starts from the topmost frame (the PC exact, nothing stepped yet) or
+ * from a frame a step led to (return-address PC, SP derived from the
+ * previous CFA as caller_sp() derives it), where the checks of check_cfa()
+ * reduce to "the CFA is aligned and at or above SP", resp. "above the
+ * previous CFA". It stops, leaving @c at the last frame it reached, at the
+ * first frame needing anything else (a miss, a read outside the window,
+ * the depth limit, an implausible CFA or RA), which the full step then
+ * takes, errors included.
+ *
+ * Specialised on the byte order (@be), on s390x (@s390x: the caller's SP
+ * is the CFA - 160) and on PAuth (@pauth: only aarch64 signs return
+ * addresses; elsewhere a signed-RA entry is left to step()). Returns the
+ * new number of PCs.
  */
 static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struct sframe_cursor *c,
-					  uint64_t *pcs, uint32_t n, uint32_t max, bool be)
+					  uint64_t *pcs, uint32_t n, uint32_t max, bool be,
+					  bool s390x, bool pauth)
 {
 	struct sframe_unwind_cache *cache = u->cache;
-	const struct sframe_cache_entry *entries = cache->entries;
-	const uint32_t smask = cache->mask & ~(uint32_t)1;
-	const uint8_t *win = u->stack_data;
+	struct sframe_cache_entry *const entries = cache->entries;
+	const uint32_t mask = cache->mask;
+	const uint8_t *const win = u->stack_data;
 	const uint64_t wlo = u->stack_addr;
-	/* s390x: caller SP = CFA - 160; elsewhere the CFA itself. */
-	const uint64_t bias = u->abi == SFRAME_ABI_S390X_BE ? (uint64_t)-SFRAME_S390X_SP_VAL_OFFSET : 0;
+	const uint64_t bias = s390x ? (uint64_t)-SFRAME_S390X_SP_VAL_OFFSET : 0;
 	const uint32_t max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
-	uint64_t pc = c->regs.pc, prev = c->prev_cfa, fp = c->regs.fp;
-	uint32_t fp_valid = c->regs.valid & SFRAME_REG_FP, flags = c->flags;
-	uint64_t *out = pcs + n, *end;
-	const bool hook = u->strip_ra != NULL;
 	const unsigned int va_bits = u->va_bits ? u->va_bits : 48;
 	const uint64_t va_mask = va_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << va_bits) - 1;
+	/* Kinds left to step(); a strip hook is a call, so those too. */
+	uint32_t stop = SFRAME_CACHE_END | SFRAME_CACHE_NOSF |
+			(pauth && !u->strip_ra ? 0 : SFRAME_CACHE_RA_MANGLED);
+	/* prev: the last CFA, or SP - 1 before the first step. */
+	uint64_t sp = c->regs.sp, fp = c->regs.fp, prev, raw = 0;
+	uint64_t *out = pcs + n, *end;
+	struct sframe_cache_entry *e;
 	uint64_t wlim;
-	uint32_t left;
+	uint32_t left, done;
+	int64_t slot;
+	bool exact;
 
-	if (n >= max || c->depth + 1 >= max_depth || cache->mask == 0 || u->stack_len < 8 ||
-	    (flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED)) ||
-	    !(c->regs.valid & SFRAME_REG_SP) || prev == 0 || prev < bias || c->regs.sp != prev - bias)
+	if (n >= max || c->depth + 1 >= max_depth || mask == 0 || c->regs.pc == 0 || sp == 0 ||
+	    (c->regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) != (SFRAME_REG_SP | SFRAME_REG_FP) ||
+	    u->stack_len < 8 || wlo < (UINT64_C(1) << 32) || wlo > -(UINT64_C(1) << 32) ||
+	    u->stack_len > -(UINT64_C(1) << 32) - wlo)
 		return n;
-	/* An 8-byte read at addr fits in the window iff addr - wlo <= wlim. */
+	if (c->flags == SFRAME_FRAME_TOPMOST && c->depth == 0 && c->prev_cfa == 0) {
+		exact = true;
+		prev = sp - 1;
+	} else if (!(c->flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED)) &&
+		   c->prev_cfa >= bias && sp == c->prev_cfa - bias) {
+		exact = false;
+		prev = c->prev_cfa;
+	} else {
+		return n;
+	}
+	slot = cache_slot(cache, c->regs.pc, exact ? SFRAME_CACHE_EXACT : 0);
+	if (slot < 0)
+		return n;
+	e = &entries[slot];
+	/* An 8-byte read at window offset r fits iff r <= wlim. */
 	wlim = u->stack_len - 8;
 	/* Steps allowed: by the array, and by the depth bound (step() checks). */
 	left = max - n;
@@ -876,65 +957,60 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 		left = max_depth - 1 - c->depth;
 	end = out + left;
 
-	while (out < end && pc != 0) {
-		const struct sframe_cache_entry *e;
-		uint64_t base, cfa, addr, ra;
-		uint32_t kind;
+	for (;;) {
+		const uint32_t kind = e->kind;
+		const int64_t co = e->cfa_off;
+		const uint64_t base = (kind & SFRAME_CACHE_CFA_FP) ? fp : sp;
+		const uint64_t cfa = base + (uint64_t)co;
+		/* Window offsets of the slots: base + (offsets - window start). */
+		const uint64_t ra_rel = base + ((uint64_t)(co + e->ra_off) - wlo);
+		const uint64_t fp_rel = base + ((uint64_t)(co + e->fp_off) - wlo);
+		struct sframe_cache_entry *g;
+		uint64_t ra, nfp;
 
-		e = &entries[cache_hash(pc) & smask];
-		if (e->pc != pc) {
-			e++;
-			if (e->pc != pc)
-				break;
-		}
-		kind = e->kind;
-		if (kind & (SFRAME_CACHE_EXACT | SFRAME_CACHE_END | SFRAME_CACHE_NOSF))
+		if ((kind & stop) || out >= end)
 			break;
-		if (kind & SFRAME_CACHE_CFA_FP) {
-			if (!fp_valid)
-				break;
-			base = fp;
-		} else {
-			base = prev - bias;	/* SP */
-		}
-		if (!add_off(base, e->cfa_off, &cfa) || (cfa & 7) || cfa <= prev || cfa < bias)
+		/* check_cfa(), caller_sp(), read_u64(). */
+		if ((cfa & 7) || cfa <= prev || (s390x && cfa < bias))
 			break;
-		if (!add_off(cfa, e->ra_off, &addr) || (addr & 7) || addr - wlo > wlim)
+		if (ra_rel > wlim || fp_rel > wlim)
 			break;
-		ra = be ? sf_be64(win + (addr - wlo)) : sf_le64(win + (addr - wlo));
-		flags = 0;
-		if (kind & SFRAME_CACHE_RA_MANGLED) {
-			/* strip_ra() without the hook (no call in this loop). */
-			if (hook)
-				break;
-			if ((ra & va_mask) != ra)
-				flags = SFRAME_FRAME_RA_SIGNED;
-			ra &= va_mask;
-		}
+		raw = be ? sf_be64(win + ra_rel) : sf_le64(win + ra_rel);
+		nfp = be ? sf_be64(win + fp_rel) : sf_le64(win + fp_rel);
+		/* strip_ra() without the hook. */
+		ra = pauth && (kind & SFRAME_CACHE_RA_MANGLED) ? raw & va_mask : raw;
 		if (ra == 0)
 			break;
-		if (kind & SFRAME_CACHE_FP_SAVED) {
-			if (!add_off(cfa, e->fp_off, &addr) || (addr & 7) || addr - wlo > wlim)
-				break;
-			fp = be ? sf_be64(win + (addr - wlo)) : sf_le64(win + (addr - wlo));
-			fp_valid = SFRAME_REG_FP;
-		}
-		pc = ra;
+		/* Without a saved FP, fp_off is ra_off (cache_fill()): unused. */
+		fp = (kind & SFRAME_CACHE_FP_SAVED) ? nfp : fp;
 		prev = cfa;
-		*out++ = pc;
-	}
-	if (out != pcs + n) {
-		uint32_t done = (uint32_t)(out - (pcs + n));
+		sp = cfa - bias;
+		/* From here on, return addresses only. */
+		stop |= SFRAME_CACHE_EXACT;
+		*out++ = ra;
 
-		c->regs.pc = pc;
-		c->regs.sp = prev - bias;
+		/* The next entry: the guess, else the hash probe (then fix the guess). */
+		g = &entries[e->next & mask];
+		if (SF_UNLIKELY(g->pc != ra)) {
+			slot = cache_slot(cache, ra, 0);
+			if (slot < 0)
+				break;
+			e->next = (uint32_t)slot;
+			g = &entries[slot];
+		}
+		e = g;
+	}
+	done = (uint32_t)(out - (pcs + n));
+	if (done) {
+		c->regs.pc = out[-1];
+		c->regs.sp = sp;
 		c->regs.fp = fp;
 		c->regs.ra = 0;
-		c->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | fp_valid;
+		c->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
 		c->prev_cfa = prev;
 		c->sigctx = 0;
 		c->prev_flags = 0;
-		c->flags = flags;
+		c->flags = out[-1] != raw ? SFRAME_FRAME_RA_SIGNED : 0;
 		c->depth += done;
 		cache->hits += done;
 		n += done;
@@ -943,23 +1019,57 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 }
 
 /* (Out of line: a loop of its own gets the registers to itself.) */
-static SF_NOINLINE uint32_t fast_pcs_le(const struct sframe_unwinder *u, struct sframe_cursor *c,
-			    uint64_t *pcs, uint32_t n, uint32_t max)
+static SF_NOINLINE uint32_t fast_pcs_amd64(const struct sframe_unwinder *u,
+					   struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
+					   uint32_t max)
 {
-	return fast_pcs(u, c, pcs, n, max, false);
+	return fast_pcs(u, c, pcs, n, max, false, false, false);
 }
 
-static SF_NOINLINE uint32_t fast_pcs_be(const struct sframe_unwinder *u, struct sframe_cursor *c,
-			    uint64_t *pcs, uint32_t n, uint32_t max)
+static SF_NOINLINE uint32_t fast_pcs_aarch64(const struct sframe_unwinder *u,
+					     struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
+					     uint32_t max)
 {
-	return fast_pcs(u, c, pcs, n, max, true);
+	return fast_pcs(u, c, pcs, n, max, false, false, true);
+}
+
+static SF_NOINLINE uint32_t fast_pcs_aarch64_be(const struct sframe_unwinder *u,
+						struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
+						uint32_t max)
+{
+	return fast_pcs(u, c, pcs, n, max, true, false, true);
+}
+
+static SF_NOINLINE uint32_t fast_pcs_s390x(const struct sframe_unwinder *u,
+					   struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
+					   uint32_t max)
+{
+	return fast_pcs(u, c, pcs, n, max, true, true, false);
+}
+
+typedef uint32_t (*fast_pcs_fn)(const struct sframe_unwinder *u, struct sframe_cursor *c,
+				uint64_t *pcs, uint32_t n, uint32_t max);
+
+static fast_pcs_fn fast_pcs_for(uint8_t abi)
+{
+	switch (abi) {
+	case SFRAME_ABI_AMD64_LE:
+		return fast_pcs_amd64;
+	case SFRAME_ABI_AARCH64_LE:
+		return fast_pcs_aarch64;
+	case SFRAME_ABI_AARCH64_BE:
+		return fast_pcs_aarch64_be;
+	case SFRAME_ABI_S390X_BE:
+		return fast_pcs_s390x;
+	default:
+		return NULL;
+	}
 }
 
 int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 		      uint64_t *pcs, uint32_t max, uint32_t *count)
 {
-	const bool fast = u && u->cache && u->stack_data;
-	const bool be = u && stack_be(u->abi);
+	fast_pcs_fn fast = NULL;
 	struct sframe_cursor c;
 	const struct sframe_module *m;
 	uint32_t n;
@@ -968,12 +1078,14 @@ int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs 
 	ret = walk_begin(u, regs, pcs != NULL, max, count, &c);
 	if (ret)
 		return ret;
+	if (u->cache && u->stack_data)
+		fast = fast_pcs_for(u->abi);
 	pcs[0] = c.regs.pc;
 	n = 1;
 	/* Each round adds at least one PC or returns; the depth bound holds. */
 	while (n < max) {
 		if (fast) {
-			n = be ? fast_pcs_be(u, &c, pcs, n, max) : fast_pcs_le(u, &c, pcs, n, max);
+			n = fast(u, &c, pcs, n, max);
 			if (n >= max)
 				break;
 		}

@@ -22,6 +22,13 @@
  *   - libunwind: unw_backtrace() of libunwind.so.8, and _Unwind_Backtrace()
  *     of LLVM's libunwind.so.1, when they can be loaded.
  * Every walk must find the same return addresses, or the command fails.
+ *
+ * Each timed walk ends with a fence (lfence on x86_64): a walk is timed
+ * from its start to its end, as a profiler takes one per sample. Without
+ * it, a short walk overlaps the next one in the CPU (they are independent:
+ * each starts from the same registers), and the frame-pointer walk then
+ * measures under one load latency per frame, below its own floor. The
+ * back-to-back figures (no fence) of sframe-pcs and fp are printed too.
  * The DWARF unwinders start in the function that calls them, a few frames
  * below the chain, and stop at the chain's caller: their cost is divided by
  * the frames they actually walked.
@@ -65,6 +72,17 @@
 #ifndef NO_ASAN
 #define NO_ASAN
 #endif
+
+/* Walks end with a fence unless this is false (see above). */
+static bool fence_walks = true;
+
+static inline void walk_end(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (fence_walks)
+		__asm__ volatile("lfence" ::: "memory");
+#endif
+}
 
 struct stack_bounds {
 	uint64_t lo;
@@ -127,6 +145,7 @@ struct inproc {
 	struct trace_state ts;
 	uint32_t timed_n;
 	uint64_t caller_local;		/* a local of the chain's caller: above the chain */
+	struct bench_result b2b_pcs, b2b_fp;	/* sframe-pcs and fp without fences */
 };
 
 /* Stack reads for our unwinder: straight from this process's memory. */
@@ -305,6 +324,7 @@ static uint64_t walk_with(const struct sframe_unwinder *u, const struct inproc *
 	for (k = 0; k < count; k++) {
 		sframe_unwind_stack(u, &ip->regs, frames, WALK_FRAMES, &n);
 		acc += n + frames[n - 1].pc;
+		walk_end();
 	}
 	return acc;
 }
@@ -331,6 +351,7 @@ static uint64_t op_pcs(void *ctx, uint64_t first, uint64_t count)
 	for (k = 0; k < count; k++) {
 		sframe_unwind_pcs(&ip->uc, &ip->regs, pcs, WALK_FRAMES, &n);
 		acc += n + pcs[n - 1];
+		walk_end();
 	}
 	return acc;
 }
@@ -424,8 +445,10 @@ static uint64_t op_fp(void *ctx, uint64_t first, uint64_t count)
 	uint64_t pcs[WALK_FRAMES], acc = 0, k;
 
 	(void)first;
-	for (k = 0; k < count; k++)
+	for (k = 0; k < count; k++) {
 		acc += fp_walk(ip, pcs, WALK_FRAMES) + pcs[WALK_FRAMES - 1];
+		walk_end();
+	}
 	return acc;
 }
 
@@ -452,6 +475,7 @@ static uint64_t op_gcc_like(void *ctx, uint64_t first, uint64_t count)
 		ip->ts.n = 0;
 		ip->cur->backtrace(trace_cb, &ip->ts);
 		acc += ip->ts.n;
+		walk_end();
 	}
 	return acc;
 }
@@ -483,8 +507,10 @@ static uint64_t op_unw(void *ctx, uint64_t first, uint64_t count)
 	}
 	if (ip->unw_size < 0)
 		return 0;
-	for (k = 0; k < count; k++)
+	for (k = 0; k < count; k++) {
 		acc += (uint64_t)ip->unw_backtrace(buf, ip->unw_size);
+		walk_end();
+	}
 	return acc;
 }
 
@@ -549,6 +575,12 @@ static int at_bottom(void *ctx, const struct bench_chain_regs *regs)
 		time_vs_fp(ip, M_PCS, op_pcs);
 		fprintf(stderr, "# unwind sframe-pcs: cache hits=%" PRIu64 " misses=%" PRIu64 "\n",
 			ip->cache.hits, ip->cache.misses);
+	}
+	if (ip->res[M_PCS].state == 1) {
+		/* The same pair back to back, for comparison (see the top). */
+		fence_walks = false;
+		bench_time_pair(op_pcs, ip, op_fp, ip, 2 * ip->seconds, 2, &ip->b2b_pcs, &ip->b2b_fp);
+		fence_walks = true;
 	}
 	if (ip->res[M_FP].r.runs == 0)
 		time_method(ip, M_FP, op_fp);
@@ -664,6 +696,10 @@ static int run_inproc(double seconds)
 				printf(" %s/sframe=%.2f", method_name[j], per_frame(&ip.res[j]) / ours);
 		printf("\n");
 	}
+	if (ip.b2b_pcs.runs && ip.b2b_fp.runs)
+		printf("unwind back-to-back method=sframe-pcs ns_per_frame=%.2f fp_ns_per_frame=%.2f "
+		       "sframe/fp=%.2f\n", ip.b2b_pcs.min_ns / WALK_FRAMES,
+		       ip.b2b_fp.min_ns / WALK_FRAMES, ip.b2b_pcs.min_ns / ip.b2b_fp.min_ns);
 	inproc_free(&ip);
 	return status;
 }
