@@ -27,6 +27,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "frames_equal.h"
+
 #include "builder.h"
 #include "sframe/sframe_unwind.h"
 
@@ -468,15 +470,7 @@ static void cross_check(const struct sframe_regs *r, uint32_t max, int ret)
 		memset(f2, 0x5a, sizeof(f2));
 		assert_err(sframe_unwind_stack(&uc, r, f2, max, &n2), ret);
 		assert_int_equal(n2, nfr);
-		for (k = 0; k < nfr; k++) {
-			assert_int_equal(f2[k].pc, fr[k].pc);
-			assert_int_equal(f2[k].sp, fr[k].sp);
-			assert_int_equal(f2[k].fp, fr[k].fp);
-			assert_int_equal(f2[k].cfa, fr[k].cfa);
-			assert_int_equal(f2[k].valid, fr[k].valid);
-			assert_int_equal(f2[k].flags, fr[k].flags);
-			assert_ptr_equal(f2[k].module, fr[k].module);
-		}
+		assert_frames_equal(f2, fr, nfr);
 	}
 	for (pass = 0; pass < 3; pass++) {
 		assert_err(sframe_unwind_pcs(pass ? &uc : &up, r, pcs, max, &n2), ret);

@@ -33,6 +33,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "frames_equal.h"
+
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -145,15 +147,7 @@ static void check_cached(const struct sf_target *t, const struct sf_sample *smp,
 	memset(f2, 0, sizeof(f2));
 	assert_int_equal(sframe_unwind_stack(&u, &regs, f2, 64, &n2), stop);
 	assert_int_equal(n2, n);
-	for (k = 0; k < n; k++) {
-		assert_int_equal(f2[k].pc, frames[k].pc);
-		assert_int_equal(f2[k].sp, frames[k].sp);
-		assert_int_equal(f2[k].fp, frames[k].fp);
-		assert_int_equal(f2[k].cfa, frames[k].cfa);
-		assert_int_equal(f2[k].valid, frames[k].valid);
-		assert_int_equal(f2[k].flags, frames[k].flags);
-		assert_ptr_equal(f2[k].module, frames[k].module);
-	}
+	assert_frames_equal(f2, frames, n);
 	/* Without the callback, only the window: same walk (samples hold their stack). */
 	u.read_stack = NULL;
 	assert_int_equal(sframe_unwind_pcs(&u, &regs, pcs, 64, &n2), stop);
