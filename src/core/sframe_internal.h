@@ -201,7 +201,11 @@ static inline int sf_fp_reg(uint8_t abi)
 /*
  * sf_fde_key() - a function's start relative to the section, and its size,
  * from the FDE index entry alone (one small read): what the binary search
- * compares. Returns -SFRAME_ERR_FDE when the start cannot be represented.
+ * compares. A start that cannot be represented (a v3 PC-relative field
+ * whose sum with its offset passes INT64_MAX: a corrupt section) gives
+ * INT64_MAX, after every PC, as the in-memory search also orders it; the
+ * search never settles on it, and decoding that FDE reports it. Returns 0
+ * or the read's error.
  */
 int sf_fde_key(const struct sframe_section *sec, uint32_t index, int64_t *key, uint32_t *size);
 

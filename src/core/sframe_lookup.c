@@ -9,7 +9,7 @@
  * ordinary size. A section in memory (sframe_open_buffer()) is read in place,
  * with the same bounds checks and no callback.
  */
-#include "sframe_internal.h"
+#include "sframe_decode.h"
 
 /*
  * Window over the FRE area. For a section in memory it spans the whole rest
@@ -75,6 +75,70 @@ static inline int fre_peek(const struct sframe_section *sec, unsigned int sb,
 }
 
 /*
+ * The scan of scan_fres() over a section in memory, one copy per width of
+ * the start field (@sb, a constant) and byte order: the FRE area lies in
+ * memory as a whole, so there is no window to refill, and each FRE costs
+ * its start and info bytes. The checks are fre_peek()'s, in its order (an
+ * FRE is checked before its start is compared, as in the other form).
+ */
+static SF_ALWAYS_INLINE int scan_direct(const uint8_t *q, const uint8_t *end, uint32_t count,
+					uint32_t rel, unsigned int sb, bool be,
+					const uint8_t **best)
+{
+	const uint8_t *b = NULL;
+
+	for (; count; count--) {
+		size_t avail = (size_t)(end - q);
+		unsigned int info, n, code;
+		uint32_t start;
+		size_t size;
+
+		if (avail < sb + 1)
+			return -SFRAME_ERR_FRE;
+		if (sb == 1)
+			start = q[0];
+		else if (sb == 2)
+			start = be ? (uint32_t)q[0] << 8 | q[1] : (uint32_t)q[1] << 8 | q[0];
+		else
+			start = be ? sf_be32(q) : sf_le32(q);
+		info = q[sb];
+		n = SFRAME_FRE_INFO_NUM_WORDS(info);
+		code = SFRAME_FRE_INFO_WORD_SIZE(info);
+		if (!(SF_LOOKUP_ASSUME & SFRAME_ASSUME_VALID_FRES)) {
+			if (SF_UNLIKELY(code == 3))
+				return -SFRAME_ERR_WORD_SIZE;
+			if (SF_UNLIKELY(n > SFRAME_MAX_WORDS))
+				return -SFRAME_ERR_WORDS;
+		}
+		size = sb + 1 + ((size_t)n << code);
+		if (SF_UNLIKELY(size > avail))
+			return -SFRAME_ERR_FRE;
+		if (start > rel)
+			break;
+		b = q;
+		q += size;
+	}
+	*best = b;
+	return 0;
+}
+
+static int scan_fres_direct(const struct sframe_section *sec, const struct sframe_fde *fde,
+			    uint32_t rel, const uint8_t **best)
+{
+	const uint8_t *q = sec->data + fde->fres_off;
+	const uint8_t *end = sec->data + sec->fre_start + sec->fre_len;
+
+	switch (fde->fre_type * 2 + sec->big_endian) {
+	case 0: return scan_direct(q, end, fde->num_fres, rel, 1, false, best);
+	case 1: return scan_direct(q, end, fde->num_fres, rel, 1, true, best);
+	case 2: return scan_direct(q, end, fde->num_fres, rel, 2, false, best);
+	case 3: return scan_direct(q, end, fde->num_fres, rel, 2, true, best);
+	case 4: return scan_direct(q, end, fde->num_fres, rel, 4, false, best);
+	default: return scan_direct(q, end, fde->num_fres, rel, 4, true, best);
+	}
+}
+
+/*
  * Find the last FRE of @fde starting at or before @rel and decode it into
  * @fre. Rows are sorted by start, so the scan stops at the first one past
  * @rel; the FREs before it are only peeked at.
@@ -96,6 +160,17 @@ static int scan_fres(const struct sframe_section *sec, const struct sframe_fde *
 	w.end = sec->fre_start + sec->fre_len;
 	if (fde->num_fres == 0 || fde->fres_off >= w.end)
 		return fde->num_fres ? -SFRAME_ERR_FRE : -SFRAME_ERR_NOT_FOUND;
+	if (sec->data) {
+		ret = scan_fres_direct(sec, fde, rel, &best);
+		if (ret)
+			return ret;
+		if (!best)
+			return -SFRAME_ERR_NOT_FOUND;
+		ret = sf_decode_fre(sec, fde->fre_type, best, (size_t)(w.end - fde->fres_off) -
+				    (size_t)(best - (sec->data + fde->fres_off)), fre,
+				    SF_LOOKUP_ASSUME);
+		return ret < 0 ? ret : 0;
+	}
 	ret = window_fill(sec, &w, fde->fres_off);
 	if (ret)
 		return ret;
@@ -104,8 +179,8 @@ static int scan_fres(const struct sframe_section *sec, const struct sframe_fde *
 		if (ret == 1 && w.start + w.len < w.end) {
 			/* A refill reuses the buffer: decode the candidate first. */
 			if (best) {
-				ret = sf_parse_fre(sec, fde->fre_type, best, best_len, fre,
-						   SF_LOOKUP_ASSUME);
+				ret = sf_decode_fre(sec, fde->fre_type, best, best_len, fre,
+						    SF_LOOKUP_ASSUME);
 				if (ret < 0)
 					return ret;
 				best = NULL;
@@ -122,12 +197,12 @@ static int scan_fres(const struct sframe_section *sec, const struct sframe_fde *
 		if (start > rel)
 			break;
 		best = w.p + w.pos;
-		/* All the bytes from it on: the decoder may read ahead (see sf_parse_fre()). */
+		/* All the bytes from it on: the decoder may read ahead (see sf_decode_fre()). */
 		best_len = w.len - w.pos;
 		w.pos += size;
 	}
 	if (best) {
-		ret = sf_parse_fre(sec, fde->fre_type, best, best_len, fre, SF_LOOKUP_ASSUME);
+		ret = sf_decode_fre(sec, fde->fre_type, best, best_len, fre, SF_LOOKUP_ASSUME);
 		return ret < 0 ? ret : 0;
 	}
 	/* The candidate decoded before a refill, if any (size 0: none). */
@@ -153,95 +228,112 @@ static SF_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
 }
 
 /*
- * The binary search, in both forms below, narrows [base, base + n) to the
- * one FDE that can contain @target: each round probes base + n / 2 and
- * keeps the upper half when that FDE starts at or before @target, until
- * n is 1. That is ceil(log2(FDEs)) probes; the FDE left is then decoded in
- * full by sframe_lookup(), which also decides whether it contains the PC
- * (below the first function it does not). Both forms probe the same FDEs in
- * the same order, so a section gives the same answer, corrupt or not,
+ * The binary search, in both forms below, finds the last FDE whose start is
+ * at or before @target: with m the largest power of two below the number
+ * of FDEs n, it probes FDE n - m first, which leaves m candidates from
+ * either outcome, then halves those: each round probes pos + k for k =
+ * m / 2, m / 4, ... 1 and moves pos there when that FDE starts at or before
+ * @target. That is ceil(log2(n)) probes, with a step that halves by a shift
+ * (no division, no remaining count to keep). The FDE left is then decoded
+ * in full by sframe_lookup(), which also decides whether it contains the PC
+ * (below the first function it does not). Both forms probe the same FDEs
+ * in the same order, so a section gives the same answer, corrupt or not,
  * whether it is read in memory or through a callback.
  */
+
+/* The largest power of two below @n, for n >= 2. */
+static inline uint32_t pow2_below(uint32_t n)
+{
+	uint32_t v = n - 1;
+
+	v |= v >> 1;
+	v |= v >> 2;
+	v |= v >> 4;
+	v |= v >> 8;
+	v |= v >> 16;
+	return (v >> 1) + 1;
+}
 
 /*
  * Branch-free form for a section in memory (the FDE array was bounds-checked
  * at open): the probes of a lookup are unpredictable, and a mispredicted
- * branch per probe costs more than the loads. The candidate @p moves by a
- * select; the loop count depends only on the number of FDEs.
+ * branch per probe costs more than the loads. The candidate moves by a
+ * select; the loop count depends only on the number of FDEs. Each copy is
+ * specialised (the callers pass constants) on the version, the byte order,
+ * PC-relative starts and prefetching.
  *
  * A PC-relative start is field + field_off (the field's section offset):
  * rather than adding that after the load, the field is compared with
  * @target - field_off, computed while the load is in flight, which leaves
  * load, compare and select as the only steps from one probe to the next.
- * Both FDEs the next round may probe are prefetched: in a large section
- * the probes miss the caches, and two overlapping misses cost about one.
  * The caller keeps @target within +-2^62, so that subtraction cannot
- * overflow (field_off < 2^33). A probed v3 start whose sum overflows 64
- * bits makes the section corrupt, as sf_fde_key() says in the other form.
+ * overflow (field_off < 2^33). A v3 start whose sum with field_off would
+ * pass INT64_MAX (a corrupt section) has a field above INT64_MAX - 2^33:
+ * it compares as greater than any limit, just as sf_fde_key() orders it
+ * after every PC.
+ *
+ * (Loading both FDEs the next round may probe, and selecting one of the
+ * two values, takes the load latency off the chain; measured, the extra
+ * instructions cost as much as it saves on sections that fit in cache.)
  */
 /* Bytes of FDEs above which the search prefetches (an L1 data cache). */
 #define SF_PREFETCH_SPAN 32768
 
-static SF_ALWAYS_INLINE int search_direct(const struct sframe_section *sec, int64_t target,
-					  uint32_t *index, bool v3, bool be, bool pcrel)
+/*
+ * One round: probe the FDE @step bytes past @off. @next is the step of the
+ * round after it, whose two possible probes are prefetched when the FDE
+ * array is too large to stay in the first-level cache (the probes near the
+ * end of a search are the ones that miss: they differ from lookup to
+ * lookup; two overlapping misses cost about one).
+ */
+static SF_ALWAYS_INLINE uint64_t probe_direct(const uint8_t *fdes, uint64_t base, int64_t target,
+					      uint64_t off, uint64_t step, uint64_t next,
+					      bool v3, bool be, bool pcrel, bool prefetch)
+{
+	uint64_t probe = off + step;
+	int64_t limit = pcrel ? sf_s64(base - probe) : target;
+	int64_t field;
+
+	if (prefetch) {
+		SF_PREFETCH(fdes + off + next);
+		SF_PREFETCH(fdes + probe + next);
+	}
+	field = probe_field(fdes + probe, v3, be);
+	/* A select (cmov): the probe loads, compares and moves on. */
+	return field <= limit ? probe : off;
+}
+
+/* Returns the byte offset of the chosen FDE in the FDE array. */
+static SF_ALWAYS_INLINE uint64_t search_direct(const struct sframe_section *sec, int64_t target,
+					      bool v3, bool be, bool pcrel, bool prefetch)
 {
 	const uint8_t *fdes = sec->data + sec->fde_start;
-	const uint8_t *p = fdes;
-	const uint64_t stride = sec->fde_size;
-	uint64_t poff = sec->fde_start + SFRAME_FDE_START;
-	uint32_t n = sec->num_fdes;
-	const bool prefetch = (uint64_t)n * stride > SF_PREFETCH_SPAN;
-	uint64_t off;
-	uint32_t fre_off;
-	bool bad = false;
+	const uint64_t stride = v3 ? SFRAME_V3_FDE_SIZE : sec->fde_size;
+	/* target - field_off = base - (offset of the FDE in the array). */
+	const uint64_t base = (uint64_t)target - sec->fde_start - SFRAME_FDE_START;
+	uint32_t n = sec->num_fdes, m;
+	uint64_t off, step;
 
-	while (n > 1) {
-		uint32_t half = n / 2;
-		uint64_t step = half * stride;
-		int64_t limit = pcrel ? target - (int64_t)(poff + step) : target;
-		int64_t field;
-		bool le;
+	if (n < 2)
+		return 0;
+	m = pow2_below(n);
+	/* Steps in bytes: (power of two) * stride halves exactly down to stride. */
+	step = (uint64_t)(m / 2) * stride;
+	off = probe_direct(fdes, base, target, 0, (uint64_t)(n - m) * stride, step,
+			   v3, be, pcrel, prefetch);
+	for (; step >= stride; step >>= 1)
+		off = probe_direct(fdes, base, target, off, step, step >> 1, v3, be, pcrel, prefetch);
+	return off;
+}
 
-		/*
-		 * The next round probes one of these two: start both loads now
-		 * when the FDE array is too large to stay in the first-level
-		 * cache (the probes near the end of a search are the ones that
-		 * miss: they differ from lookup to lookup).
-		 */
-		if (prefetch) {
-			uint64_t next = (uint64_t)((n - half) / 2) * stride;
-
-			SF_PREFETCH(p + next);
-			SF_PREFETCH(p + step + next);
-		}
-		field = probe_field(p + step, v3, be);
-		if (pcrel && v3)
-			bad |= field > INT64_MAX - (int64_t)(poff + step);
-		/* Selects (cmov): the probe loads, compares and moves on. */
-		le = field <= limit;
-		p = le ? p + step : p;
-		poff = le ? poff + step : poff;
-		n -= half;
-	}
-	if (bad)
-		return -SFRAME_ERR_FDE;
-	/*
-	 * The FDE is in cache now, its FREs (and v3 attributes) likely not:
-	 * start that load while sframe_lookup() decodes the FDE.
-	 */
-	fre_off = v3 ? (be ? sf_be32(p + SFRAME_V3_FDE_FRE_OFF) : sf_le32(p + SFRAME_V3_FDE_FRE_OFF)) :
-		       (be ? sf_be32(p + SFRAME_V12_FDE_FRE_OFF) : sf_le32(p + SFRAME_V12_FDE_FRE_OFF));
-	if (fre_off < sec->fre_len)
-		SF_PREFETCH(sec->data + sec->fre_start + fre_off);
-	/* Division by constants (a multiply), not by the run-time stride. */
-	off = (uint64_t)(p - fdes);
-	if (v3)
-		*index = (uint32_t)(off / SFRAME_V3_FDE_SIZE);
-	else if (sec->version == SFRAME_VERSION_2)
-		*index = (uint32_t)(off / SFRAME_V2_FDE_SIZE);
-	else
-		*index = (uint32_t)(off / SFRAME_V1_FDE_SIZE);
-	return 0;
+/* The chosen FDE's index from its offset: division by constants (a multiply). */
+static SF_ALWAYS_INLINE uint32_t fde_index(const struct sframe_section *sec, uint64_t off)
+{
+	if (sec->version == SFRAME_VERSION_3)
+		return (uint32_t)(off / SFRAME_V3_FDE_SIZE);
+	if (sec->version == SFRAME_VERSION_2)
+		return (uint32_t)(off / SFRAME_V2_FDE_SIZE);
+	return (uint32_t)(off / SFRAME_V1_FDE_SIZE);
 }
 
 static int search_sorted_direct(const struct sframe_section *sec, int64_t target,
@@ -249,46 +341,68 @@ static int search_sorted_direct(const struct sframe_section *sec, int64_t target
 {
 	const bool pcrel = sec->flags & SFRAME_F_FDE_FUNC_START_PCREL;
 	const bool v3 = sec->version == SFRAME_VERSION_3;
+	const bool pf = (uint64_t)sec->num_fdes * sec->fde_size > SF_PREFETCH_SPAN;
+	const uint8_t *fde;
+	uint32_t fre_off;
+	uint64_t off;
 
-	switch ((v3 ? 4 : 0) | (sec->big_endian ? 2 : 0) | (pcrel ? 1 : 0)) {
-	case 0: return search_direct(sec, target, index, false, false, false);
-	case 1: return search_direct(sec, target, index, false, false, true);
-	case 2: return search_direct(sec, target, index, false, true, false);
-	case 3: return search_direct(sec, target, index, false, true, true);
-	case 4: return search_direct(sec, target, index, true, false, false);
-	case 5: return search_direct(sec, target, index, true, false, true);
-	case 6: return search_direct(sec, target, index, true, true, false);
-	default: return search_direct(sec, target, index, true, true, true);
+	switch ((pf ? 8 : 0) | (v3 ? 4 : 0) | (sec->big_endian ? 2 : 0) | (pcrel ? 1 : 0)) {
+#define SF_SEARCH_CASE(k) \
+	case k: off = search_direct(sec, target, k & 4, k & 2, k & 1, k & 8); break
+	SF_SEARCH_CASE(0); SF_SEARCH_CASE(1); SF_SEARCH_CASE(2); SF_SEARCH_CASE(3);
+	SF_SEARCH_CASE(4); SF_SEARCH_CASE(5); SF_SEARCH_CASE(6); SF_SEARCH_CASE(7);
+	SF_SEARCH_CASE(8); SF_SEARCH_CASE(9); SF_SEARCH_CASE(10); SF_SEARCH_CASE(11);
+	SF_SEARCH_CASE(12); SF_SEARCH_CASE(13); SF_SEARCH_CASE(14);
+	default: SF_SEARCH_CASE(15);
+#undef SF_SEARCH_CASE
 	}
+	/*
+	 * The FDE is in cache now, its FREs (and v3 attributes) likely not:
+	 * start that load while sframe_lookup() decodes the FDE.
+	 */
+	fde = sec->data + sec->fde_start + off;
+	fre_off = sf_u32(sec, fde + (v3 ? SFRAME_V3_FDE_FRE_OFF : SFRAME_V12_FDE_FRE_OFF));
+	if (fre_off < sec->fre_len)
+		SF_PREFETCH(sec->data + sec->fre_start + fre_off);
+	*index = fde_index(sec, off);
+	return 0;
 }
 
 /* The general form: one small read (sf_fde_key()) per probe. */
-static int search_sorted(const struct sframe_section *sec, int64_t target, uint32_t *index)
+static int search_general(const struct sframe_section *sec, int64_t target, uint32_t *index)
 {
-	uint32_t base = 0, n = sec->num_fdes;
-	uint32_t size;
+	uint32_t pos = 0, n = sec->num_fdes, m, k, size;
 	int64_t key;
 	int ret;
 
-	if (n == 0)
+	if (n >= 2) {
+		m = pow2_below(n);
+		ret = sf_fde_key(sec, n - m, &key, &size);
+		if (ret)
+			return ret;
+		if (key <= target)
+			pos = n - m;
+		/* At most 31 rounds. */
+		for (k = m / 2; k; k >>= 1) {
+			ret = sf_fde_key(sec, pos + k, &key, &size);
+			if (ret)
+				return ret;
+			if (key <= target)
+				pos += k;
+		}
+	}
+	*index = pos;
+	return 0;
+}
+
+static int search_sorted(const struct sframe_section *sec, int64_t target, uint32_t *index)
+{
+	if (sec->num_fdes == 0)
 		return -SFRAME_ERR_NOT_FOUND;
 	/* (Targets 2^62 away from the section are left to the general loop.) */
 	if (sec->data && target < ((int64_t)1 << 62) && target > -((int64_t)1 << 62))
 		return search_sorted_direct(sec, target, index);
-
-	/* Halves n every round: at most 32 rounds. */
-	while (n > 1) {
-		uint32_t half = n / 2;
-
-		ret = sf_fde_key(sec, base + half, &key, &size);
-		if (ret)
-			return ret;
-		if (key <= target)
-			base += half;
-		n -= half;
-	}
-	*index = base;
-	return 0;
+	return search_general(sec, target, index);
 }
 
 /*
@@ -336,7 +450,7 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 		ret = search_linear(sec, target, &index);
 	if (ret)
 		return ret;
-	ret = sf_lookup_fde(sec, index, &row->fde);
+	ret = sf_decode_fde(sec, index, &row->fde, SF_LOOKUP_ASSUME);
 	if (ret)
 		return ret;
 	/*
@@ -364,5 +478,5 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 	ret = scan_fres(sec, &row->fde, (uint32_t)rel, &row->fre);
 	if (ret)
 		return ret;
-	return sf_lookup_rules(sec, &row->fde, &row->fre, &row->rules);
+	return sf_decode_rules(sec, &row->fde, &row->fre, &row->rules, SF_LOOKUP_ASSUME);
 }

@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * sframe_decode.h - decoders of one FDE, one FRE and one row's rules;
+ * internal, not installed.
+ *
+ * They are inline so that sframe_lookup() runs its whole in-memory path as
+ * one function (no calls, no copies of the decoded structures between
+ * translation units); sframe_fde.c and sframe_fre.c wrap them for the
+ * public API. One implementation serves both: a lookup and
+ * sframe_get_fde()/sframe_fre_rules() cannot disagree.
+ */
+#ifndef SFRAME_DECODE_H
+#define SFRAME_DECODE_H
+
+#include "sframe_internal.h"
+
+/*
+ * The stored start is relative to the section start, or, with the PCREL
+ * flag, to the start field itself. Either way, convert it to an offset from
+ * the section start. A v3 start is 64 bits wide, so adding the field's
+ * offset can overflow: such a section is corrupt, not something to wrap.
+ */
+static inline int sf_fde_offset(const struct sframe_section *sec, int64_t field, uint64_t field_off,
+				int64_t *offset)
+{
+	if (!(sec->flags & SFRAME_F_FDE_FUNC_START_PCREL)) {
+		*offset = field;
+		return 0;
+	}
+	/* field_off < 2^33, far below INT64_MAX. */
+	if (field > INT64_MAX - (int64_t)field_off)
+		return -SFRAME_ERR_FDE;
+	*offset = field + (int64_t)field_off;
+	return 0;
+}
+
+/*
+ * @assume: SFRAME_ASSUME_VALID_FDES skips the checks sframe_check() proved
+ * (attribute record and FRE run inside the FRE area, FRE type, FDE type);
+ * the reads stay bounds-checked and no arithmetic can overflow.
+ */
+static SF_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, uint32_t index,
+					  struct sframe_fde *fde, unsigned int assume)
+{
+	const bool check = !(assume & SFRAME_ASSUME_VALID_FDES);
+	uint8_t tmp[SFRAME_V2_FDE_SIZE];
+	const uint8_t *b;
+	uint64_t off, run;
+	int64_t start_field, func_offset;
+	uint32_t fre_off, func_size, num_fres;
+	unsigned int info, info2 = 0, rep_size = 0, fre_type, fde_type = 0;
+	int ret;
+
+	if (!sec || !fde || index >= sec->num_fdes)
+		return -SFRAME_ERR_INVAL;
+	off = sec->fde_start + (uint64_t)index * sec->fde_size;
+	ret = sf_view(sec, off, sec->fde_size, tmp, -SFRAME_ERR_FDE, &b);
+	if (ret)
+		return ret;
+
+	if (sec->version == SFRAME_VERSION_3) {
+		uint8_t atmp[SFRAME_V3_FDE_ATTR_SIZE];
+		const uint8_t *a;
+
+		start_field = sf_s64(sf_u64(sec, b));
+		func_size = sf_u32(sec, b + SFRAME_V3_FDE_SIZE_FIELD);
+		fre_off = sf_u32(sec, b + SFRAME_V3_FDE_FRE_OFF);
+		/* The attribute record must lie inside the FRE area. */
+		if (check &&
+		    (fre_off > sec->fre_len || SFRAME_V3_FDE_ATTR_SIZE > sec->fre_len - fre_off))
+			return -SFRAME_ERR_FDE;
+		ret = sf_view(sec, sec->fre_start + fre_off, sizeof(atmp), atmp, -SFRAME_ERR_FDE, &a);
+		if (ret)
+			return ret;
+		num_fres = sf_u16(sec, a + SFRAME_V3_ATTR_NUM_FRES);
+		info = a[SFRAME_V3_ATTR_INFO];
+		info2 = a[SFRAME_V3_ATTR_INFO2];
+		rep_size = a[SFRAME_V3_ATTR_REP_SIZE];
+		run = (uint64_t)fre_off + SFRAME_V3_FDE_ATTR_SIZE;
+	} else {
+		start_field = sf_s32(sf_u32(sec, b));
+		func_size = sf_u32(sec, b + SFRAME_V12_FDE_SIZE_FIELD);
+		fre_off = sf_u32(sec, b + SFRAME_V12_FDE_FRE_OFF);
+		num_fres = sf_u32(sec, b + SFRAME_V12_FDE_NUM_FRES);
+		info = b[SFRAME_V12_FDE_INFO];
+		if (sec->version == SFRAME_VERSION_2)
+			rep_size = b[SFRAME_V2_FDE_REP_SIZE];
+		run = fre_off;
+	}
+	/*
+	 * Each FRE takes at least two bytes: a function claiming more FREs than
+	 * its remaining area can hold is corrupt. This bounds every FRE loop
+	 * by the section size as well as by the count.
+	 */
+	if (check && (run > sec->fre_len || (uint64_t)num_fres * 2 > sec->fre_len - run))
+		return -SFRAME_ERR_FDE;
+
+	fre_type = SFRAME_INFO_FRE_TYPE(info);
+	/* (sf_parse_fre() refuses types 3..15 whatever the assume mask.) */
+	if (check && fre_type > SFRAME_FRE_TYPE_ADDR4)
+		return -SFRAME_ERR_FRE_TYPE;
+	if (sec->version == SFRAME_VERSION_3) {
+		fde_type = SFRAME_INFO2_FDE_TYPE(info2);
+		if (check && fde_type > SFRAME_FDE_TYPE_FLEX)
+			return -SFRAME_ERR_FDE_TYPE;
+		/* FLEX rules exist for amd64 and s390x; aarch64 has none. */
+		if (check && fde_type == SFRAME_FDE_TYPE_FLEX &&
+		    (sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE))
+			return -SFRAME_ERR_FDE_TYPE;
+	}
+
+	ret = sf_fde_offset(sec, start_field, off + SFRAME_FDE_START, &func_offset);
+	if (ret)
+		return ret;
+	/* The offset range may not overflow (see func_start below). */
+	if (func_size && func_offset > INT64_MAX - (int64_t)(func_size - 1))
+		return -SFRAME_ERR_FDE;
+
+	/*
+	 * Field by field, once every check passed (@fde is left alone on an
+	 * error; a structure built aside and copied costs a lookup more).
+	 */
+	fde->index = index;
+	/*
+	 * The run-time address is vaddr + offset modulo 2^64: a raw section
+	 * opened at the wrong vaddr (0 by default) has functions "below" it,
+	 * and must still dump. Lookups never wrap (sframe_lookup() checks
+	 * containment on addresses).
+	 */
+	fde->func_start = sec->vaddr + (uint64_t)func_offset;
+	fde->func_offset = func_offset;
+	fde->func_size = func_size;
+	fde->start_field = start_field;
+	fde->start_field_off = off + SFRAME_FDE_START;
+	fde->fres_off = sec->fre_start + run;
+	fde->num_fres = num_fres;
+	fde->info = (uint8_t)info;
+	fde->info2 = (uint8_t)info2;
+	fde->rep_size = (uint8_t)rep_size;
+	fde->fre_type = (uint8_t)fre_type;
+	fde->pc_type = (uint8_t)SFRAME_INFO_PC_TYPE(info);
+	fde->fde_type = (uint8_t)fde_type;
+	fde->pauth_key = (uint8_t)SFRAME_INFO_PAUTH_KEY(info);
+	/* (Bit 7 of a v1/v2 info byte is unused.) */
+	fde->signal = sec->version == SFRAME_VERSION_3 && SFRAME_INFO_SIGNAL(info);
+	return 0;
+}
+
+/*
+ * Word @i of a row of @n 1-byte words at @p, zero past the row's words by a
+ * mask rather than a branch (the count differs from row to row). Written
+ * out once per word (no loop): the six are independent.
+ */
+static SF_ALWAYS_INLINE void sf_word1(struct sframe_fre *fre, const uint8_t *p, unsigned int n,
+				      unsigned int i)
+{
+	uint8_t v = (uint8_t)(p[i] & (0u - (unsigned int)(i < n)));
+
+	fre->uwords[i] = v;
+	fre->words[i] = sf_s8(v);
+}
+
+/*
+ * sf_decode_fre() - see sf_parse_fre() in sframe_internal.h.
+ */
+static SF_ALWAYS_INLINE int sf_decode_fre(const struct sframe_section *sec, unsigned int fre_type,
+					  const uint8_t *p, size_t avail, struct sframe_fre *fre,
+					  unsigned int assume)
+{
+	const bool check = !(assume & SFRAME_ASSUME_VALID_FRES);
+	static const uint8_t start_bytes[3] = { 1, 2, 4 };
+	unsigned int sb, info, n, code, wb, i;
+	size_t total;
+
+	if (fre_type > SFRAME_FRE_TYPE_ADDR4)
+		return -SFRAME_ERR_FRE_TYPE;
+	sb = start_bytes[fre_type];
+	if (avail < sb + 1)
+		return -SFRAME_ERR_FRE;
+	switch (sb) {
+	case 1:
+		fre->start = p[0];
+		break;
+	case 2:
+		fre->start = sf_u16(sec, p);
+		break;
+	default:
+		fre->start = sf_u32(sec, p);
+		break;
+	}
+	info = p[sb];
+	n = SFRAME_FRE_INFO_NUM_WORDS(info);
+	code = SFRAME_FRE_INFO_WORD_SIZE(info);
+	/* Size code 3 is undefined: refuse it rather than guess a width. */
+	if (check && code == 3)
+		return -SFRAME_ERR_WORD_SIZE;
+	/*
+	 * No ABI or FDE type uses more than six words; refusing more here keeps
+	 * the decoded row fixed-size (libsframe overflows its buffer instead).
+	 * Without the check (assume mask) words past the sixth are not stored,
+	 * and sframe_lookup()'s rule decoding refuses the row.
+	 */
+	if (check && n > SFRAME_MAX_WORDS)
+		return -SFRAME_ERR_WORDS;
+	wb = 1u << code;
+	total = sb + 1 + (size_t)n * wb;
+	if (total > avail)
+		return -SFRAME_ERR_FRE;
+
+	fre->info = (uint8_t)info;
+	fre->num_words = (uint8_t)n;
+	fre->word_bytes = (uint8_t)wb;
+	fre->size = (uint8_t)total;
+	fre->mangled_ra = SFRAME_FRE_INFO_MANGLED_RA(info);
+	p += sb + 1;
+	if (n > SFRAME_MAX_WORDS)
+		n = SFRAME_MAX_WORDS;	/* (only with the assume mask; see above) */
+	/* One loop per width: the common 1-byte words cost a load each. */
+	switch (wb) {
+	case 1:
+		if (avail - (sb + 1) >= SFRAME_MAX_WORDS) {
+			/*
+			 * The common case, without a branch on the word count
+			 * (which differs from row to row): all six bytes are
+			 * there to read, and the words past the row's are zero.
+			 */
+			sf_word1(fre, p, n, 0);
+			sf_word1(fre, p, n, 1);
+			sf_word1(fre, p, n, 2);
+			sf_word1(fre, p, n, 3);
+			sf_word1(fre, p, n, 4);
+			sf_word1(fre, p, n, 5);
+			return (int)total;
+		}
+		for (i = 0; i < n; i++) {
+			fre->uwords[i] = p[i];
+			fre->words[i] = sf_s8(p[i]);
+		}
+		break;
+	case 2:
+		for (i = 0; i < n; i++) {
+			fre->uwords[i] = sf_u16(sec, p + 2 * i);
+			fre->words[i] = sf_s16((uint16_t)fre->uwords[i]);
+		}
+		break;
+	default:
+		for (i = 0; i < n; i++) {
+			fre->uwords[i] = sf_u32(sec, p + (size_t)wb * i);
+			fre->words[i] = sf_s32(fre->uwords[i]);
+		}
+		break;
+	}
+	for (; i < SFRAME_MAX_WORDS; i++) {
+		fre->uwords[i] = 0;
+		fre->words[i] = 0;
+	}
+	return (int)total;
+}
+
+/* A stack slot relative to the CFA: value = *(CFA + off). */
+static inline void sf_loc_slot(struct sframe_loc *loc, int32_t off, uint8_t flags)
+{
+	loc->kind = SFRAME_LOC_CFA;
+	loc->deref = true;
+	loc->reg = 0;
+	loc->offset = off;
+	loc->flags = flags;
+}
+
+static inline void sf_loc_same(struct sframe_loc *loc, uint8_t flags)
+{
+	loc->kind = SFRAME_LOC_SAME;
+	loc->deref = false;
+	loc->reg = 0;
+	loc->offset = 0;
+	loc->flags = flags;
+}
+
+/* s390x stores CFA offsets as (off - 160) / 8. */
+static inline int sf_cfa_offset(const struct sframe_section *sec, int32_t word, int32_t *off)
+{
+	int64_t v;
+
+	if (sec->abi != SFRAME_ABI_S390X_BE) {
+		*off = word;
+		return 0;
+	}
+	v = (int64_t)word * SFRAME_S390X_CFA_SCALE + SFRAME_S390X_CFA_BIAS;
+	if (v > INT32_MAX || v < INT32_MIN)
+		return -SFRAME_ERR_WORDS;
+	*off = (int32_t)v;
+	return 0;
+}
+
+/*
+ * An RA or FP word of a default FDE. On s390x v2 an odd word names the
+ * register holding the value ((regnum << 1) | 1); v3 moved that to FLEX.
+ */
+static inline int sf_default_word(const struct sframe_section *sec, int32_t w, struct sframe_loc *loc)
+{
+	if (sec->abi == SFRAME_ABI_S390X_BE && sec->version == SFRAME_VERSION_2 &&
+	    SFRAME_S390X_V2_IS_REGNUM(w)) {
+		if (w < 0)
+			return -SFRAME_ERR_WORDS;
+		loc->kind = SFRAME_LOC_REG;
+		loc->deref = false;
+		loc->reg = (uint16_t)SFRAME_S390X_V2_REGNUM(w);
+		loc->offset = 0;
+		loc->flags = SFRAME_LOCF_V2_REGNUM;
+		return 0;
+	}
+	sf_loc_slot(loc, w, 0);
+	return 0;
+}
+
+static inline int sf_rules_default(const struct sframe_section *sec, const struct sframe_fre *fre,
+			 struct sframe_rules *r, bool check)
+{
+	unsigned int n = fre->num_words;
+	unsigned int max = sec->fixed_ra ? 2 : 3;
+	unsigned int fp_idx = sec->fixed_ra ? 1 : 2;
+	int ret;
+
+	/* Words are CFA, then RA unless the header fixes it, then FP. */
+	if (check && n > max)
+		return -SFRAME_ERR_WORDS;
+	/* aarch64 saves FP and LR as a pair: never one without the other. */
+	if (check && (sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE) && n == 2)
+		return -SFRAME_ERR_WORDS;
+
+	/* SP or FP as the CFA base, selected without a branch (rows mix both). */
+	{
+		const unsigned int sp = SFRAME_FRE_INFO_BASE_REG(fre->info) == SFRAME_BASE_REG_SP;
+		const unsigned int m = 0u - sp;
+		const unsigned int spr = (uint16_t)sf_sp_reg(sec->abi);
+		const unsigned int fpr = (uint16_t)sf_fp_reg(sec->abi);
+
+		r->cfa.reg = (uint16_t)(fpr ^ ((fpr ^ spr) & m));
+		r->cfa.is_sp = sp != 0;
+		r->cfa.is_fp = sp == 0;
+	}
+	ret = sf_cfa_offset(sec, fre->words[0], &r->cfa.offset);
+	if (ret)
+		return ret;
+
+	if (sec->fixed_ra) {
+		sf_loc_slot(&r->ra, sec->fixed_ra, SFRAME_LOCF_FIXED);
+	} else if (n >= 2) {
+		/* RA word 0 is padding: FP saved, RA still in its register. */
+		if (fre->words[1] == 0)
+			sf_loc_same(&r->ra, SFRAME_LOCF_PADDING);
+		else if ((ret = sf_default_word(sec, fre->words[1], &r->ra)))
+			return ret;
+	} else {
+		sf_loc_same(&r->ra, 0);
+	}
+
+	if (sec->fixed_fp) {
+		sf_loc_slot(&r->fp, sec->fixed_fp, SFRAME_LOCF_FIXED);
+	} else if (sec->abi != SFRAME_ABI_S390X_BE) {
+		/*
+		 * Saved in a slot or unchanged, chosen without a branch: rows
+		 * with and without the FP word alternate unpredictably.
+		 */
+		const unsigned int m = 0u - (unsigned int)(n > fp_idx);
+
+		r->fp.kind = (uint8_t)(SFRAME_LOC_SAME ^ ((SFRAME_LOC_SAME ^ SFRAME_LOC_CFA) & m));
+		r->fp.deref = m != 0;
+		r->fp.reg = 0;
+		r->fp.offset = sf_s32((uint32_t)fre->words[fp_idx] & m);
+		r->fp.flags = 0;
+	} else if (n > fp_idx) {
+		ret = sf_default_word(sec, fre->words[fp_idx], &r->fp);
+	} else {
+		sf_loc_same(&r->fp, 0);
+	}
+	return ret;
+}
+
+/* One FLEX (control, offset) pair; control 0 is "no rule". */
+static inline int sf_flex_pair(uint32_t ctrl, int32_t off, struct sframe_loc *loc)
+{
+	if (SFRAME_FLEX_REGNUM(ctrl) > 0xffff)
+		return -SFRAME_ERR_WORDS;
+	loc->kind = SFRAME_FLEX_REG_P(ctrl) ? SFRAME_LOC_REG : SFRAME_LOC_CFA;
+	loc->reg = SFRAME_FLEX_REG_P(ctrl) ? (uint16_t)SFRAME_FLEX_REGNUM(ctrl) : 0;
+	loc->deref = SFRAME_FLEX_DEREF_P(ctrl);
+	loc->offset = off;
+	loc->flags = 0;
+	return 0;
+}
+
+/* No rule in the FRE: the header's fixed offset, else unchanged. */
+static inline void sf_flex_default(int8_t fixed, uint8_t flags, struct sframe_loc *loc)
+{
+	if (fixed)
+		sf_loc_slot(loc, fixed, (uint8_t)(flags | SFRAME_LOCF_FIXED));
+	else
+		sf_loc_same(loc, flags);
+}
+
+static inline int sf_rules_flex(const struct sframe_section *sec, const struct sframe_fre *fre,
+		      struct sframe_rules *r, bool check)
+{
+	unsigned int n = fre->num_words;
+	uint32_t ctrl = fre->uwords[0];
+	unsigned int fp_at;
+	int ret;
+
+	/*
+	 * Layouts: CFA pair (2); + RA pair (4); + RA pair + FP pair (6);
+	 * + one padding word for RA + FP pair (5). The CFA always names a
+	 * register.
+	 */
+	if (check && n != 2 && n != 4 && n != 5 && n != 6)
+		return -SFRAME_ERR_WORDS;
+	if (check && (!SFRAME_FLEX_REG_P(ctrl) || SFRAME_FLEX_REGNUM(ctrl) > 0xffff))
+		return -SFRAME_ERR_WORDS;
+	r->cfa.reg = (uint16_t)SFRAME_FLEX_REGNUM(ctrl);
+	r->cfa.deref = SFRAME_FLEX_DEREF_P(ctrl);
+	r->cfa.is_sp = r->cfa.reg == sf_sp_reg(sec->abi);
+	r->cfa.is_fp = r->cfa.reg == sf_fp_reg(sec->abi);
+	ret = sf_cfa_offset(sec, fre->words[1], &r->cfa.offset);
+	if (ret)
+		return ret;
+
+	fp_at = 0;
+	if (n <= 2) {
+		sf_flex_default(sec->fixed_ra, 0, &r->ra);
+	} else if (n == 5) {
+		if (check && fre->uwords[2] != 0)
+			return -SFRAME_ERR_WORDS;
+		sf_flex_default(sec->fixed_ra, SFRAME_LOCF_PADDING, &r->ra);
+		fp_at = 3;
+	} else {
+		/* A padding word is never followed by an RA offset. */
+		if (check && fre->uwords[2] == 0)
+			return -SFRAME_ERR_WORDS;
+		ret = sf_flex_pair(fre->uwords[2], fre->words[3], &r->ra);
+		if (ret)
+			return ret;
+		if (n == 6)
+			fp_at = 4;
+	}
+
+	if (!fp_at)
+		sf_flex_default(sec->fixed_fp, 0, &r->fp);
+	else if (fre->uwords[fp_at] == 0)
+		sf_flex_default(sec->fixed_fp, SFRAME_LOCF_PADDING, &r->fp);
+	else
+		return sf_flex_pair(fre->uwords[fp_at], fre->words[fp_at + 1], &r->fp);
+	return 0;
+}
+
+/*
+ * @assume: SFRAME_ASSUME_VALID_FRES skips the word-count and word-content
+ * checks sframe_check() proved; no word outside the decoded six is read.
+ */
+static SF_ALWAYS_INLINE int sf_decode_rules(const struct sframe_section *sec,
+					    const struct sframe_fde *fde,
+					    const struct sframe_fre *fre,
+					    struct sframe_rules *rules, unsigned int assume)
+{
+	const bool check = !(assume & SFRAME_ASSUME_VALID_FRES);
+	struct sframe_rules *r = rules;
+	int ret;
+
+	if (!sec || !fde || !fre || !rules || fre->num_words > SFRAME_MAX_WORDS)
+		return -SFRAME_ERR_INVAL;
+	/* Filled in place (on an error the contents are unspecified). */
+	*r = (struct sframe_rules){ 0 };
+
+	/* No words: the RA is undefined, this is the outermost frame. */
+	if (fre->num_words == 0) {
+		r->ra_undefined = true;
+		r->ra.kind = SFRAME_LOC_UNDEFINED;
+		sf_loc_same(&r->fp, 0);
+		return 0;
+	}
+	if (fde->fde_type == SFRAME_FDE_TYPE_FLEX)
+		ret = sf_rules_flex(sec, fre, r, check);
+	else
+		ret = sf_rules_default(sec, fre, r, check);
+	if (ret)
+		return ret;
+	/* Only aarch64 signs return addresses; the bit is unused elsewhere. */
+	if (sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE)
+		r->ra_mangled = fre->mangled_ra;
+	return 0;
+}
+
+#endif /* SFRAME_DECODE_H */
