@@ -6,6 +6,11 @@
  * is the one with the greatest start <= PC and PC < start + size; the row is
  * the last FRE whose start <= PC - start (PCMASK: (PC - start) % rep_size);
  * anything else is -SFRAME_ERR_NOT_FOUND.
+ *
+ * Every lookup runs twice: through the builder's read callback (the
+ * sections are opened with sframe_open()) and over the same bytes in memory
+ * (sframe_open_buffer(), another search and scan); both must give the same
+ * answer, field for field.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +30,76 @@ static struct sfb_reader rd;
 #define FUNC_BASE	0x401000u
 #define FUNC_STRIDE	0x40u
 #define FUNC_SIZE	0x30u	/* 0x10-byte gap after each function */
+
+static void locs_equal(const struct sframe_loc *a, const struct sframe_loc *m)
+{
+	assert_int_equal(a->kind, m->kind);
+	assert_int_equal(a->flags, m->flags);
+	assert_int_equal(a->deref, m->deref);
+	assert_int_equal(a->reg, m->reg);
+	assert_int_equal(a->offset, m->offset);
+}
+
+/*
+ * sframe_lookup() of @pc on the callback section and on the same bytes in
+ * memory: same result, same row. Returns the result.
+ */
+static int lookup(uint64_t pc, struct sframe_row *row)
+{
+	struct sframe_section msec;
+	struct sframe_buffer mbuf;
+	struct sframe_row m;
+	int err, merr;
+	unsigned i;
+
+	assert_err(sframe_open_buffer(&msec, &mbuf, rd.data, rd.size, sec.vaddr), 0);
+	err = sframe_lookup(&sec, pc, row);
+	memset(&m, 0x5a, sizeof(m));
+	merr = sframe_lookup(&msec, pc, &m);
+	assert_err(merr, err);
+	if (err && err != -SFRAME_ERR_NOT_FOUND)
+		return err;
+	assert_int_equal(m.fde.index, row->fde.index);
+	if (err && row->fde.index == SFRAME_NO_INDEX)
+		return err;
+	assert_int_equal(m.fde.func_start, row->fde.func_start);
+	assert_int_equal(m.fde.func_offset, row->fde.func_offset);
+	assert_int_equal(m.fde.func_size, row->fde.func_size);
+	assert_int_equal(m.fde.start_field, row->fde.start_field);
+	assert_int_equal(m.fde.start_field_off, row->fde.start_field_off);
+	assert_int_equal(m.fde.fres_off, row->fde.fres_off);
+	assert_int_equal(m.fde.num_fres, row->fde.num_fres);
+	assert_int_equal(m.fde.info, row->fde.info);
+	assert_int_equal(m.fde.info2, row->fde.info2);
+	assert_int_equal(m.fde.rep_size, row->fde.rep_size);
+	assert_int_equal(m.fde.fre_type, row->fde.fre_type);
+	assert_int_equal(m.fde.pc_type, row->fde.pc_type);
+	assert_int_equal(m.fde.fde_type, row->fde.fde_type);
+	assert_int_equal(m.fde.pauth_key, row->fde.pauth_key);
+	assert_int_equal(m.fde.signal, row->fde.signal);
+	if (err)
+		return err;
+	assert_int_equal(m.fre.start, row->fre.start);
+	assert_int_equal(m.fre.info, row->fre.info);
+	assert_int_equal(m.fre.num_words, row->fre.num_words);
+	assert_int_equal(m.fre.word_bytes, row->fre.word_bytes);
+	assert_int_equal(m.fre.size, row->fre.size);
+	assert_int_equal(m.fre.mangled_ra, row->fre.mangled_ra);
+	for (i = 0; i < SFRAME_MAX_WORDS; i++) {
+		assert_int_equal(m.fre.words[i], row->fre.words[i]);
+		assert_int_equal(m.fre.uwords[i], row->fre.uwords[i]);
+	}
+	assert_int_equal(m.rules.cfa.reg, row->rules.cfa.reg);
+	assert_int_equal(m.rules.cfa.deref, row->rules.cfa.deref);
+	assert_int_equal(m.rules.cfa.is_sp, row->rules.cfa.is_sp);
+	assert_int_equal(m.rules.cfa.is_fp, row->rules.cfa.is_fp);
+	assert_int_equal(m.rules.cfa.offset, row->rules.cfa.offset);
+	locs_equal(&m.rules.ra, &row->rules.ra);
+	locs_equal(&m.rules.fp, &row->rules.fp);
+	assert_int_equal(m.rules.ra_undefined, row->rules.ra_undefined);
+	assert_int_equal(m.rules.ra_mangled, row->rules.ra_mangled);
+	return 0;
+}
 
 /* The CFA offset the rules must report for stored word @w. */
 static int32_t cfa_of(int32_t w)
@@ -65,7 +140,7 @@ static void expect_row(uint64_t pc, uint32_t index, uint64_t start, uint32_t fre
 	struct sframe_row row;
 
 	memset(&row, 0x5a, sizeof(row));
-	assert_err(sframe_lookup(&sec, pc, &row), 0);
+	assert_err(lookup(pc, &row), 0);
 	assert_int_equal(row.fde.index, index);
 	assert_int_equal(row.fde.func_start, start);
 	assert_int_equal(row.fre.start, fre_start);
@@ -80,7 +155,7 @@ static void expect_none(uint64_t pc)
 {
 	struct sframe_row row;
 
-	assert_err(sframe_lookup(&sec, pc, &row), -SFRAME_ERR_NOT_FOUND);
+	assert_err(lookup(pc, &row), -SFRAME_ERR_NOT_FOUND);
 }
 
 /* Probe every function of build_many(): @index_of[j] is its FDE index. */
@@ -230,6 +305,97 @@ static void test_sorted_small_counts(void **state)
 	}
 }
 
+static unsigned ceil_log2(unsigned n)
+{
+	unsigned k = 0;
+
+	while ((1u << k) < n)
+		k++;
+	return k;
+}
+
+/*
+ * The binary search at every count where its shape changes: 1..66
+ * functions and around powers of two up to 1025 (it probes FDE n - m first,
+ * m the largest power of two below n, then halves m), in both forms
+ * (lookup()). Through the callback a lookup makes exactly ceil(log2(n))
+ * probes, then reads the FDE, (v3) its attribute record, and its FREs.
+ */
+static void search_counts(uint8_t version, uint8_t flags)
+{
+	static const unsigned big[] = { 127, 128, 129, 255, 256, 257, 1023, 1024, 1025 };
+	const unsigned small = 66, extra = version == 3 ? 3 : 2;
+	unsigned t, n, j;
+
+	for (t = 0; t < small + sizeof(big) / sizeof(big[0]); t++) {
+		n = t < small ? t + 1 : big[t - small];
+		sfb_init(&b, version, SFRAME_ABI_AMD64_LE, false, flags, 0x10000);
+		for (j = 0; j < n; j++) {
+			sfb_fde(&b, 0x20000 + j * 0x20, 0x18, SFRAME_FRE_TYPE_ADDR1,
+				SFRAME_PC_TYPE_INC);
+			sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 1, (int)(8 + j % 100));
+		}
+		sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
+		expect_none(0x1ffff);
+		for (j = 0; j < n; j++) {
+			uint64_t s = 0x20000 + j * 0x20;
+
+			rd.calls = 0;
+			expect_row(s, j, s, 0, (int32_t)(8 + j % 100));
+			assert_int_equal(rd.calls, ceil_log2(n) + extra);
+			expect_row(s + 0x17, j, s, 0, (int32_t)(8 + j % 100));
+			expect_none(s + 0x18);
+		}
+		expect_none(0x20000 + n * 0x20);
+	}
+}
+
+static void test_search_counts(void **state)
+{
+	(void)state;
+	search_counts(3, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL);
+	search_counts(3, SFRAME_F_FDE_SORTED);
+	search_counts(2, SFRAME_F_FDE_SORTED);
+}
+
+/*
+ * A v3 PC-relative start whose sum with its offset passes INT64_MAX (a
+ * corrupt section): both search forms order it after every PC, so lookups
+ * whose search probes it go on as if it started past them, and only its own
+ * PCs (which the search leaves to FDE 4, which does not contain them) are
+ * not found. Decoding it reports the corruption.
+ */
+static void test_start_past_int64_max(void **state)
+{
+	struct sframe_fde fde;
+	struct sframe_row row;
+	unsigned j;
+
+	(void)state;
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false,
+		 SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL, 0x10000);
+	for (j = 0; j < 8; j++) {
+		sfb_fde(&b, 0x20000 + j * 0x20, 0x18, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 1, (int)(8 + j));
+	}
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
+	sfb_put_u64(&b, buf, b.fde_off[5], (uint64_t)INT64_MAX - 4);
+	assert_err(sframe_get_fde(&sec, 5, &fde), -SFRAME_ERR_FDE);
+	assert_true(sframe_check(&sec, NULL) < 0);
+	/* n = 8: probes 4, then 6 or 2, then one of 7, 5, 3, 1. */
+	for (j = 0; j < 8; j++) {
+		uint64_t s = 0x20000 + j * 0x20;
+
+		if (j == 5) {
+			assert_err(lookup(s, &row), -SFRAME_ERR_NOT_FOUND);
+			assert_int_equal(row.fde.index, SFRAME_NO_INDEX);
+			continue;
+		}
+		expect_row(s, j, s, 0, (int32_t)(8 + j));
+		expect_row(s + 0x17, j, s, 0, (int32_t)(8 + j));
+	}
+}
+
 static void test_pcinc_row_selection(void **state)
 {
 	struct sframe_row row;
@@ -244,7 +410,7 @@ static void test_pcinc_row_selection(void **state)
 	sfb_fre(&b, 0xfff, SFRAME_BASE_REG_SP, 1, 1, 8);
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
 	for (off = 0; off < 0x1000; off++) {
-		int err = sframe_lookup(&sec, 0x20000 + off, &row);
+		int err = lookup(0x20000 + off, &row);
 		/* Last FRE with start <= off; none before the first FRE (at 4). */
 		uint32_t want = off < 4 ? UINT32_MAX : off < 5 ? 4 : off < 0x108 ? 5 :
 				off < 0xfff ? 0x108 : 0xfff;
@@ -256,7 +422,7 @@ static void test_pcinc_row_selection(void **state)
 		assert_err(err, 0);
 		assert_int_equal(row.fre.start, want);
 	}
-	assert_err(sframe_lookup(&sec, 0x20000 + 0x108, &row), 0);
+	assert_err(lookup(0x20000 + 0x108, &row), 0);
 	assert_int_equal(row.rules.cfa.reg, SFRAME_AMD64_DWARF_FP);
 	assert_true(row.rules.cfa.is_fp);
 	assert_int_equal(row.rules.fp.kind, SFRAME_LOC_CFA);
@@ -300,7 +466,7 @@ static void test_ra_undefined_row(void **state)
 	sfb_fde(&b, 0x20000, 0x20, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
 	sfb_fre(&b, 0, SFRAME_BASE_REG_FP, 1, 0);
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
-	assert_err(sframe_lookup(&sec, 0x20004, &row), 0);
+	assert_err(lookup(0x20004, &row), 0);
 	assert_true(row.rules.ra_undefined);
 	assert_int_equal(row.rules.ra.kind, SFRAME_LOC_UNDEFINED);
 	assert_int_equal(row.fre.num_words, 0);
@@ -373,9 +539,9 @@ static void test_pcmask_rep_size_32(void **state)
 	(void)state;
 	/* rep 32 over 64 bytes: offsets 16..31 of each block select the row at 11. */
 	build_plt(3, SFRAME_ABI_AMD64_LE, false, 32, 0);
-	assert_err(sframe_lookup(&sec, 0x1010 + 32 + 20, &row), 0);
+	assert_err(lookup(0x1010 + 32 + 20, &row), 0);
 	assert_int_equal(row.fre.start, 11);
-	assert_err(sframe_lookup(&sec, 0x1010 + 32 + 3, &row), 0);
+	assert_err(lookup(0x1010 + 32 + 3, &row), 0);
 	assert_int_equal(row.fre.start, 0);
 }
 
@@ -388,10 +554,10 @@ static void test_pcmask_rep_size_zero(void **state)
 	/* Division by zero in libsframe; an error code here. */
 	build_plt(2, SFRAME_ABI_AMD64_LE, false, 0, 0);
 	for (o = 0; o < 64; o++)
-		assert_err(sframe_lookup(&sec, 0x1010 + o, &row), -SFRAME_ERR_REP_SIZE);
+		assert_err(lookup(0x1010 + o, &row), -SFRAME_ERR_REP_SIZE);
 	expect_row(0x1000, 0, 0x1000, 0, 16);
 	build_plt(3, SFRAME_ABI_S390X_BE, true, 0, 0);
-	assert_err(sframe_lookup(&sec, 0x1010, &row), -SFRAME_ERR_REP_SIZE);
+	assert_err(lookup(0x1010, &row), -SFRAME_ERR_REP_SIZE);
 	assert_err(sframe_check(&sec, NULL), -SFRAME_ERR_REP_SIZE);
 }
 
@@ -406,11 +572,11 @@ static void test_pcmask_v1(void **state)
 	expect_row(0x1010 + 3 * 16 + 7, 1, 0x1010, 6, 16);
 	/* v1 aarch64: unsupported. */
 	build_plt(1, SFRAME_ABI_AARCH64_LE, false, 0, 0);
-	assert_err(sframe_lookup(&sec, 0x1010, &row), -SFRAME_ERR_UNSUPPORTED);
-	assert_err(sframe_lookup(&sec, 0x1047, &row), -SFRAME_ERR_UNSUPPORTED);
+	assert_err(lookup(0x1010, &row), -SFRAME_ERR_UNSUPPORTED);
+	assert_err(lookup(0x1047, &row), -SFRAME_ERR_UNSUPPORTED);
 	expect_row(0x1000, 0, 0x1000, 0, 16);
 	build_plt(1, SFRAME_ABI_AARCH64_BE, true, 0, 0);
-	assert_err(sframe_lookup(&sec, 0x1020, &row), -SFRAME_ERR_UNSUPPORTED);
+	assert_err(lookup(0x1020, &row), -SFRAME_ERR_UNSUPPORTED);
 }
 
 static void test_not_found_fde_index(void **state)
@@ -432,43 +598,43 @@ static void test_not_found_fde_index(void **state)
 
 		/* Before the first FRE of function 0. */
 		memset(&row, 0x5a, sizeof(row));
-		assert_err(sframe_lookup(&sec, 0x20003, &row), -SFRAME_ERR_NOT_FOUND);
+		assert_err(lookup(0x20003, &row), -SFRAME_ERR_NOT_FOUND);
 		assert_int_equal(row.fde.index, 0);
 		assert_int_equal(row.fde.func_start, 0x20000);
 		/* Function 1 has no FREs. */
 		memset(&row, 0x5a, sizeof(row));
-		assert_err(sframe_lookup(&sec, 0x20050, &row), -SFRAME_ERR_NOT_FOUND);
+		assert_err(lookup(0x20050, &row), -SFRAME_ERR_NOT_FOUND);
 		assert_int_equal(row.fde.index, 1);
 		assert_int_equal(row.fde.num_fres, 0);
 		/* No function: before, at an end, in the gap, after. */
 		memset(&row, 0x5a, sizeof(row));
-		assert_err(sframe_lookup(&sec, 0x1ffff, &row), -SFRAME_ERR_NOT_FOUND);
+		assert_err(lookup(0x1ffff, &row), -SFRAME_ERR_NOT_FOUND);
 		assert_int_equal(row.fde.index, SFRAME_NO_INDEX);
 		memset(&row, 0x5a, sizeof(row));
-		assert_err(sframe_lookup(&sec, 0x20020, &row), -SFRAME_ERR_NOT_FOUND);
+		assert_err(lookup(0x20020, &row), -SFRAME_ERR_NOT_FOUND);
 		assert_int_equal(row.fde.index, SFRAME_NO_INDEX);
 		memset(&row, 0x5a, sizeof(row));
-		assert_err(sframe_lookup(&sec, 0x2003f, &row), -SFRAME_ERR_NOT_FOUND);
+		assert_err(lookup(0x2003f, &row), -SFRAME_ERR_NOT_FOUND);
 		assert_int_equal(row.fde.index, SFRAME_NO_INDEX);
 		memset(&row, 0x5a, sizeof(row));
-		assert_err(sframe_lookup(&sec, 0x20060, &row), -SFRAME_ERR_NOT_FOUND);
+		assert_err(lookup(0x20060, &row), -SFRAME_ERR_NOT_FOUND);
 		assert_int_equal(row.fde.index, SFRAME_NO_INDEX);
 		memset(&row, 0x5a, sizeof(row));
-		assert_err(sframe_lookup(&sec, UINT64_MAX, &row), -SFRAME_ERR_NOT_FOUND);
+		assert_err(lookup(UINT64_MAX, &row), -SFRAME_ERR_NOT_FOUND);
 		assert_int_equal(row.fde.index, SFRAME_NO_INDEX);
 	}
 
 	/* PCMASK: offset 0..1 of each entry precede the first row (at 2). */
 	build_plt(3, SFRAME_ABI_AMD64_LE, false, 16, 2);
 	memset(&row, 0x5a, sizeof(row));
-	assert_err(sframe_lookup(&sec, 0x1010 + 16 + 1, &row), -SFRAME_ERR_NOT_FOUND);
+	assert_err(lookup(0x1010 + 16 + 1, &row), -SFRAME_ERR_NOT_FOUND);
 	assert_int_equal(row.fde.index, 1);
 
 	/* An empty section. */
 	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0x5, 0x10000);
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
 	memset(&row, 0x5a, sizeof(row));
-	assert_err(sframe_lookup(&sec, 0x10000, &row), -SFRAME_ERR_NOT_FOUND);
+	assert_err(lookup(0x10000, &row), -SFRAME_ERR_NOT_FOUND);
 	assert_int_equal(row.fde.index, SFRAME_NO_INDEX);
 }
 
@@ -529,9 +695,9 @@ static void test_fde_end_past_2_64(void **state)
 	sfb_fde(&b, 0xfffffffffffff000ull, 0x2000, SFRAME_FRE_TYPE_ADDR2, SFRAME_PC_TYPE_INC);
 	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 1, 8);
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
-	err = sframe_lookup(&sec, 0x10, &row);
+	err = lookup(0x10, &row);
 	assert_err(err, -SFRAME_ERR_NOT_FOUND);
-	assert_err(sframe_lookup(&sec, 0xffffffffffffff00ull, &row), 0);
+	assert_err(lookup(0xffffffffffffff00ull, &row), 0);
 	assert_int_equal(row.fde.func_start, 0xfffffffffffff000ull);
 	assert_err(sframe_get_fde(&sec, 0, &fde), 0);
 	assert_int_equal(fde.func_size, 0x2000);
@@ -550,7 +716,7 @@ static void test_lookup_flex_row(void **state)
 	sfb_fre(&b, 0, 0, 1, 2, SFB_FLEX_CTRL(7, 0, 1), 8);
 	sfb_fre(&b, 8, 0, 1, 5, SFB_FLEX_CTRL(10, 0, 1), 0, 0, SFB_FLEX_CTRL(6, 1, 1), 0);
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
-	assert_err(sframe_lookup(&sec, 0x20009, &row), 0);
+	assert_err(lookup(0x20009, &row), 0);
 	assert_int_equal(row.fde.fde_type, SFRAME_FDE_TYPE_FLEX);
 	assert_true(row.fde.signal);
 	assert_int_equal(row.fre.start, 8);
@@ -573,7 +739,7 @@ static void test_lookup_errors_propagate(void **state)
 	sfb_fde(&b, 0x20000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
 	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 3, 8, -8, -16);
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
-	assert_err(sframe_lookup(&sec, 0x20000, &row), -SFRAME_ERR_WORDS);
+	assert_err(lookup(0x20000, &row), -SFRAME_ERR_WORDS);
 
 	/* FRE type 3 in the function holding the PC. */
 	sfb_init(&b, 2, SFRAME_ABI_AMD64_LE, false, 0x5, 0x10000);
@@ -581,7 +747,7 @@ static void test_lookup_errors_propagate(void **state)
 	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 1, 8);
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
 	buf[b.info_off[0]] = 3;
-	assert_err(sframe_lookup(&sec, 0x20000, &row), -SFRAME_ERR_FRE_TYPE);
+	assert_err(lookup(0x20000, &row), -SFRAME_ERR_FRE_TYPE);
 
 	/* FLEX on aarch64. */
 	sfb_init(&b, 3, SFRAME_ABI_AARCH64_LE, false, 0x5, 0x10000);
@@ -589,7 +755,7 @@ static void test_lookup_errors_propagate(void **state)
 	f->fde_type = SFRAME_FDE_TYPE_FLEX;
 	sfb_fre(&b, 0, 0, 1, 2, SFB_FLEX_CTRL(31, 0, 1), 16);
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
-	assert_err(sframe_lookup(&sec, 0x20000, &row), -SFRAME_ERR_FDE_TYPE);
+	assert_err(lookup(0x20000, &row), -SFRAME_ERR_FDE_TYPE);
 
 	/* Word size code 3 in the selected row. */
 	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0x5, 0x10000);
@@ -597,7 +763,7 @@ static void test_lookup_errors_propagate(void **state)
 	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 1, 8);
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
 	buf[b.fre_info_off[0]] = sfb_fre_info(SFRAME_BASE_REG_SP, 1, 3, false);
-	assert_err(sframe_lookup(&sec, 0x20000, &row), -SFRAME_ERR_WORD_SIZE);
+	assert_err(lookup(0x20000, &row), -SFRAME_ERR_WORD_SIZE);
 }
 
 int main(void)
@@ -608,6 +774,8 @@ int main(void)
 		cmocka_unit_test(test_unsorted_nested),
 		cmocka_unit_test(test_unsorted_nested_after_inner_end),
 		cmocka_unit_test(test_sorted_small_counts),
+		cmocka_unit_test(test_search_counts),
+		cmocka_unit_test(test_start_past_int64_max),
 		cmocka_unit_test(test_pcinc_row_selection),
 		cmocka_unit_test(test_zero_fre_fdes),
 		cmocka_unit_test(test_ra_undefined_row),

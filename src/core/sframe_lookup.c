@@ -244,14 +244,7 @@ static SF_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
 /* The largest power of two below @n, for n >= 2. */
 static inline uint32_t pow2_below(uint32_t n)
 {
-	uint32_t v = n - 1;
-
-	v |= v >> 1;
-	v |= v >> 2;
-	v |= v >> 4;
-	v |= v >> 8;
-	v |= v >> 16;
-	return (v >> 1) + 1;
+	return (uint32_t)1 << (31 - SF_CLZ32(n - 1));
 }
 
 /*
