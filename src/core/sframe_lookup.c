@@ -74,6 +74,9 @@ static inline int fre_peek(const struct sframe_section *sec, unsigned int sb,
 	return *size > avail;
 }
 
+/* SFRAME_FRE_INFO_WORD_SIZE()'s bits of the info byte, in place: 0 for 1-byte words. */
+#define SF_WORD_SIZE_BITS 0x60u
+
 /*
  * The scan of scan_fres() over a section in memory, one copy per width of
  * the start field (@sb, a constant) and byte order: the FRE area lies in
@@ -103,14 +106,22 @@ static SF_ALWAYS_INLINE int scan_direct(const uint8_t *q, const uint8_t *end, ui
 			start = be ? sf_be32(q) : sf_le32(q);
 		info = q[sb];
 		n = SFRAME_FRE_INFO_NUM_WORDS(info);
-		code = SFRAME_FRE_INFO_WORD_SIZE(info);
-		if (!(SF_LOOKUP_ASSUME & SFRAME_ASSUME_VALID_FRES)) {
-			if (SF_UNLIKELY(code == 3))
+		/*
+		 * The next FRE's address waits for this size: with 1-byte words
+		 * (nearly every row) it is start + info + N bytes, a shorter
+		 * chain than a shift by the size code, which is left to a
+		 * branch that predicts well.
+		 */
+		if (SF_UNLIKELY(info & SF_WORD_SIZE_BITS)) {
+			code = SFRAME_FRE_INFO_WORD_SIZE(info);
+			if (!(SF_LOOKUP_ASSUME & SFRAME_ASSUME_VALID_FRES) && code == 3)
 				return -SFRAME_ERR_WORD_SIZE;
-			if (SF_UNLIKELY(n > SFRAME_MAX_WORDS))
-				return -SFRAME_ERR_WORDS;
+			size = sb + 1 + ((size_t)n << code);
+		} else {
+			size = sb + 1 + n;
 		}
-		size = sb + 1 + ((size_t)n << code);
+		if (!(SF_LOOKUP_ASSUME & SFRAME_ASSUME_VALID_FRES) && SF_UNLIKELY(n > SFRAME_MAX_WORDS))
+			return -SFRAME_ERR_WORDS;
 		if (SF_UNLIKELY(size > avail))
 			return -SFRAME_ERR_FRE;
 		if (start > rel)
@@ -166,9 +177,10 @@ static int scan_fres(const struct sframe_section *sec, const struct sframe_fde *
 			return ret;
 		if (!best)
 			return -SFRAME_ERR_NOT_FOUND;
-		ret = sf_decode_fre(sec, fde->fre_type, best, (size_t)(w.end - fde->fres_off) -
-				    (size_t)(best - (sec->data + fde->fres_off)), fre,
-				    SF_LOOKUP_ASSUME);
+		/* (scan_direct() made the FRE checks on @best: not twice.) */
+		ret = sf_decode_fre(sec, fde->fre_type, best,
+				    (size_t)(sec->data + w.end - best), fre,
+				    SF_LOOKUP_ASSUME | SFRAME_ASSUME_VALID_FRES);
 		return ret < 0 ? ret : 0;
 	}
 	ret = window_fill(sec, &w, fde->fres_off);
@@ -265,9 +277,10 @@ static inline uint32_t pow2_below(uint32_t n)
  * it compares as greater than any limit, just as sf_fde_key() orders it
  * after every PC.
  *
- * (Loading both FDEs the next round may probe, and selecting one of the
- * two values, takes the load latency off the chain; measured, the extra
- * instructions cost as much as it saves on sections that fit in cache.)
+ * (Loading both FDEs the next round may probe and selecting one of the two
+ * values would take the load latency off the chain, but compilers make a
+ * branch of the second select, or select the address and load after it;
+ * written with a mask, the extra instructions cost what it saved.)
  */
 /* Bytes of FDEs above which the search prefetches (an L1 data cache). */
 #define SF_PREFETCH_SPAN 32768
