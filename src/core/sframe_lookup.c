@@ -12,9 +12,9 @@
 #include "sframe_decode.h"
 
 /*
- * Window over the FRE area. For a section in memory it spans the whole rest
- * of the area (no copy, no refill); behind a callback it holds up to
- * SFRAME_MAX_READ bytes, so one read serves several FREs.
+ * Window over the FRE area of a section behind a callback: up to
+ * SFRAME_MAX_READ bytes, so one read serves several FREs. (A section in
+ * memory is scanned in place: scan_direct().)
  */
 struct fre_window {
 	const uint8_t *p;	/* bytes from section offset @start on */
@@ -28,21 +28,13 @@ struct fre_window {
 static int window_fill(const struct sframe_section *sec, struct fre_window *w, uint64_t from)
 {
 	uint64_t left = w->end - from;
-	size_t n;
+	size_t n = left < sizeof(w->buf) ? (size_t)left : sizeof(w->buf);
+	int ret;
 
-	if (sec->data) {
-		/* The open checked that the FRE area lies inside the section. */
-		w->p = sec->data + from;
-		w->len = (size_t)left;
-	} else {
-		int ret;
-
-		n = left < sizeof(w->buf) ? (size_t)left : sizeof(w->buf);
-		ret = sf_view(sec, from, n, w->buf, -SFRAME_ERR_FRE, &w->p);
-		if (ret)
-			return ret;
-		w->len = n;
-	}
+	ret = sf_view(sec, from, n, w->buf, -SFRAME_ERR_FRE, &w->p);
+	if (ret)
+		return ret;
+	w->len = n;
 	w->start = from;
 	w->pos = 0;
 	return 0;
