@@ -315,9 +315,8 @@ static unsigned ceil_log2(unsigned n)
 }
 
 /*
- * The binary search at every count where its shape changes: 1..66
- * functions and around powers of two up to 1025 (it probes FDE n - m first,
- * m the largest power of two below n, then halves m), in both forms
+ * The binary search at every count up to 66 and around powers of two up
+ * to 1025 FDEs (where the halves it probes change shape), in both forms
  * (lookup()). Through the callback a lookup makes exactly ceil(log2(n))
  * probes, then reads the FDE, (v3) its attribute record, and its FREs.
  */

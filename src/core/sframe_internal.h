@@ -27,42 +27,12 @@
 /* A hint only (no fault, no effect on results), for memory the core owns a pointer to. */
 #define SF_PREFETCH(p) __builtin_prefetch(p)
 #define SF_UNLIKELY(x) __builtin_expect(!!(x), 0)
-/* Leading zero bits of a non-zero 32-bit value. */
-#define SF_CLZ32(v) ((unsigned int)__builtin_clz(v))
 #else
 #define SF_ALWAYS_INLINE inline
 #define SF_NOINLINE
 #define SF_PREFETCH(p) ((void)(p))
 #define SF_UNLIKELY(x) (x)
-#define SF_CLZ32(v) sf_clz32(v)
 #endif
-
-/* Leading zero bits of a non-zero 32-bit value, for compilers without __builtin_clz. */
-static inline unsigned int sf_clz32(uint32_t v)
-{
-	unsigned int n = 0;
-
-	/* Five halvings, no loop: v is non-zero. */
-	if (!(v & 0xffff0000u)) {
-		n += 16;
-		v <<= 16;
-	}
-	if (!(v & 0xff000000u)) {
-		n += 8;
-		v <<= 8;
-	}
-	if (!(v & 0xf0000000u)) {
-		n += 4;
-		v <<= 4;
-	}
-	if (!(v & 0xc0000000u)) {
-		n += 2;
-		v <<= 2;
-	}
-	if (!(v & 0x80000000u))
-		n += 1;
-	return n;
-}
 
 /* Largest valid FRE: 4-byte start, info byte, six 4-byte words. */
 #define SF_FRE_MAX_BYTES (4 + 1 + SFRAME_MAX_WORDS * 4)

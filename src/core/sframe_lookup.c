@@ -232,24 +232,20 @@ static SF_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
 }
 
 /*
- * The binary search, in both forms below, finds the last FDE whose start is
- * at or before @target: with m the largest power of two below the number
- * of FDEs n, it probes FDE n - m first, which leaves m candidates from
- * either outcome, then halves those: each round probes pos + k for k =
- * m / 2, m / 4, ... 1 and moves pos there when that FDE starts at or before
- * @target. That is ceil(log2(n)) probes, with a step that halves by a shift
- * (no division, no remaining count to keep). The FDE left is then decoded
- * in full by sframe_lookup(), which also decides whether it contains the PC
- * (below the first function it does not). Both forms probe the same FDEs
- * in the same order, so a section gives the same answer, corrupt or not,
+ * The binary search, in both forms below, narrows [base, base + n) to the
+ * one FDE that can contain @target: each round probes base + n / 2 and
+ * keeps the upper half when that FDE starts at or before @target, until
+ * n is 1. That is ceil(log2(FDEs)) probes; the FDE left is then decoded in
+ * full by sframe_lookup(), which also decides whether it contains the PC
+ * (below the first function it does not). Both forms probe the same FDEs in
+ * the same order, so a section gives the same answer, corrupt or not,
  * whether it is read in memory or through a callback.
+ *
+ * (Halving a power of two instead, after a first probe at n minus the
+ * largest power of two below n, saves a subtraction per round but probes
+ * addresses power-of-two strides apart: in large sections they compete
+ * for the same cache sets, and lookups took a quarter longer.)
  */
-
-/* The largest power of two below @n, for n >= 2. */
-static inline uint32_t pow2_below(uint32_t n)
-{
-	return (uint32_t)1 << (31 - SF_CLZ32(n - 1));
-}
 
 /*
  * Branch-free form for a section in memory (the FDE array was bounds-checked
@@ -309,18 +305,16 @@ static SF_ALWAYS_INLINE uint64_t search_direct(const struct sframe_section *sec,
 	const uint64_t stride = v3 ? SFRAME_V3_FDE_SIZE : sec->fde_size;
 	/* target - field_off = base - (offset of the FDE in the array). */
 	const uint64_t base = (uint64_t)target - sec->fde_start - SFRAME_FDE_START;
-	uint32_t n = sec->num_fdes, m;
-	uint64_t off, step;
+	uint32_t n = sec->num_fdes;
+	uint64_t off = 0;
 
-	if (n < 2)
-		return 0;
-	m = pow2_below(n);
-	/* Steps in bytes: (power of two) * stride halves exactly down to stride. */
-	step = (uint64_t)(m / 2) * stride;
-	off = probe_direct(fdes, base, target, 0, (uint64_t)(n - m) * stride, step,
-			   v3, be, pcrel, prefetch);
-	for (; step >= stride; step >>= 1)
-		off = probe_direct(fdes, base, target, off, step, step >> 1, v3, be, pcrel, prefetch);
+	while (n > 1) {
+		uint32_t half = n / 2;
+
+		n -= half;
+		off = probe_direct(fdes, base, target, off, half * stride, (n / 2) * stride,
+				   v3, be, pcrel, prefetch);
+	}
 	return off;
 }
 
@@ -369,27 +363,22 @@ static int search_sorted_direct(const struct sframe_section *sec, int64_t target
 /* The general form: one small read (sf_fde_key()) per probe. */
 static int search_general(const struct sframe_section *sec, int64_t target, uint32_t *index)
 {
-	uint32_t pos = 0, n = sec->num_fdes, m, k, size;
+	uint32_t base = 0, n = sec->num_fdes, size;
 	int64_t key;
 	int ret;
 
-	if (n >= 2) {
-		m = pow2_below(n);
-		ret = sf_fde_key(sec, n - m, &key, &size);
+	/* Halves n every round: at most 32 rounds. */
+	while (n > 1) {
+		uint32_t half = n / 2;
+
+		ret = sf_fde_key(sec, base + half, &key, &size);
 		if (ret)
 			return ret;
 		if (key <= target)
-			pos = n - m;
-		/* At most 31 rounds. */
-		for (k = m / 2; k; k >>= 1) {
-			ret = sf_fde_key(sec, pos + k, &key, &size);
-			if (ret)
-				return ret;
-			if (key <= target)
-				pos += k;
-		}
+			base += half;
+		n -= half;
 	}
-	*index = pos;
+	*index = base;
 	return 0;
 }
 
