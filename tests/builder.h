@@ -32,10 +32,10 @@
 
 #include "sframe/sframe.h"
 
-#define SFB_MAX_FDES	1100
-#define SFB_MAX_FRES	1300
+#define SFB_MAX_FDES	2600
+#define SFB_MAX_FRES	2700
 #define SFB_MAX_WORDS	15	/* what the 4-bit N field can say */
-#define SFB_MAX_OUT	65536
+#define SFB_MAX_OUT	131072
 
 /* One row. */
 struct sfb_fre {

@@ -316,13 +316,15 @@ static unsigned ceil_log2(unsigned n)
 
 /*
  * The binary search at every count up to 66 and around powers of two up
- * to 1025 FDEs (where the halves it probes change shape), in both forms
- * (lookup()). Through the callback a lookup makes exactly ceil(log2(n))
+ * to 2500 FDEs (where the halves it probes change shape, and where the
+ * in-memory search starts prefetching), in both forms (lookup()). Through the callback a lookup makes exactly ceil(log2(n))
  * probes, then reads the FDE, (v3) its attribute record, and its FREs.
  */
 static void search_counts(uint8_t version, uint8_t flags)
 {
-	static const unsigned big[] = { 127, 128, 129, 255, 256, 257, 1023, 1024, 1025 };
+	/* (Past 2048 v3 or 1638 v2 FDEs the array exceeds 32 KB: prefetching search.) */
+	static const unsigned big[] = { 127, 128, 129, 255, 256, 257, 1023, 1024, 1025,
+					2047, 2049, 2500 };
 	const unsigned small = 66, extra = version == 3 ? 3 : 2;
 	unsigned t, n, j;
 

@@ -27,11 +27,18 @@
 /* A hint only (no fault, no effect on results), for memory the core owns a pointer to. */
 #define SF_PREFETCH(p) __builtin_prefetch(p)
 #define SF_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/*
+ * The compiler may no longer assume anything about @x's value (it is in a
+ * register, "changed" by an empty asm): for a load that must stay
+ * unconditional, not be sunk into a branch. No instruction is emitted.
+ */
+#define SF_OPAQUE(x) __asm__("" : "+r"(x))
 #else
 #define SF_ALWAYS_INLINE inline
 #define SF_NOINLINE
 #define SF_PREFETCH(p) ((void)(p))
 #define SF_UNLIKELY(x) (x)
+#define SF_OPAQUE(x) ((void)0)
 #endif
 
 /* Largest valid FRE: 4-byte start, info byte, six 4-byte words. */

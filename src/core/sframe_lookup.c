@@ -264,40 +264,42 @@ static SF_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
  * pass INT64_MAX (a corrupt section) has a field above INT64_MAX - 2^33:
  * it compares as greater than any limit, just as sf_fde_key() orders it
  * after every PC.
- *
- * (Loading both FDEs the next round may probe and selecting one of the two
- * values would take the load latency off the chain, but compilers make a
- * branch of the second select, or select the address and load after it;
- * written with a mask, the extra instructions cost what it saved.)
  */
 /* Bytes of FDEs above which the search prefetches (an L1 data cache). */
 #define SF_PREFETCH_SPAN 32768
 
 /*
- * One round: probe the FDE @step bytes past @off. @next is the step of the
- * round after it, whose two possible probes are prefetched when the FDE
- * array is too large to stay in the first-level cache (the probes near the
- * end of a search are the ones that miss: they differ from lookup to
- * lookup; two overlapping misses cost about one).
+ * One round, for FDE arrays too large for the first-level cache: probe the
+ * FDE @step bytes past @off, and prefetch both FDEs the next round may
+ * probe, @next bytes past either outcome (the probes near the end of a
+ * search miss, as they differ from lookup to lookup; two overlapping misses
+ * cost about one).
  */
 static SF_ALWAYS_INLINE uint64_t probe_direct(const uint8_t *fdes, uint64_t base, int64_t target,
 					      uint64_t off, uint64_t step, uint64_t next,
-					      bool v3, bool be, bool pcrel, bool prefetch)
+					      bool v3, bool be, bool pcrel)
 {
 	uint64_t probe = off + step;
 	int64_t limit = pcrel ? sf_s64(base - probe) : target;
 	int64_t field;
 
-	if (prefetch) {
-		SF_PREFETCH(fdes + off + next);
-		SF_PREFETCH(fdes + probe + next);
-	}
+	SF_PREFETCH(fdes + off + next);
+	SF_PREFETCH(fdes + probe + next);
 	field = probe_field(fdes + probe, v3, be);
 	/* A select (cmov): the probe loads, compares and moves on. */
 	return field <= limit ? probe : off;
 }
 
-/* Returns the byte offset of the chosen FDE in the FDE array. */
+/*
+ * In an FDE array that stays in cache, two rounds at a time. The second
+ * round probes one of two FDEs, which the first round's outcome picks: all
+ * three are loaded at once, and the outcome selects the second round's
+ * value, so one load latency serves two rounds. SF_OPAQUE() on the two
+ * candidates keeps compilers from sinking their loads into a branch on
+ * that outcome (a branch per round would mispredict half the time); the
+ * selects are then conditional moves. (In larger arrays the extra loads
+ * miss where a prefetch one round ahead does better: probe_direct().)
+ */
 static SF_ALWAYS_INLINE uint64_t search_direct(const struct sframe_section *sec, int64_t target,
 					      bool v3, bool be, bool pcrel, bool prefetch)
 {
@@ -308,12 +310,36 @@ static SF_ALWAYS_INLINE uint64_t search_direct(const struct sframe_section *sec,
 	uint32_t n = sec->num_fdes;
 	uint64_t off = 0;
 
-	while (n > 1) {
-		uint32_t half = n / 2;
+	if (prefetch) {
+		while (n > 1) {
+			uint32_t half = n / 2;
 
-		n -= half;
-		off = probe_direct(fdes, base, target, off, half * stride, (n / 2) * stride,
-				   v3, be, pcrel, prefetch);
+			n -= half;
+			off = probe_direct(fdes, base, target, off, half * stride,
+					   (n / 2) * stride, v3, be, pcrel);
+		}
+		return off;
+	}
+	while (n > 1) {
+		/* The rounds of search_general(): n - h1 left, then n - h1 - h2. */
+		uint32_t h1 = n / 2, n1 = n - h1, h2 = n1 / 2;
+		/* (h2 is 0 when one round is left: the second is a no-op.) */
+		uint64_t s1 = h1 * stride, s2 = h2 * stride;
+		uint64_t p1 = off + s1, p2;
+		int64_t f1, lo, hi, limit;
+
+		f1 = probe_field(fdes + p1, v3, be);
+		lo = probe_field(fdes + off + s2, v3, be);
+		hi = probe_field(fdes + p1 + s2, v3, be);
+		SF_OPAQUE(lo);
+		SF_OPAQUE(hi);
+		limit = pcrel ? sf_s64(base - p1) : target;
+		off = f1 <= limit ? p1 : off;
+		hi = f1 <= limit ? hi : lo;
+		p2 = off + s2;
+		limit = pcrel ? sf_s64(base - p2) : target;
+		off = hi <= limit ? p2 : off;
+		n = n1 - h2;
 	}
 	return off;
 }
