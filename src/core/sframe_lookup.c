@@ -250,31 +250,27 @@ static SF_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
 /*
  * Branch-free form for a section in memory (the FDE array was bounds-checked
  * at open): the probes of a lookup are unpredictable, and a mispredicted
- * branch per probe costs more than the loads. The candidate moves by a
- * select; the loop count depends only on the number of FDEs. Each copy is
- * specialised (the callers pass constants) on the version, the byte order,
- * PC-relative starts and prefetching.
+ * branch per probe costs more than the loads. Each copy is specialised
+ * (the callers pass constants) on the version, the byte order, PC-relative
+ * starts and prefetching; the loop count depends only on the number of
+ * FDEs.
+ *
+ * It makes the rounds two at a time. The second round of a pair probes one
+ * of two FDEs, which the first round's outcome picks: all three are loaded
+ * at once (they lie in [off, off + n), inside the array), and the outcome
+ * selects the second round's value, so one load latency serves two rounds.
+ * SF_OPAQUE() on the two candidates keeps compilers from sinking their
+ * loads into a branch on that outcome (a branch per round would mispredict
+ * half the time); the selects are then conditional moves.
  *
  * A PC-relative start is field + field_off (the field's section offset):
  * rather than adding that after the load, the field is compared with
- * @target - field_off, computed while the load is in flight, which leaves
- * load, compare and select as the only steps from one probe to the next.
- * The caller keeps @target within +-2^62, so that subtraction cannot
- * overflow (field_off < 2^33). A v3 start whose sum with field_off would
- * pass INT64_MAX (a corrupt section) has a field above INT64_MAX - 2^33:
- * it compares as greater than any limit, just as sf_fde_key() orders it
+ * @target - field_off, computed while the loads are in flight. The caller
+ * keeps @target within +-2^62, so that subtraction cannot overflow
+ * (field_off < 2^33). A v3 start whose sum with field_off would pass
+ * INT64_MAX (a corrupt section) has a field above INT64_MAX - 2^33: it
+ * compares as greater than any limit, just as sf_fde_key() orders it
  * after every PC.
- */
-/* Bytes of FDEs above which the search prefetches (an L1 data cache). */
-#define SF_PREFETCH_SPAN 32768
-
-/*
- * Two rounds at a time. The second round probes one of two FDEs, which the
- * first round's outcome picks: all three are loaded at once, and the
- * outcome selects the second round's value, so one load latency serves two
- * rounds. SF_OPAQUE() on the two candidates keeps compilers from sinking
- * their loads into a branch on that outcome (a branch per round would
- * mispredict half the time); the selects are then conditional moves.
  *
  * When the FDE array is too large for the first-level cache, the three
  * FDEs of the next pair are prefetched for each of the four places this
@@ -283,6 +279,9 @@ static SF_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
  * one (at 1,000,000 functions this took a fifth off a lookup, against
  * prefetching one round ahead).
  */
+/* Bytes of FDEs above which the search prefetches (an L1 data cache). */
+#define SF_PREFETCH_SPAN 32768
+
 static SF_ALWAYS_INLINE void prefetch_pair(const uint8_t *at, uint64_t t1, uint64_t t2)
 {
 	SF_PREFETCH(at + t1);
