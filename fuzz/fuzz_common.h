@@ -24,6 +24,9 @@
 #include <sframe/sframe.h>
 #include <sframe/sframe_unwind.h>
 
+/* (sfx_lookup_result(): the errors a lookup may return, shared with the tests.) */
+#include "../tests/lookup_errors.h"
+
 #ifndef FZ_ASSUME
 #define FZ_ASSUME 0	/* 1: the core was built with SFRAME_ASSUME_MASK=SFRAME_ASSUME_VALID */
 #endif
@@ -200,26 +203,6 @@ static inline bool fz_section_err(int err)
 	case SFRAME_ERR_WORD_SIZE:
 	case SFRAME_ERR_WORDS:
 	case SFRAME_ERR_FRE_COUNT:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Errors sframe_lookup() may return on an in-bounds buffer that never fails. */
-static inline bool fz_lookup_err_ok(int err)
-{
-	switch (-err) {
-	case 0:
-	case SFRAME_ERR_NOT_FOUND:
-	case SFRAME_ERR_FDE:
-	case SFRAME_ERR_FRE_TYPE:
-	case SFRAME_ERR_FDE_TYPE:
-	case SFRAME_ERR_REP_SIZE:
-	case SFRAME_ERR_UNSUPPORTED:
-	case SFRAME_ERR_FRE:
-	case SFRAME_ERR_WORD_SIZE:
-	case SFRAME_ERR_WORDS:
 		return true;
 	default:
 		return false;

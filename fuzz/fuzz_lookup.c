@@ -33,7 +33,7 @@ static void check_row(const struct sframe_section *sec, uint64_t pc, const struc
 	struct sframe_rules rules;
 	uint64_t rel;
 
-	FZ_ASSERT(fz_lookup_err_ok(ret));
+	FZ_ASSERT(sfx_lookup_result(ret));
 	if (ret == -SFRAME_ERR_NOT_FOUND && row->fde.index == SFRAME_NO_INDEX)
 		return;
 	if (ret && ret != -SFRAME_ERR_NOT_FOUND)

@@ -89,7 +89,7 @@ static bool step_err_ok(int ret, bool accepted)
 		/* Only when the assume mask's promise is broken (a 7th data word). */
 		return FZ_ASSUME && !accepted;
 	default:
-		return !accepted && fz_lookup_err_ok(ret);
+		return !accepted && sfx_lookup_result(ret);
 	}
 }
 

@@ -37,6 +37,7 @@
 #include <cmocka.h>
 
 #include "builder.h"
+#include "lookup_errors.h"
 #include "tool_run.h"
 
 #define MAX_CASES 512
@@ -63,25 +64,6 @@ static int run_check(const char *file, char **err_out)
 	*err_out = tu_run(argv, NULL, 2, &len, &status);
 	assert_true(WIFEXITED(status));
 	return WEXITSTATUS(status);
-}
-
-static bool is_lookup_result(int err)
-{
-	switch (-err) {
-	case 0:
-	case SFRAME_ERR_NOT_FOUND:
-	case SFRAME_ERR_FDE:
-	case SFRAME_ERR_FRE_TYPE:
-	case SFRAME_ERR_FDE_TYPE:
-	case SFRAME_ERR_REP_SIZE:
-	case SFRAME_ERR_UNSUPPORTED:
-	case SFRAME_ERR_FRE:
-	case SFRAME_ERR_WORD_SIZE:
-	case SFRAME_ERR_WORDS:
-		return true;
-	default:
-		return false;
-	}
 }
 
 /* Iterate and look up everything; the reader fails the test on a stray read. */
@@ -113,7 +95,7 @@ static void exercise(const struct sframe_section *sec)
 			r = sframe_fre_rules(sec, &fde, &fre, &rules);
 			assert_true(r == 0 || r == -SFRAME_ERR_WORDS);
 			r = sframe_lookup(sec, fde.func_start + fre.start, &row);
-			assert_true(is_lookup_result(r));
+			assert_true(sfx_lookup_result(r));
 		}
 		{
 			uint64_t pcs[4] = { fde.func_start, fde.func_start - 1,
@@ -122,7 +104,7 @@ static void exercise(const struct sframe_section *sec)
 
 			for (j = 0; j < 4; j++) {
 				r = sframe_lookup(sec, pcs[j], &row);
-				assert_true(is_lookup_result(r));
+				assert_true(sfx_lookup_result(r));
 			}
 		}
 	}
