@@ -96,7 +96,7 @@ static SF_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, uint
 		return -SFRAME_ERR_FDE;
 
 	fre_type = SFRAME_INFO_FRE_TYPE(info);
-	/* (sf_parse_fre() refuses types 3..15 whatever the assume mask.) */
+	/* (sf_decode_fre() refuses types 3..15 whatever the assume mask.) */
 	if (check && fre_type > SFRAME_FRE_TYPE_ADDR4)
 		return -SFRAME_ERR_FRE_TYPE;
 	if (sec->version == SFRAME_VERSION_3) {
@@ -161,7 +161,10 @@ static SF_ALWAYS_INLINE void sf_word1(struct sframe_fre *fre, const uint8_t *p, 
 }
 
 /*
- * sf_decode_fre() - see sf_parse_fre() in sframe_internal.h.
+ * sf_decode_fre() - decode one FRE from @avail bytes at @p.
+ * Returns its encoded size (> 0), or -SFRAME_ERR_FRE when it runs past
+ * @avail, -SFRAME_ERR_FRE_TYPE, -SFRAME_ERR_WORD_SIZE or -SFRAME_ERR_WORDS.
+ * @assume: SFRAME_ASSUME_* bits whose checks are skipped (0: check all).
  */
 static SF_ALWAYS_INLINE int sf_decode_fre(const struct sframe_section *sec, unsigned int fre_type,
 					  const uint8_t *p, size_t avail, struct sframe_fre *fre,

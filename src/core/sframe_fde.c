@@ -38,8 +38,3 @@ int sframe_get_fde(const struct sframe_section *sec, uint32_t index, struct sfra
 {
 	return sf_decode_fde(sec, index, fde, 0);
 }
-
-int sf_lookup_fde(const struct sframe_section *sec, uint32_t index, struct sframe_fde *fde)
-{
-	return sf_decode_fde(sec, index, fde, SF_LOOKUP_ASSUME);
-}

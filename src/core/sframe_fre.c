@@ -4,13 +4,6 @@
  */
 #include "sframe_decode.h"
 
-int sf_parse_fre(const struct sframe_section *sec, unsigned int fre_type, const uint8_t *p,
-		 size_t avail, struct sframe_fre *fre, unsigned int assume)
-{
-	return sf_decode_fre(sec, fre_type, p, avail, fre, assume);
-}
-
-
 int sframe_fre_iter_init(const struct sframe_section *sec, const struct sframe_fde *fde,
 			 struct sframe_fre_iter *it)
 {
@@ -45,7 +38,7 @@ int sframe_fre_iter_next(const struct sframe_section *sec, struct sframe_fre_ite
 	ret = sf_read(sec, it->off, b, n, -SFRAME_ERR_FRE);
 	if (ret)
 		return ret;
-	ret = sf_parse_fre(sec, it->fre_type, b, n, fre, 0);
+	ret = sf_decode_fre(sec, it->fre_type, b, n, fre, 0);
 	if (ret < 0)
 		return ret;
 	it->off += (unsigned int)ret;
@@ -74,10 +67,4 @@ int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *
 		     const struct sframe_fre *fre, struct sframe_rules *rules)
 {
 	return sf_decode_rules(sec, fde, fre, rules, 0);
-}
-
-int sf_lookup_rules(const struct sframe_section *sec, const struct sframe_fde *fde,
-		    const struct sframe_fre *fre, struct sframe_rules *rules)
-{
-	return sf_decode_rules(sec, fde, fre, rules, SF_LOOKUP_ASSUME);
 }

@@ -216,21 +216,6 @@ static inline int sf_fp_reg(uint8_t abi)
  */
 int sf_fde_key(const struct sframe_section *sec, uint32_t index, int64_t *key, uint32_t *size);
 
-/*
- * sf_parse_fre() - decode one FRE from @avail bytes at @p.
- * Returns its encoded size (> 0), or -SFRAME_ERR_FRE when it runs past
- * @avail, -SFRAME_ERR_FRE_TYPE, -SFRAME_ERR_WORD_SIZE or -SFRAME_ERR_WORDS.
- * @assume: SFRAME_ASSUME_* bits whose checks are skipped (0: check all).
- */
-int sf_parse_fre(const struct sframe_section *sec, unsigned int fre_type, const uint8_t *p,
-		 size_t avail, struct sframe_fre *fre, unsigned int assume);
-
-/* sframe_get_fde() and sframe_fre_rules() for sframe_lookup(): they skip
- * the checks of SF_LOOKUP_ASSUME (none unless SFRAME_ASSUME_MASK says so). */
-int sf_lookup_fde(const struct sframe_section *sec, uint32_t index, struct sframe_fde *fde);
-int sf_lookup_rules(const struct sframe_section *sec, const struct sframe_fde *fde,
-		    const struct sframe_fre *fre, struct sframe_rules *rules);
-
 /* The PCMASK block size of @fde, or a negative error (v1 has none). */
 int sf_rep_size(const struct sframe_section *sec, const struct sframe_fde *fde);
 
