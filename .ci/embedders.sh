@@ -8,6 +8,10 @@
 #   - foreign hosts: the whole test suite cross-built for s390x (big endian)
 #     and aarch64 and run under qemu-user, and built for 32-bit x86 with gcc
 #     and with clang -m32 (tests/cross/*.ini);
+#   - installing (.ci/install-check.sh): a staged `meson install` holds no
+#     file of GNU libsframe's names and exports only the public API;
+#     binutils still works with it searched first; README.md's install
+#     example, run as written into a fresh prefix;
 #   - consumers: a Meson project taking sframe as a subproject, a Makefile
 #     project using the installed library through pkg-config, every public
 #     header compiled on its own, and all of them as C++.
@@ -135,6 +139,12 @@ check cross-aarch64 cross aarch64 qemu-aarch64-static
 check host-i386-gcc cross i386 ""
 check host-i386-clang-m32 cross i386-clang ""
 
+# ---- Installing -----------------------------------------------------------------
+check install-staged bash .ci/install-check.sh staged "$work/install"
+check install-beside-binutils bash .ci/install-check.sh beside-binutils "$work/install"
+prefix=$work/prefix
+check install-readme bash .ci/install-check.sh readme "$work/readme" "$prefix"
+
 # ---- Consumers ------------------------------------------------------------------
 consumer_subproject() {
 	local dir=$work/consumer-subproject
@@ -149,21 +159,16 @@ consumer_subproject() {
 }
 check consumer-subproject consumer_subproject
 
-prefix=$work/prefix
+# These use the library that README.md's install example installed.
 pkgconfig_path() {
-	find "$prefix" -name sframe.pc -printf '%h\n' 2>/dev/null | head -n 1
+	find "$prefix" -name sframe-reader.pc -printf '%h\n' 2>/dev/null | head -n 1
 }
 
 consumer_pkgconfig() {
-	local b=$work/install-build pcdir
-	rm -rf "$b" "$prefix"
-	meson setup --prefix "$prefix" "$b" || return 1
-	meson compile -C "$b" sframe:shared_library sframe:static_library sframe:executable ||
-		return 1
-	meson install -C "$b" --no-rebuild || return 1
+	local pcdir
 	pcdir=$(pkgconfig_path)
-	[ -n "$pcdir" ] || { echo "sframe.pc not installed"; return 1; }
-	PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs sframe
+	[ -n "$pcdir" ] || { echo "needs the installed library (install-readme)"; return 1; }
+	PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs sframe-reader
 	make -C tests/consumers/pkgconfig PKG_CONFIG_PATH="$pcdir" OUT="$work/pkgconfig-consumer" \
 		FIXTURES="$root/fixtures" check
 }
@@ -190,16 +195,16 @@ check headers-alone headers_alone
 headers_cxx() {
 	local pcdir cxx std
 	pcdir=$(pkgconfig_path)
-	[ -n "$pcdir" ] || { echo "needs the installed library (consumer-pkgconfig)"; return 1; }
+	[ -n "$pcdir" ] || { echo "needs the installed library (install-readme)"; return 1; }
 	for cxx in g++ clang++; do
 		for std in c++11 c++17 c++20; do
 			echo "$cxx -std=$std"
 			# shellcheck disable=SC2046
 			$cxx -std=$std -Wall -Wextra -Werror -pedantic \
-				$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags sframe) \
+				$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags sframe-reader) \
 				-o "$work/headers-cxx" tests/consumers/headers.cpp \
-				$(PKG_CONFIG_PATH=$pcdir pkg-config --libs sframe) \
-				-Wl,-rpath,"$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=libdir sframe)" &&
+				$(PKG_CONFIG_PATH=$pcdir pkg-config --libs sframe-reader) \
+				-Wl,-rpath,"$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=libdir sframe-reader)" &&
 				"$work/headers-cxx" || return 1
 		done
 	done

@@ -2,7 +2,7 @@
 /*
  * A program that uses the library the way an outside project does: through
  * the installed headers (<sframe/...>) and the library found by Meson
- * (subproject/) or pkg-config (pkgconfig/).
+ * (subproject/) or pkg-config (pkgconfig/, and README.md's install example).
  *
  * Usage: consumer SECTION_FILE VADDR PC EXPECTED_FUNC_START
  * Opens the raw section, validates it, looks up PC and checks that the
