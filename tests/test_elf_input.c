@@ -1896,13 +1896,15 @@ static void test_err_reloc_type(void **state)
 		uint32_t type;
 		const char *msg;
 	} cases[] = {
-		{ true, false, EM_X86_64, R_X86_64_64, "unsupported relocation type 1 for machine 62" },
+		{ true, false, EM_X86_64, R_X86_64_64, "unsupported relocation type 1 for x86-64" },
 		{ true, false, EM_X86_64, R_AARCH64_PREL64, "unsupported relocation type 260" },
-		{ true, true, EM_AARCH64, R_AARCH64_ABS64, "unsupported relocation type 257 for machine 183" },
-		{ true, false, EM_AARCH64, R_X86_64_PC32, "unsupported relocation type 2 for machine 183" },
-		{ true, true, EM_S390, R_390_64, "unsupported relocation type 22 for machine 22" },
+		{ true, true, EM_AARCH64, R_AARCH64_ABS64, "unsupported relocation type 257 for AArch64" },
+		{ true, false, EM_AARCH64, R_X86_64_PC32, "unsupported relocation type 2 for AArch64" },
+		{ true, true, EM_S390, R_390_64, "unsupported relocation type 22 for s390x" },
 		{ false, true, EM_S390, 0xff, "unsupported relocation type 255" },
-		{ false, false, EM_386, 2, "unsupported relocation type 2 for machine 3" },
+		{ false, false, EM_386, 2, "unsupported relocation type 2 for i386" },
+		/* A machine without a name here: its number. */
+		{ false, false, 4242, 2, "unsupported relocation type 2 for machine 4242" },
 	};
 	struct elf_img im;
 	unsigned c;
