@@ -657,6 +657,7 @@ static void test_message_machines(void **state)
 
 static void test_message_plural(void **state)
 {
+	char path[512], *pcs;
 	struct tu_result r;
 
 	(void)state;
@@ -666,6 +667,10 @@ static void test_message_plural(void **state)
 	if (!strstr(r.out, ": valid (1 FDE, 3 FREs, SFrame v2, amd64)\n"))
 		fail_msg("sframe check said: %s", r.out);
 	tu_result_free(&r);
+	/* One PC whose lookup fails. */
+	pcs = write_tmp("one.pcs", strdup("0x10\n"), 5, path, sizeof(path));
+	expect_run(1, "sframe-bench: 1 lookup failed, the first with SFRAME_ERR_FDE_TYPE", bench,
+		   "lookup", fx("hostile/fde-type-2.sframe"), pcs, "--seconds", "0.01", NOARG);
 }
 
 static void test_message_bench_fixtures(void **state)
@@ -727,6 +732,8 @@ static int remove_tmpdir(void **state)
 	snprintf(path, sizeof(path), "%s/no-sframe.o", tmpdir);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/aarch64-said", tmpdir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/one.pcs", tmpdir);
 	unlink(path);
 	rmdir(tmpdir);
 	return 0;

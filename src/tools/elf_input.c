@@ -363,7 +363,8 @@ static int find_sframe_section(const struct elf_file *ef, uint64_t *idx, const c
 		return 0;
 	if (ef->shstrndx >= ef->shnum) {
 		fail(err, errlen, path, "section name string table index %" PRIu64
-		     " out of range (%" PRIu64 " sections)", ef->shstrndx, ef->shnum);
+		     " out of range (%" PRIu64 " section%s)", ef->shstrndx, ef->shnum,
+		     ef->shnum == 1 ? "" : "s");
 		return -1;
 	}
 	get_shdr(ef, ef->shstrndx, &strsh);
@@ -572,7 +573,8 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 			continue;
 		if (sym >= nsyms) {
 			fail(err, errlen, path, "%s, entry %" PRIu64 ": symbol index %" PRIu64
-			     " out of range (%" PRIu64 " symbols)", what, i, sym, nsyms);
+			     " out of range (%" PRIu64 " symbol%s)", what, i, sym, nsyms,
+			     nsyms == 1 ? "" : "s");
 			return -1;
 		}
 		if (!in_bounds(r_offset, (uint64_t)width, sec_size)) {

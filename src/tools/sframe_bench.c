@@ -368,8 +368,8 @@ static int measure_section(const char *label, const struct section_src *src, con
 		max_reads,
 		lookup_res.median_ns, lookup_res.runs, open_res.median_ns);
 	if (errors)
-		fprintf(stderr, "sframe-bench: %zu lookups failed, the first with %s\n", errors,
-			sframe_errname(first_err));
+		fprintf(stderr, "sframe-bench: %zu lookup%s failed, the first with %s\n", errors,
+			errors == 1 ? "" : "s", sframe_errname(first_err));
 	fflush(stdout);
 	if (peer)
 		measure_peer(peer, src, &sec, pcs, n, seconds);
