@@ -705,7 +705,8 @@ static void test_message_bench_peer(void **state)
 	run(&r, bench, "lookup", fx("v3-x86_64/lib.so"), fx("v3-x86_64/lib.so.pcs"), "--seconds",
 	    "0.01", "--libsframe", "libsframe.so.0", NOARG);
 	expect(&r, 0, NULL);
-	if (strstr(r.out, "peer libsframe unavailable: libsframe.so.0: cannot open")) {
+	/* Not loaded (missing, or not of this build's architecture): no verdict. */
+	if (strstr(r.out, "peer libsframe unavailable: ") && !strstr(r.out, " cannot read ")) {
 		printf("SKIP: no libsframe.so.0 here: %s", r.out);
 		tu_result_free(&r);
 		skip();
