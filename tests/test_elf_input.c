@@ -1689,6 +1689,11 @@ static void test_err_shstrtab_out_of_range(void **state)
 		expect_img_error(&im, "section name string table index");
 		set(&im, 0, E_SHSTRNDX, 0xfeff);
 		expect_img_error(&im, "section name string table index");
+		/* Only the null section: one, in the singular. */
+		set(&im, 0, E_SHNUM, 1);
+		set(&im, 0, E_SHSTRNDX, 1);
+		expect_img_error(&im, "section name string table index 1 out of range (1 section)");
+		set(&im, 0, E_SHNUM, im.shnum);
 		set(&im, 0, E_SHSTRNDX, im.shstrndx);
 		set(&im, shdr_at(&im, im.shstrndx), SH_OFFSET, im.len);
 		expect_img_error(&im, "section name string table out of bounds");
@@ -1766,6 +1771,7 @@ static void test_err_symbol_index(void **state)
 		{ 0x2c, 3, R_X86_64_PC64, 0 },
 	};
 	static const struct rel rels32[] = { { 0x1c, 0xffffff, R_390_PC32, 0 } };
+	static const struct rel rels32_sym2[] = { { 0x1c, 2, R_390_PC32, 0 } };
 	struct relobj o = { .is64 = true, .be = false, .machine = EM_X86_64, .version = 3,
 			    .flags = SF_PCREL, .symval = syms, .nsym = 2, .rela = true,
 			    .rels = rels, .nrel = 2 };
@@ -1786,6 +1792,12 @@ static void test_err_symbol_index(void **state)
 	relobj_setup(&im, &o);
 	img_build(&im);
 	expect_img_error(&im, "symbol index 16777215 out of range");
+	/* Only the null symbol: one, in the singular. */
+	o.nsym = 0;
+	o.rels = rels32_sym2;
+	relobj_setup(&im, &o);
+	img_build(&im);
+	expect_img_error(&im, "symbol index 2 out of range (1 symbol)");
 }
 
 /* A relocation section whose sh_link is 0, out of range, or not a symbol table is rejected. */
@@ -1896,13 +1908,15 @@ static void test_err_reloc_type(void **state)
 		uint32_t type;
 		const char *msg;
 	} cases[] = {
-		{ true, false, EM_X86_64, R_X86_64_64, "unsupported relocation type 1 for machine 62" },
+		{ true, false, EM_X86_64, R_X86_64_64, "unsupported relocation type 1 for x86-64" },
 		{ true, false, EM_X86_64, R_AARCH64_PREL64, "unsupported relocation type 260" },
-		{ true, true, EM_AARCH64, R_AARCH64_ABS64, "unsupported relocation type 257 for machine 183" },
-		{ true, false, EM_AARCH64, R_X86_64_PC32, "unsupported relocation type 2 for machine 183" },
-		{ true, true, EM_S390, R_390_64, "unsupported relocation type 22 for machine 22" },
+		{ true, true, EM_AARCH64, R_AARCH64_ABS64, "unsupported relocation type 257 for AArch64" },
+		{ true, false, EM_AARCH64, R_X86_64_PC32, "unsupported relocation type 2 for AArch64" },
+		{ true, true, EM_S390, R_390_64, "unsupported relocation type 22 for s390x" },
 		{ false, true, EM_S390, 0xff, "unsupported relocation type 255" },
-		{ false, false, EM_386, 2, "unsupported relocation type 2 for machine 3" },
+		{ false, false, EM_386, 2, "unsupported relocation type 2 for i386" },
+		/* A machine without a name here: its number. */
+		{ false, false, 4242, 2, "unsupported relocation type 2 for machine 4242" },
 	};
 	struct elf_img im;
 	unsigned c;

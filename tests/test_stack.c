@@ -4,7 +4,11 @@
  * built with SFrame, spins at known call depths; the tool must print its
  * threads' stacks in eu-stack's layout, frame by frame, and leave it running.
  *
- *   test_stack SFRAME_TOOL STACK_CHILD SKIP_REASON
+ *   test_stack SFRAME_TOOL STACK_CHILD SKIP_REASON README MANPAGE
+ *
+ * The example of a live process in README and MANPAGE (doc_examples.h) is
+ * compared with the tool's output on the child, ids, addresses and offsets
+ * aside.
  *
  * A non-empty SKIP_REASON (the compiler cannot make SFrame, or a cross
  * build run under an emulator, which has no ptrace) skips the whole test:
@@ -34,10 +38,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "doc_examples.h"
+
 #define END ((const char *)NULL)	/* ends run_tool()'s arguments */
 
 static const char *tool_path;
 static const char *child_path;
+static const char *doc_paths[2];
 
 /* ---- Children ------------------------------------------------------------------ */
 
@@ -238,7 +245,7 @@ static void run_tool(struct run *r, ...)
 /* Skip (not fail) when this machine does not let the tool trace the child. */
 static void skip_if_not_permitted(const struct run *r)
 {
-	if (r->status == 1 && (strstr(r->err, "Operation not permitted") ||
+	if (r->status == 2 && (strstr(r->err, "Operation not permitted") ||
 			       strstr(r->err, "not supported on this architecture"))) {
 		printf("SKIP: ptrace is not available here: %s", r->err);
 		fflush(stdout);
@@ -536,10 +543,173 @@ static void test_no_such_process(void **state)
 	assert_int_equal(waitpid(gone, NULL, 0), gone);
 	snprintf(pid, sizeof(pid), "%ld", (long)gone);
 	run_tool(&r, pid, END);
-	assert_int_equal(r.status, 1);
+	assert_int_equal(r.status, 2);	/* as for a file that does not exist */
 	assert_string_equal(r.out, "");
 	snprintf(want, sizeof(want), "no process with PID %ld", (long)gone);
 	assert_non_null(strstr(r.err, want));
+}
+
+/* An exited child not reaped yet: the tool says so, rather than "not permitted". */
+static void test_zombie(void **state)
+{
+	static struct run r;
+	char pid[32], want[80], path[64], line[512];
+	pid_t z;
+	int tries;
+
+	(void)state;
+	z = fork();
+	assert_true(z >= 0);
+	if (z == 0)
+		_exit(0);
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)z);
+	for (tries = 0; tries < 1000; tries++) {
+		FILE *f = fopen(path, "r");
+		char *close_paren;
+
+		assert_non_null(f);
+		assert_non_null(fgets(line, sizeof(line), f));
+		fclose(f);
+		close_paren = strrchr(line, ')');
+		if (close_paren && close_paren[2] == 'Z')
+			break;
+		usleep(1000);
+	}
+	assert_true(tries < 1000);
+	snprintf(pid, sizeof(pid), "%ld", (long)z);
+	run_tool(&r, pid, END);
+	assert_int_equal(waitpid(z, NULL, 0), z);
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	snprintf(want, sizeof(want), "process %ld is a zombie", (long)z);
+	assert_non_null(strstr(r.err, want));
+	assert_null(strstr(r.err, "Operation not permitted"));
+}
+
+/* ---- The documented example ------------------------------------------------------------ */
+
+/*
+ * What does not vary from run to run: ids, addresses and offsets become
+ * N and 0x?, an absolute module path "/.../NAME" (a relative one stays).
+ */
+static char *normalise(const char *line)
+{
+	size_t cap = strlen(line) + 16, n = 0;
+	char *out = malloc(cap);
+	const char *p = line;
+
+	assert_non_null(out);
+	if (strncmp(p, "PID ", 4) == 0 || strncmp(p, "TID ", 4) == 0) {
+		memcpy(out, p, 4);
+		n = 4;
+		p += 4;
+		if (isdigit((unsigned char)*p)) {
+			out[n++] = 'N';
+			p += strspn(p, "0123456789");
+		}
+	}
+	while (*p) {
+		if (n + 8 >= cap) {
+			cap *= 2;
+			out = realloc(out, cap);
+			assert_non_null(out);
+		}
+		if (p[0] == '0' && p[1] == 'x' && isxdigit((unsigned char)p[2])) {
+			memcpy(out + n, "0x?", 3);
+			n += 3;
+			p += 2 + strspn(p + 2, "0123456789abcdef");
+		} else if (strncmp(p, " - /", 4) == 0) {
+			size_t len = strcspn(p + 3, " ");
+			const char *base = p + 3 + len;
+
+			while (base > p + 3 && base[-1] != '/')
+				base--;
+			memcpy(out + n, " - /.../", 8);
+			n += 8;
+			p = base;
+		} else {
+			out[n++] = *p++;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static void expect_documented(const struct doc_example *ex)
+{
+	static struct run r;
+	struct child *c;
+	char pid[32], *want[64], text[65536], *line, *save;
+	size_t i, n = 0;
+	bool ok;
+
+	if (!ex->argv[2] || ex->argv[3] || strcmp(ex->argv[0], "sframe") != 0 ||
+	    strcmp(ex->argv[1], "stack") != 0 || strspn(ex->argv[2], "0123456789") !=
+	    strlen(ex->argv[2]))
+		fail_msg("%s: not 'sframe stack PID': %s", ex->where, ex->command);
+	assert_true(ex->nlines < 64);
+	c = start_child("threads");
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	run_tool(&r, pid, END);
+	skip_if_not_permitted(&r);
+	assert_int_equal(r.status, 0);
+	for (i = 0; i < ex->nlines; i++)
+		want[i] = normalise(ex->lines[i]);
+	text[0] = '\0';
+	for (line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *norm = normalise(line);
+
+		if (strlen(text) + strlen(norm) + 2 < sizeof(text))
+			strcat(strcat(text, norm), "\n");
+		/* A C library with SFrame goes on where the example stops. */
+		if (strstr(norm, "/.../libc.") && !strstr(norm, "[no sframe]"))
+			n++;
+		free(norm);
+	}
+	ok = doc_lines_match(want, ex->nlines, text, ex->where);
+	for (i = 0; i < ex->nlines; i++)
+		free(want[i]);
+	expect_child_runs_and_ends(c);
+	if (!ok && n) {
+		printf("SKIP: %s shows a C library without SFrame; this one has some\n", ex->where);
+		skip();
+	}
+	assert_true(ok);
+}
+
+/* The documents' examples, kept for the teardown to free (a skip jumps out). */
+static struct doc_example *doc_ex[2];
+static size_t doc_n[2];
+
+static void test_documented_example(void **state)
+{
+	size_t d;
+
+	(void)state;
+	for (d = 0; d < 2; d++) {
+		size_t i, live = 0;
+
+		doc_n[d] = doc_examples_read(doc_paths[d], &doc_ex[d]);
+		for (i = 0; i < doc_n[d]; i++) {
+			if (!doc_ex[d][i].live)
+				continue;
+			expect_documented(&doc_ex[d][i]);
+			live++;
+		}
+		assert_int_equal(live, 1);
+	}
+}
+
+static int free_documents(void **state)
+{
+	size_t d;
+
+	for (d = 0; d < 2; d++) {
+		if (doc_ex[d])
+			doc_examples_free(doc_ex[d], doc_n[d]);
+		doc_ex[d] = NULL;
+	}
+	return kill_children(state);
 }
 
 static void test_usage(void **state)
@@ -569,17 +739,22 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_no_such_process),
+		cmocka_unit_test(test_zombie),
 		cmocka_unit_test_teardown(test_single_thread, kill_children),
 		cmocka_unit_test_teardown(test_fp_fallback, kill_children),
 		cmocka_unit_test_teardown(test_threads, kill_children),
+		cmocka_unit_test_teardown(test_documented_example, free_documents),
 	};
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s SFRAME_TOOL STACK_CHILD SKIP_REASON\n", argv[0]);
+	if (argc != 6) {
+		fprintf(stderr, "usage: %s SFRAME_TOOL STACK_CHILD SKIP_REASON README MANPAGE\n",
+			argv[0]);
 		return 2;
 	}
 	tool_path = argv[1];
 	child_path = argv[2];
+	doc_paths[0] = argv[4];
+	doc_paths[1] = argv[5];
 	if (argv[3][0] || !child_path[0]) {
 		printf("SKIP: %s\n", argv[3][0] ? argv[3] : "stack_child was not built");
 		return 77;

@@ -113,3 +113,63 @@ char *tu_run(char *const argv[], const char *in, int capture_fd, size_t *len, in
 	*len = n;
 	return out;
 }
+
+/* The whole content of @f from its start, NUL-terminated. */
+static char *slurp(FILE *f)
+{
+	size_t cap = 4096, n = 0, k;
+	char *buf = malloc(cap);
+
+	assert_non_null(buf);
+	rewind(f);
+	while ((k = fread(buf + n, 1, cap - 1 - n, f)) > 0) {
+		n += k;
+		if (n + 1 == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+void tu_run_both(char *const argv[], const char *out_path, struct tu_result *r)
+{
+	/* Files, not pipes: nothing to interleave, and no pipe to fill. */
+	FILE *out = tmpfile(), *err = tmpfile();
+	int status;
+	pid_t pid;
+
+	assert_non_null(out);
+	assert_non_null(err);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY);
+		int o = out_path ? open(out_path, O_WRONLY) : fileno(out);
+
+		if (in < 0 || o < 0)
+			_exit(127);
+		dup2(in, 0);
+		dup2(o, 1);
+		dup2(fileno(err), 2);
+		exec_wrapped(argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	r->out = slurp(out);
+	r->err = slurp(err);
+	fclose(out);
+	fclose(err);
+}
+
+void tu_result_free(struct tu_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}

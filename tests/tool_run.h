@@ -28,4 +28,24 @@ char *tu_read_file(const char *path, size_t *len);
  */
 char *tu_run(char *const argv[], const char *in, int capture_fd, size_t *len, int *status);
 
+/*
+ * struct tu_result - what tu_run_both() collected: the waitpid() status and
+ * both output streams, NUL-terminated (free with tu_result_free()).
+ */
+struct tu_result {
+	int status;
+	char *out;
+	char *err;
+};
+
+/*
+ * tu_run_both() - as tu_run(), with no input, collecting standard output and
+ * standard error; -1 in @r->status when the program was killed by a signal,
+ * else its exit status. With @out_path, standard output goes to that file
+ * instead (/dev/full: a write error) and @r->out is empty.
+ */
+void tu_run_both(char *const argv[], const char *out_path, struct tu_result *r);
+
+void tu_result_free(struct tu_result *r);
+
 #endif /* SFRAME_TEST_TOOL_RUN_H */

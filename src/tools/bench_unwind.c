@@ -863,22 +863,24 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int run_offline(const char *fixtures, double seconds)
+/*
+ * The snapshot fixtures, DIR/unwind/NAME/unwind.snap: their names, sorted,
+ * in @names (malloc'd). An exit status when there are none to measure.
+ */
+static int list_offline(const char *dir, char **names, size_t max, size_t *n)
 {
-	char dir[4096];
-	char *names[64];
-	size_t n = 0, i;
 	struct dirent *e;
 	DIR *d;
-	int status = 0;
 
-	snprintf(dir, sizeof(dir), "%s/unwind", fixtures);
+	*n = 0;
 	d = opendir(dir);
 	if (!d) {
-		printf("unwind offline skipped: %s: %s\n", dir, strerror(errno));
-		return 0;
+		fprintf(stderr, "sframe-bench: unwind: %s: %s (--fixtures DIR names the source tree's"
+			" fixtures folder; --no-offline skips the offline walks)\n", dir,
+			strerror(errno));
+		return 2;
 	}
-	while ((e = readdir(d)) && n < 64) {
+	while ((e = readdir(d)) && *n < max) {
 		char snap[4096 + 300];
 		FILE *f;
 
@@ -889,25 +891,27 @@ static int run_offline(const char *fixtures, double seconds)
 		if (!f)
 			continue;
 		fclose(f);
-		names[n] = strdup(e->d_name);
-		if (names[n])
-			n++;
+		names[*n] = strdup(e->d_name);
+		if (names[*n])
+			(*n)++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp_str);
-	for (i = 0; i < n; i++) {
-		if (offline_one(dir, names[i], seconds))
-			status = 1;
-		free(names[i]);
+	if (*n == 0) {
+		fprintf(stderr, "sframe-bench: unwind: no snapshot fixtures in %s (NAME/unwind.snap)\n",
+			dir);
+		return 1;
 	}
-	return status;
+	qsort(names, *n, sizeof(names[0]), cmp_str);
+	return 0;
 }
 
 int bench_cmd_unwind(int argc, char **argv)
 {
 	const char *fixtures = "fixtures";
+	char dir[4096], *names[64];
 	double seconds = 1;
 	bool inproc = true, offline = true;
+	size_t n = 0, k;
 	int i, status = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -927,9 +931,19 @@ int bench_cmd_unwind(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* Before anything is measured: a wrong folder would measure nothing. */
+	snprintf(dir, sizeof(dir), "%s/unwind", fixtures);
+	if (offline) {
+		status = list_offline(dir, names, 64, &n);
+		if (status)
+			return status;
+	}
 	if (inproc && run_inproc(seconds))
 		status = 1;
-	if (offline && run_offline(fixtures, seconds))
-		status = 1;
+	for (k = 0; k < n; k++) {
+		if (offline_one(dir, names[k], seconds))
+			status = 1;
+		free(names[k]);
+	}
 	return status;
 }

@@ -16,9 +16,9 @@
  * are read, and let go before anything is written out, on errors and on
  * SIGINT/SIGTERM/SIGHUP/SIGQUIT too.
  *
- * Exit status: 0 every thread's stack was printed; 1 the process cannot be
- * traced (no such process, not permitted) or some thread's registers could
- * not be read; 2 usage error.
+ * Exit status: as tool_cli.h says; a process that cannot be read (gone, a
+ * zombie, not permitted, a thread whose registers cannot be read) is an I/O
+ * error, 2.
  */
 #include "cmd_stack.h"
 
@@ -26,7 +26,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,42 +34,31 @@
 
 #include "proc_maps.h"
 #include "ptrace_target.h"
+#include "tool_cli.h"
 
 #define MAX_FRAMES 256	/* as eu-stack's default */
 
-static const char stack_usage[] =
+const char sf_stack_usage[] =
 	"Usage: sframe stack PID [--fp-fallback]\n"
 	"\n"
 	"Print the stack of every thread of the running process PID, unwound with\n"
 	"the SFrame sections of its executable and shared libraries. The threads are\n"
 	"stopped with ptrace while their stacks are read, then resumed.\n"
 	"\n"
+	"Options:\n"
 	"  --fp-fallback  follow frame pointers through code without SFrame\n"
 	"  -h, --help     show this help\n"
 	"\n"
-	"Output, as eu-stack's: 'TID N:' per thread, then one line per frame\n"
+	"Output, as eu-stack's: 'PID N - process', 'TID N:' per thread, then one line\n"
+	"per frame\n"
 	"  #N  0xPC SYMBOL+0xOFFSET - MODULE [marks]\n"
 	"(?? for an unknown symbol; marks: [no sframe] no SFrame describes the frame,\n"
 	"[fp] found by following frame pointers, [signal] a signal frame, [pac] a\n"
 	"signed return address), and 'stop: REASON', why the walk ended.\n"
 	"\n"
-	"Exit status: 0 success; 1 the process cannot be traced, or a thread's\n"
-	"registers cannot be read; 2 usage error.\n";
+	SF_EXIT_STATUS_TEXT;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("sframe: stack: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'sframe stack --help' for more information.\n", stderr);
-	return 2;
-}
+#define usage_error(...) sf_cli_usage_error("sframe", "stack", __VA_ARGS__)
 
 static bool parse_pid(const char *s, pid_t *pid)
 {
@@ -107,6 +95,42 @@ static long status_field(pid_t pid, const char *name)
 	}
 	fclose(f);
 	return v;
+}
+
+/* The state letter of /proc/PID/stat ('R', 'S', 'Z', ...) and the parent; 0 if unknown. */
+static char proc_state(pid_t pid, long *ppid)
+{
+	char path[64], buf[1024], *p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "PID (COMM) STATE PPID ...": COMM may hold anything, ')' too. */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2] || sscanf(p + 3, "%ld", ppid) != 1)
+		return 0;
+	return p[2];
+}
+
+/*
+ * A zombie has exited: nothing is left to trace, and ptrace says EPERM.
+ * True, with the message printed, when @pid is one.
+ */
+static bool report_zombie(pid_t pid)
+{
+	long ppid = 0;
+
+	if (proc_state(pid, &ppid) != 'Z')
+		return false;
+	fprintf(stderr, "sframe: stack: process %ld is a zombie: it has exited, and its parent "
+		"(process %ld) has not reaped it\n", (long)pid, ppid);
+	return true;
 }
 
 /* Why ptrace was refused, as precisely as can be told. */
@@ -298,16 +322,16 @@ int sf_cmd_stack(int argc, char **argv)
 	pid_t pid = 0;
 	uint8_t abi;
 	long tgid;
-	int r, status = 0, sig;
+	int r, status = 0, sig, info;
 
 	for (i = 1; i < (size_t)argc; i++) {
 		const char *a = argv[i];
 
 		if (!end_of_options && strcmp(a, "--") == 0) {
 			end_of_options = true;
-		} else if (!end_of_options && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)) {
-			fputs(stack_usage, stdout);
-			return fflush(stdout) ? 2 : 0;
+		} else if (!end_of_options &&
+			   (info = sf_cli_info_option(a, "sframe", sf_stack_usage)) >= 0) {
+			return info;
 		} else if (!end_of_options && strcmp(a, "--fp-fallback") == 0) {
 			fp_fallback = true;
 		} else if (!end_of_options && a[0] == '-' && a[1]) {
@@ -326,18 +350,18 @@ int sf_cmd_stack(int argc, char **argv)
 	abi = sf_arch_abi();
 	if (!abi) {
 		fprintf(stderr, "sframe: stack: not supported on this architecture\n");
-		return 1;
+		return SF_EXIT_USAGE;
 	}
 	/* A thread id stands for its process. */
 	tgid = status_field(pid, "Tgid");
 	if (tgid < 0) {
 		fprintf(stderr, "sframe: stack: no process with PID %ld\n", (long)pid);
-		return 1;
+		return SF_EXIT_USAGE;
 	}
 	pid = (pid_t)tgid;
 	if (pid == getpid()) {
 		fprintf(stderr, "sframe: stack: a process cannot trace itself\n");
-		return 1;
+		return SF_EXIT_USAGE;
 	}
 
 	/*
@@ -352,7 +376,7 @@ int sf_cmd_stack(int argc, char **argv)
 			explain_eperm(pid);	/* the same ptrace access check */
 		else
 			fprintf(stderr, "sframe: stack: %s\n", err);
-		return 1;
+		return SF_EXIT_USAGE;
 	}
 	memset(&mem, 0, sizeof(mem));
 	mem.pid = pid;
@@ -360,7 +384,7 @@ int sf_cmd_stack(int argc, char **argv)
 		fprintf(stderr, "sframe: stack: %s\n", err);
 		sf_proc_modules_free(&pm);
 		sf_maps_free(&maps);
-		return 1;
+		return SF_EXIT_USAGE;
 	}
 
 	sf_ptrace_signals_install();
@@ -375,6 +399,8 @@ int sf_cmd_stack(int argc, char **argv)
 			signal(sig, SIG_DFL);
 			raise(sig);
 		}
+		if ((r == -EPERM || r == -ESRCH) && report_zombie(pid))
+			return SF_EXIT_USAGE;
 		if (r == -EPERM)
 			explain_eperm(pid);
 		else if (r == -ESRCH)
@@ -382,7 +408,7 @@ int sf_cmd_stack(int argc, char **argv)
 		else
 			fprintf(stderr, "sframe: stack: cannot stop process %ld: %s\n", (long)pid,
 				strerror(-r));
-		return 1;
+		return SF_EXIT_USAGE;
 	}
 
 	/* The process is stopped from here on: nothing is written out until it runs. */
@@ -395,7 +421,7 @@ int sf_cmd_stack(int argc, char **argv)
 			sf_proc_modules_free(&pm);
 			if (sf_proc_modules_build(pid, &now, abi, sf_mem_read, &mem, &pm, err,
 						  sizeof(err)))
-				status = 1;
+				status = SF_EXIT_USAGE;
 		}
 		sf_maps_free(&now);
 	}
@@ -403,8 +429,8 @@ int sf_cmd_stack(int argc, char **argv)
 	if (!out) {
 		sf_ptrace_detach_all(&pt);
 		sf_ptrace_signals_restore();
-		fprintf(stderr, "sframe: stack: out of memory\n");
-		status = 1;
+		fprintf(stderr, "sframe: stack: %s\n", status ? err : "out of memory");
+		status = SF_EXIT_USAGE;
 		goto done;
 	}
 	fprintf(out, "PID %ld - process\n", (long)pid);
@@ -420,7 +446,7 @@ int sf_cmd_stack(int argc, char **argv)
 		if (t->state != SF_THREAD_STOPPED && t->state != SF_THREAD_TIMEOUT)
 			continue;	/* exited meanwhile */
 		if (!print_thread(out, &pm, t, fp_fallback))
-			status = 1;
+			status = SF_EXIT_USAGE;
 	}
 	sf_ptrace_detach_all(&pt);
 	sig = sf_ptrace_interrupted();
@@ -434,10 +460,10 @@ int sf_cmd_stack(int argc, char **argv)
 	/* Everything runs again: now write. */
 	if (fclose(out) != 0 || !text) {
 		fprintf(stderr, "sframe: stack: out of memory\n");
-		status = 1;
+		status = SF_EXIT_USAGE;
 	} else if (fwrite(text, 1, text_len, stdout) != text_len || fflush(stdout) != 0) {
 		fprintf(stderr, "sframe: write error on standard output\n");
-		status = 2;
+		status = SF_EXIT_USAGE;
 	}
 	free(text);
 done:

@@ -6,6 +6,9 @@
 #ifndef SFRAME_TOOL_CMD_STACK_H
 #define SFRAME_TOOL_CMD_STACK_H
 
+/* Its help text. */
+extern const char sf_stack_usage[];
+
 /* argv[0] is "stack". Returns the exit status. */
 int sf_cmd_stack(int argc, char **argv);
 

@@ -2,11 +2,11 @@
 /*
  * cmd_unwind.c - unwind stack snapshots offline and print each walk:
  *
- *   sample 3: pc 0x401a2c sp 0x7ffc8d2e1f40
- *     #0  0x0000000000401a2c leaf+0x1c
- *     #1  0x0000000000401b70 many_regs+0x40
+ *   sample 0: pc 0x4015e4 sp 0x55007ffe80
+ *     #0   0x00000000004015e4 big_frame+0x64
+ *     #1   0x0000000000401814 with_alloca+0x110 [pac]
  *     ...
- *     stop: outermost frame
+ *     stop: no SFrame row for 0x401a90
  *
  * Frame marks: [fp] found by the frame-pointer fallback, [signal] a signal
  * trampoline, [pac] a PAuth-signed return address was stripped.
@@ -22,10 +22,31 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tool_cli.h"
 #include "unwind_target.h"
 
 #define MAX_FRAMES 256
 #define CACHE_ENTRIES 1024
+
+const char sf_unwind_usage[] =
+	"Usage: sframe unwind --elf EXE [--fp-fallback] SNAPSHOT...\n"
+	"\n"
+	"Walk the stack of every sample in each SNAPSHOT file (registers and a copy of\n"
+	"the stack, as a profiler records them, taken from a process running EXE)\n"
+	"with the SFrame section of EXE.\n"
+	"\n"
+	"Options:\n"
+	"  --elf EXE      the executable (or shared library) the samples were taken from\n"
+	"  --fp-fallback  follow frame pointers through code without SFrame\n"
+	"  -h, --help     show this help\n"
+	"\n"
+	"Output, per sample: 'sample N: pc 0xPC sp 0xSP', one line per frame\n"
+	"  #N   0xPC SYMBOL+0xOFFSET [marks]\n"
+	"(?? for an unknown symbol; marks: [fp] found by following frame pointers,\n"
+	"[signal] a signal frame, [pac] a PAuth-signed return address, stripped), then\n"
+	"'  stop: REASON', why the walk ended.\n"
+	"\n"
+	SF_EXIT_STATUS_TEXT;
 
 static void print_symbol(const struct sf_target *t, const struct sframe_frame *f)
 {
@@ -65,15 +86,19 @@ static int unwind_file(const struct sf_target *t, const char *path, uint32_t fla
 	uint32_t n, i;
 	int r;
 
-	if (sf_snapshot_open(path, &snap, err, sizeof(err))) {
+	r = sf_snapshot_open(path, &snap, err, sizeof(err));
+	if (r) {
 		fprintf(stderr, "sframe: %s\n", err);
-		return 2;
+		return r == SF_SNAP_EIO ? SF_EXIT_USAGE : SF_EXIT_BAD;
 	}
 	if (sf_machine_abi(snap.machine, t->sec.abi) != t->sec.abi) {
-		fprintf(stderr, "sframe: %s: snapshot of machine %u, executable of machine %u\n",
-			path, snap.machine, t->info.machine);
+		char m1[32], m2[32];
+
+		fprintf(stderr, "sframe: %s: a snapshot of %s code, but the executable is for %s\n",
+			path, sf_machine_name(snap.machine, m1, sizeof(m1)),
+			sf_machine_name(t->info.machine, m2, sizeof(m2)));
 		sf_snapshot_close(&snap);
-		return 1;
+		return SF_EXIT_BAD;
 	}
 	while ((r = sf_snapshot_next(&snap, &smp, err, sizeof(err))) == 1) {
 		printf("sample %lu: pc 0x%" PRIx64 " sp 0x%" PRIx64 "\n", idx++, smp.pc, smp.sp);
@@ -99,10 +124,12 @@ static int unwind_file(const struct sf_target *t, const char *path, uint32_t fla
 	sf_snapshot_close(&snap);
 	if (r < 0) {
 		fprintf(stderr, "sframe: %s: %s\n", path, err);
-		return 1;
+		return SF_EXIT_BAD;
 	}
-	return 0;
+	return SF_EXIT_OK;
 }
+
+#define usage_error(...) sf_cli_usage_error("sframe", "unwind", __VA_ARGS__)
 
 int sf_cmd_unwind(int argc, char **argv)
 {
@@ -112,36 +139,40 @@ int sf_cmd_unwind(int argc, char **argv)
 	uint32_t flags = 0;
 	struct sf_target t;
 	char err[512];
-	int i, status = 0, files = 0;
+	int i, r, status = 0, files = 0;
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--elf") == 0 && i + 1 < argc)
+		const char *a = argv[i];
+
+		if (strcmp(a, "--elf") == 0) {
+			if (i + 1 == argc)
+				return usage_error("option '--elf' needs a file");
 			elf = argv[++i];
-		else if (strncmp(argv[i], "--elf=", 6) == 0)
-			elf = argv[i] + 6;
-		else if (strcmp(argv[i], "--fp-fallback") == 0)
+		} else if (strncmp(a, "--elf=", 6) == 0) {
+			elf = a + 6;
+		} else if (strcmp(a, "--fp-fallback") == 0) {
 			flags |= SFRAME_UNWIND_FP_FALLBACK;
-		else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "sframe: unwind: unknown option '%s'\n"
-				"Try 'sframe --help' for more information.\n", argv[i]);
-			return 2;
-		} else
+		} else if (a[0] == '-' && a[1]) {
+			status = sf_cli_info_option(a, "sframe", sf_unwind_usage);
+			if (status >= 0)
+				return status;
+			return usage_error("unknown option '%s'", a);
+		} else {
 			files++;
+		}
 	}
-	if (!elf || files == 0) {
-		fprintf(stderr, "sframe: unwind: needs --elf EXE and at least one SNAPSHOT\n"
-			"Try 'sframe --help' for more information.\n");
-		return 2;
-	}
-	if (sf_target_load(elf, &t, err, sizeof(err))) {
+	if (!elf)
+		return usage_error("missing --elf EXE");
+	if (files == 0)
+		return usage_error("missing SNAPSHOT");
+	r = sf_target_load(elf, &t, err, sizeof(err));
+	if (r) {
 		fprintf(stderr, "sframe: %s\n", err);
-		return 1;
+		return r == SF_INPUT_EIO ? SF_EXIT_USAGE : SF_EXIT_BAD;
 	}
 	/* One module table for the whole run: one cache. */
 	sframe_unwind_cache_init(&cache, entries, CACHE_ENTRIES);
 	for (i = 1; i < argc; i++) {
-		int r;
-
 		if (strcmp(argv[i], "--elf") == 0) {
 			i++;
 			continue;
@@ -153,7 +184,9 @@ int sf_cmd_unwind(int argc, char **argv)
 			status = r;
 	}
 	sf_target_free(&t);
-	if (fflush(stdout) != 0)
-		status = 2;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "sframe: write error on standard output\n");
+		status = SF_EXIT_USAGE;
+	}
 	return status;
 }

@@ -5,6 +5,9 @@
 #ifndef SFRAME_TOOL_CMD_UNWIND_H
 #define SFRAME_TOOL_CMD_UNWIND_H
 
+/* Its help text. */
+extern const char sf_unwind_usage[];
+
 /* argv[0] is "unwind". Returns the exit status. */
 int sf_cmd_unwind(int argc, char **argv);
 

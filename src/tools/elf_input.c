@@ -363,7 +363,8 @@ static int find_sframe_section(const struct elf_file *ef, uint64_t *idx, const c
 		return 0;
 	if (ef->shstrndx >= ef->shnum) {
 		fail(err, errlen, path, "section name string table index %" PRIu64
-		     " out of range (%" PRIu64 " sections)", ef->shstrndx, ef->shnum);
+		     " out of range (%" PRIu64 " section%s)", ef->shstrndx, ef->shnum,
+		     ef->shnum == 1 ? "" : "s");
 		return -1;
 	}
 	get_shdr(ef, ef->shstrndx, &strsh);
@@ -469,6 +470,27 @@ static int reloc_width(uint16_t machine, uint32_t type)
 	return -1;
 }
 
+const char *sf_machine_name(uint16_t machine, char *buf, size_t len)
+{
+	/* e_machine values of the ELF gABI; names as readelf and the kernel use them. */
+	static const struct {
+		uint16_t machine;
+		const char *name;
+	} names[] = {
+		{ 2, "SPARC" }, { 3, "i386" }, { 8, "MIPS" }, { 20, "PowerPC" },
+		{ 21, "PowerPC64" }, { ELF_EM_S390, "s390x" }, { 40, "ARM" },
+		{ 43, "SPARC v9" }, { 50, "IA-64" }, { ELF_EM_X86_64, "x86-64" },
+		{ ELF_EM_AARCH64, "AArch64" }, { 243, "RISC-V" }, { 258, "LoongArch" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].machine == machine)
+			return names[i].name;
+	snprintf(buf, len, "machine %u", machine);
+	return buf;
+}
+
 /*
  * Apply one REL or RELA section to @sec (the .sframe copy).
  *
@@ -541,15 +563,18 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 		}
 		width = reloc_width(ef->machine, type);
 		if (width < 0) {
+			char m[32];
+
 			fail(err, errlen, path, "%s, entry %" PRIu64 ": unsupported relocation type %"
-			     PRIu32 " for machine %u", what, i, type, ef->machine);
+			     PRIu32 " for %s", what, i, type, sf_machine_name(ef->machine, m, sizeof(m)));
 			return -1;
 		}
 		if (width == 0)
 			continue;
 		if (sym >= nsyms) {
 			fail(err, errlen, path, "%s, entry %" PRIu64 ": symbol index %" PRIu64
-			     " out of range (%" PRIu64 " symbols)", what, i, sym, nsyms);
+			     " out of range (%" PRIu64 " symbol%s)", what, i, sym, nsyms,
+			     nsyms == 1 ? "" : "s");
 			return -1;
 		}
 		if (!in_bounds(r_offset, (uint64_t)width, sec_size)) {

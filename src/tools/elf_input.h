@@ -61,6 +61,16 @@ int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_in
 		  char *err, size_t errlen);
 
 /**
+ * sf_machine_name() - the name of an ELF e_machine, as people call it.
+ * @machine: e_machine.
+ * @buf: where "machine N" is written when the machine has no name here.
+ * @len: size of @buf.
+ *
+ * Return: "x86-64", "AArch64", "s390x", ... or @buf.
+ */
+const char *sf_machine_name(uint16_t machine, char *buf, size_t len);
+
+/**
  * sf_input_free() - release what sf_input_load() allocated.
  * @in: a loaded input, or one zeroed by a failed load; zeroed again.
  */

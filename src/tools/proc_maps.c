@@ -15,6 +15,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "unwind_target.h"
+
 #define DELETED_SUFFIX " (deleted)"
 
 /* ---- /proc/PID/maps ---------------------------------------------------- */
@@ -448,8 +450,8 @@ static struct sf_proc_image *get_image(struct sf_proc_modules *pm, struct sf_pro
 		snprintf(f->why, sizeof(f->why), "SFrame section: %s (%s)", sframe_strerror(r),
 			 sframe_errname(r));
 	} else if (img->sec.abi != pm->abi) {
-		snprintf(f->why, sizeof(f->why), "SFrame section of ABI %u, process of ABI %u",
-			 img->sec.abi, pm->abi);
+		snprintf(f->why, sizeof(f->why), "an SFrame section for %s in a process on %s",
+			 sf_abi_name(img->sec.abi), sf_abi_name(pm->abi));
 	} else {
 		img->has_sec = true;
 	}

@@ -32,44 +32,66 @@
 #include "bench_unwind.h"
 #include "bench_util.h"
 #include "elf_input.h"
+#include "tool_cli.h"
+
+/* Each command's synopsis and description: its help, and part of the general one. */
+#define LOOKUP_TEXT \
+	"lookup FILE PCS [--callback] [--seconds S] [--vaddr ADDR] [--libsframe LIB]\n" \
+	"        time sframe_lookup() of every PC in the file PCS (one hex PC a line)\n" \
+	"        in FILE's section (as for 'sframe'); print\n" \
+	"        lookup fdes=N pcs=M ns_per_lookup=X reads_per_lookup=Y\n" \
+	"               bytes_per_lookup=Z open_ns=W\n" \
+	"        --callback  read the section through a copying, counting callback\n" \
+	"                    over the file bytes instead of the in-memory reader\n" \
+	"        --libsframe LIB  also time GNU libsframe (dlopen'ed) on the same PCs:\n" \
+	"                    peer libsframe ns_per_lookup=X decode_ns=Y ratio=OURS/THEIRS\n"
+#define SCALE_TEXT \
+	"scale [--max N] [--pcs M] [--format 2|3] [--callback] [--seconds S]\n" \
+	"        [--libsframe LIB]\n" \
+	"        the same on synthetic sections of 1k, 10k, 100k and 1M functions\n" \
+	"        (up to --max), one line per size\n"
+#define UNWIND_TEXT \
+	"unwind [--seconds S] [--fixtures DIR] [--no-inproc] [--no-offline]\n" \
+	"        in-process: a 32-frame chain built with SFrame, walked by sframe,\n" \
+	"        frame pointers, libgcc and libunwind; offline: every sample of\n" \
+	"        DIR/unwind/* (default DIR: fixtures, in the current directory)\n"
+#define PCS_TEXT \
+	"pcs FILE N [--seed S] [--vaddr ADDR]\n" \
+	"        print N random PCs inside FILE's functions\n"
+#define GEN_C_TEXT \
+	"gen-c N [--seed S] [--part K/P]\n" \
+	"        print a C file of N functions of varied shapes (the K-th of P parts)\n"
+#define STACK_USAGE_TEXT \
+	"stack-usage DIR...\n" \
+	"        largest stack frame, and deepest call path, from the .su (and\n" \
+	"        .ci) files gcc -fstack-usage (-fcallgraph-info=su) wrote in DIR\n"
+#define TIMES_TEXT \
+	"Times are the fastest of many short runs, repeated for about --seconds (default 1)\n" \
+	"per figure (the median goes to standard error): the machine may be shared.\n"
 
 static const char usage_text[] =
 	"Usage: sframe-bench COMMAND [ARGS]\n"
+	"       sframe-bench COMMAND --help\n"
+	"       sframe-bench --version\n"
 	"\n"
 	"Commands:\n"
-	"  lookup FILE PCS [--callback] [--seconds S] [--vaddr ADDR] [--libsframe LIB]\n"
-	"        time sframe_lookup() of every PC in the file PCS (one hex PC a line)\n"
-	"        in FILE's section (as for 'sframe'); print\n"
-	"        lookup fdes=N pcs=M ns_per_lookup=X reads_per_lookup=Y\n"
-	"               bytes_per_lookup=Z open_ns=W\n"
-	"        --callback  read the section through a copying, counting callback\n"
-	"                    over the file bytes instead of the in-memory reader\n"
-	"        --libsframe LIB  also time GNU libsframe (dlopen'ed) on the same PCs:\n"
-	"                    peer libsframe ns_per_lookup=X decode_ns=Y ratio=OURS/THEIRS\n"
-	"  scale [--max N] [--pcs M] [--format 2|3] [--callback] [--seconds S]\n"
-	"        [--libsframe LIB]\n"
-	"        the same on synthetic sections of 1k, 10k, 100k and 1M functions\n"
-	"        (up to --max), one line per size\n"
-	"  unwind [--seconds S] [--fixtures DIR] [--no-inproc] [--no-offline]\n"
-	"        in-process: a 32-frame chain built with SFrame, walked by sframe,\n"
-	"        frame pointers, libgcc and libunwind; offline: every sample of\n"
-	"        DIR/unwind/* (default DIR: fixtures)\n"
-	"  pcs FILE N [--seed S] [--vaddr ADDR]\n"
-	"        print N random PCs inside FILE's functions\n"
-	"  gen-c N [--seed S]\n"
-	"        print a C file of N functions of varied shapes\n"
-	"  stack-usage DIR...\n"
-	"        largest stack frame, and deepest call path, from the .su (and\n"
-	"        .ci) files gcc -fstack-usage (-fcallgraph-info=su) wrote in DIR\n"
+	"  " LOOKUP_TEXT
+	"  " SCALE_TEXT
+	"  " UNWIND_TEXT
+	"  " PCS_TEXT
+	"  " GEN_C_TEXT
+	"  " STACK_USAGE_TEXT
+	"  help [COMMAND]\n"
+	"        show this help, or COMMAND's\n"
 	"\n"
-	"Times are the fastest of many short runs, repeated for about --seconds (default 1)\n"
-	"per figure (the median goes to standard error): the machine may be shared.\n";
+	TIMES_TEXT
+	"\n"
+	SF_EXIT_STATUS_TEXT;
 
 static int usage_error(const char *msg, const char *arg)
 {
-	fprintf(stderr, "sframe-bench: %s%s%s\nTry 'sframe-bench --help'.\n", msg,
-		arg ? " " : "", arg ? arg : "");
-	return 2;
+	return sf_cli_usage_error("sframe-bench", NULL, "%s%s%s", msg, arg ? " " : "",
+				  arg ? arg : "");
 }
 
 /* ---- Measuring one section ---------------------------------------------- */
@@ -163,6 +185,26 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /*
+ * Whether the peer reads sections of this one's version at all: it must
+ * accept the same header with no functions (libsframe 2.40, for one, reads
+ * v1 only, and says "Out of Memory." of the others).
+ */
+static bool peer_reads_version(const struct bench_peer *p, const unsigned char *sec)
+{
+	unsigned char hdr[SFRAME_HDR_SIZE];
+	void *dctx;
+	int e = 0;
+
+	memcpy(hdr, sec, SFRAME_HDR_AUXHDR_LEN);
+	memset(hdr + SFRAME_HDR_AUXHDR_LEN, 0, SFRAME_HDR_SIZE - SFRAME_HDR_AUXHDR_LEN);
+	dctx = p->decode((const char *)hdr, sizeof(hdr), &e);
+	if (!dctx)
+		return false;
+	p->decoder_free(&dctx);
+	return true;
+}
+
+/*
  * The peer on the same section and PCs: sframe_decode() once (timed on its
  * own: it copies the section), then lookups. Their answers are compared
  * with ours: found or not, and the CFA offset.
@@ -193,7 +235,12 @@ static void measure_peer(const char *lib, const struct section_src *src,
 		dctx = p.decode((const char *)src->sec, (size_t)src->size, &e);
 		times[runs++] = bench_now_ns() - t0;
 		if (!dctx) {
-			printf("peer libsframe unavailable: sframe_decode: %s\n", p.errmsg(e));
+			if (!peer_reads_version(&p, src->sec))
+				printf("peer libsframe unavailable: %s cannot read SFrame v%u sections"
+				       " (sframe_decode: %s)\n", lib, sec->version, p.errmsg(e));
+			else
+				printf("peer libsframe unavailable: %s cannot read this section"
+				       " (sframe_decode: %s)\n", lib, p.errmsg(e));
 			bench_peer_unload(&p);
 			return;
 		}
@@ -321,8 +368,8 @@ static int measure_section(const char *label, const struct section_src *src, con
 		max_reads,
 		lookup_res.median_ns, lookup_res.runs, open_res.median_ns);
 	if (errors)
-		fprintf(stderr, "sframe-bench: %zu lookups failed, the first with %s\n", errors,
-			sframe_errname(first_err));
+		fprintf(stderr, "sframe-bench: %zu lookup%s failed, the first with %s\n", errors,
+			errors == 1 ? "" : "s", sframe_errname(first_err));
 	fflush(stdout);
 	if (peer)
 		measure_peer(peer, src, &sec, pcs, n, seconds);
@@ -596,30 +643,55 @@ out:
 
 /* ---- main ----------------------------------------------------------------- */
 
+#define COMMAND_USAGE(text) "Usage: sframe-bench " text "\n" TIMES_TEXT "\n" SF_EXIT_STATUS_TEXT
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} commands[] = {
+	{ "lookup", cmd_lookup, COMMAND_USAGE(LOOKUP_TEXT) },
+	{ "scale", cmd_scale, COMMAND_USAGE(SCALE_TEXT) },
+	{ "unwind", bench_cmd_unwind, COMMAND_USAGE(UNWIND_TEXT) },
+	{ "pcs", cmd_pcs, COMMAND_USAGE(PCS_TEXT) },
+	{ "gen-c", bench_cmd_gen_c, COMMAND_USAGE(GEN_C_TEXT) },
+	{ "stack-usage", bench_cmd_stack_usage, COMMAND_USAGE(STACK_USAGE_TEXT) },
+};
+
 int main(int argc, char **argv)
 {
 	const char *cmd;
+	size_t c;
+	int i, r;
 
 	if (argc < 2)
 		return usage_error("missing command", NULL);
 	/* Results and diagnostics interleave in the order they were made. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	cmd = argv[1];
-	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-		fputs(usage_text, stdout);
-		return 0;
+	r = sf_cli_info_option(cmd, "sframe-bench", usage_text);
+	if (r >= 0)
+		return r;
+	if (strcmp(cmd, "help") == 0) {
+		if (argc > 3)
+			return usage_error("help: unexpected argument", argv[3]);
+		for (c = 0; argc == 3 && c < sizeof(commands) / sizeof(commands[0]); c++)
+			if (strcmp(argv[2], commands[c].name) == 0)
+				return sf_cli_info_option("--help", "sframe-bench", commands[c].usage);
+		if (argc == 3 && strcmp(argv[2], "help") != 0)
+			return usage_error("unknown command", argv[2]);
+		return sf_cli_info_option("--help", "sframe-bench", usage_text);
 	}
-	if (strcmp(cmd, "lookup") == 0)
-		return cmd_lookup(argc - 1, argv + 1);
-	if (strcmp(cmd, "scale") == 0)
-		return cmd_scale(argc - 1, argv + 1);
-	if (strcmp(cmd, "unwind") == 0)
-		return bench_cmd_unwind(argc - 1, argv + 1);
-	if (strcmp(cmd, "pcs") == 0)
-		return cmd_pcs(argc - 1, argv + 1);
-	if (strcmp(cmd, "gen-c") == 0)
-		return bench_cmd_gen_c(argc - 1, argv + 1);
-	if (strcmp(cmd, "stack-usage") == 0)
-		return bench_cmd_stack_usage(argc - 1, argv + 1);
+	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+		if (strcmp(cmd, commands[c].name) != 0)
+			continue;
+		/* No option of any command takes a value starting with '-'. */
+		for (i = 2; i < argc; i++) {
+			r = sf_cli_info_option(argv[i], "sframe-bench", commands[c].usage);
+			if (r >= 0)
+				return r;
+		}
+		return commands[c].run(argc - 1, argv + 1);
+	}
 	return usage_error("unknown command", cmd);
 }

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
  * sframe_tool.c - the "sframe" command: dump, look up and check the SFrame
- * section of a file.
+ * section of a file; "unwind" and "stack" live in cmd_unwind.c and
+ * cmd_stack.c.
  *
  *   sframe dump FILE          what objdump --sframe prints, byte for byte
  *   sframe lookup FILE [PC]   the row that describes each PC
  *   sframe check FILE         validate every FDE and FRE
  *
- * Exit status: 0 success; 1 the section (or file content) is broken, or a
- * lookup failed; 2 usage error or the file cannot be read.
+ * Every command takes -h/--help (its own usage) and --version. Exit status:
+ * as tool_cli.h says, for every command.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,46 +23,101 @@
 #include "cmd_unwind.h"
 #include "elf_input.h"
 #include "format_row.h"
+#include "tool_cli.h"
 
-#define EXIT_BAD	1
-#define EXIT_USAGE	2
+#define EXIT_BAD	SF_EXIT_BAD
+#define EXIT_USAGE	SF_EXIT_USAGE
 
 static const char usage_text[] =
-	"Usage: sframe COMMAND [--vaddr ADDR] FILE [PC...]\n"
+	"Usage: sframe COMMAND [OPTION...] [ARG...]\n"
+	"       sframe COMMAND --help\n"
+	"       sframe --version\n"
 	"\n"
-	"Read the SFrame stack-trace section (.sframe) of FILE.\n"
+	"Read SFrame stack-trace sections (.sframe) and unwind stacks with them.\n"
 	"\n"
 	"Commands:\n"
-	"  dump FILE           print the section as objdump --sframe does\n"
-	"  lookup FILE [PC...] print the row that describes each PC (hex, 0x optional);\n"
-	"                      without PC arguments, read one PC per line from stdin.\n"
-	"                      Output: 0xPC 0xFUNC +0xOFFSET CFA FP RA, or 0xPC - when\n"
-	"                      no row covers PC, or 0xPC !ERROR when the lookup failed\n"
-	"  check FILE          validate the whole section\n"
+	"  dump [--vaddr ADDR] FILE\n"
+	"                      print the section as objdump --sframe does\n"
+	"  lookup [--vaddr ADDR] FILE [PC...]\n"
+	"                      print the row that describes each PC\n"
+	"  check [--vaddr ADDR] FILE\n"
+	"                      validate the whole section\n"
 	"  unwind --elf EXE [--fp-fallback] SNAPSHOT...\n"
-	"                      walk the stack of every sample in each snapshot file\n"
-	"                      (registers + stack copy) taken from EXE; print each\n"
-	"                      frame's PC and symbol+offset, and why the walk stopped\n"
+	"                      walk the stack of every sample in snapshot files taken\n"
+	"                      from EXE (registers and a copy of the stack)\n"
 	"  stack PID [--fp-fallback]\n"
 	"                      print the stack of every thread of the running process\n"
-	"                      PID, as eu-stack does, unwound with the SFrame sections\n"
-	"                      of its executable and libraries (stops it with ptrace\n"
-	"                      while reading; see 'sframe stack --help')\n"
-	"  help                show this help\n"
+	"                      PID, as eu-stack does\n"
+	"  help [COMMAND]      show this help, or COMMAND's\n"
 	"\n"
-	"Options (before or after FILE):\n"
-	"  --vaddr ADDR        run-time address (hex) of the section's first byte;\n"
-	"                      default: the ELF section or segment address, 0 for a\n"
-	"                      raw section\n"
-	"  -h, --help          show this help\n"
+	"Options:\n"
+	"  -h, --help          show this help; after a command, that command's\n"
+	"  --version           print the version\n"
 	"\n"
-	"FILE is an ELF file (32 or 64 bit, either byte order) with a .sframe section\n"
-	"or a PT_GNU_SFRAME segment, or a raw section (as written by objcopy -O binary\n"
-	"--only-section=.sframe). Relocatable objects get their .sframe relocations\n"
-	"applied first.\n"
+	"'sframe COMMAND --help' tells COMMAND's options, input and output.\n"
 	"\n"
-	"Exit status: 0 success; 1 invalid section or file content, or a failed\n"
-	"lookup; 2 usage error or unreadable file.\n";
+	SF_EXIT_STATUS_TEXT;
+
+/* The input and the option of dump, lookup and check. */
+#define VADDR_OPTION_TEXT \
+	"  --vaddr ADDR  run-time address (hex) of the section's first byte; default:\n" \
+	"                the ELF section or segment address, 0 for a raw section\n" \
+	"  -h, --help    show this help\n"
+#define FILE_TEXT \
+	"FILE is an ELF file (32 or 64 bit, either byte order) with a .sframe section\n" \
+	"or a PT_GNU_SFRAME segment, or a raw section (as written by objcopy -O binary\n" \
+	"--only-section=.sframe). Relocatable objects get their .sframe relocations\n" \
+	"applied first. Options may come before or after FILE.\n"
+#define FILE_COMMAND_TAIL \
+	"Options:\n" VADDR_OPTION_TEXT "\n" FILE_TEXT "\n" SF_EXIT_STATUS_TEXT
+
+static const char dump_usage[] =
+	"Usage: sframe dump [--vaddr ADDR] FILE\n"
+	"\n"
+	"Print the SFrame section of FILE as 'objdump --sframe FILE' (binutils 2.47)\n"
+	"does, from its line 'Contents of the SFrame section .sframe:' on: the header,\n"
+	"then every function (FDE) with its rows (FREs): start address, CFA, FP and RA.\n"
+	"\n"
+	FILE_COMMAND_TAIL;
+
+static const char lookup_usage[] =
+	"Usage: sframe lookup [--vaddr ADDR] FILE [PC...]\n"
+	"\n"
+	"Print the row of the SFrame section of FILE that describes each PC (hex, 0x\n"
+	"optional), given as arguments or else one per line on standard input:\n"
+	"  0xPC 0xFUNC +0xOFFSET CFA FP RA   the function's start, the row's offset in\n"
+	"                                    it, and the row's rules as dump prints them\n"
+	"  0xPC -                            no row covers PC\n"
+	"  0xPC !ERROR                       the lookup failed; ERROR names why\n"
+	"\n"
+	FILE_COMMAND_TAIL;
+
+static const char check_usage[] =
+	"Usage: sframe check [--vaddr ADDR] FILE\n"
+	"\n"
+	"Validate every FDE and FRE of the SFrame section of FILE. Prints\n"
+	"'FILE: valid (N FDEs, M FREs, SFrame vV, ABI)', or, on standard error, the\n"
+	"first FDE or FRE that is invalid and why.\n"
+	"\n"
+	FILE_COMMAND_TAIL;
+
+/* The help of @cmd (NULL: the general one), or NULL for an unknown command. */
+static const char *command_usage(const char *cmd)
+{
+	if (!cmd || strcmp(cmd, "help") == 0)
+		return usage_text;
+	if (strcmp(cmd, "dump") == 0)
+		return dump_usage;
+	if (strcmp(cmd, "lookup") == 0)
+		return lookup_usage;
+	if (strcmp(cmd, "check") == 0)
+		return check_usage;
+	if (strcmp(cmd, "unwind") == 0)
+		return sf_unwind_usage;
+	if (strcmp(cmd, "stack") == 0)
+		return sf_stack_usage;
+	return NULL;
+}
 
 struct options {
 	const char *cmd;
@@ -101,28 +156,21 @@ static bool parse_hex(const char *s, uint64_t *out)
 	return any;
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
+/* The command a usage error is about (its help is the one to read), or NULL. */
+static const char *usage_cmd;
 
-	fputs("sframe: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'sframe --help' for more information.\n", stderr);
-	return EXIT_USAGE;
-}
+#define usage_error(...) sf_cli_usage_error("sframe", usage_cmd, __VA_ARGS__)
 
 /* Parse argv into @o; return -1 to go on, or an exit status. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	bool end_of_options = false;
+	bool end_of_options = false, help = false;
 	int i, npos = 0;
 
 	memset(o, 0, sizeof(*o));
+	for (i = 1; i < argc && !usage_cmd; i++)
+		if (argv[i][0] != '-' && strcmp(argv[i], "help") != 0 && command_usage(argv[i]))
+			usage_cmd = argv[i];
 	/* Positional arguments are gathered in place at the front of argv. */
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i];
@@ -135,8 +183,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		if (strcmp(a, "--") == 0) {
 			end_of_options = true;
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(usage_text, stdout);
-			return EXIT_SUCCESS;
+			help = true;
+		} else if (strcmp(a, "--version") == 0) {
+			return sf_cli_info_option(a, "sframe", usage_text);
 		} else if (strcmp(a, "--vaddr") == 0 || strncmp(a, "--vaddr=", 8) == 0) {
 			if (a[7] == '=') {
 				val = a + 8;
@@ -152,21 +201,28 @@ static int parse_args(int argc, char **argv, struct options *o)
 			return usage_error("unknown option '%s'", a);
 		}
 	}
-	if (npos == 0) {
-		fputs("sframe: no command given\n"
-		      "Try 'sframe --help' for more information.\n", stderr);
-		return EXIT_USAGE;
+	/* "sframe help [COMMAND]" and "sframe [COMMAND] --help": that command's help. */
+	if (help || (npos > 0 && strcmp(argv[1], "help") == 0)) {
+		const char *name = npos > 0 ? argv[1] : NULL, *text;
+
+		if (name && strcmp(name, "help") == 0) {
+			if (npos > 2)
+				return usage_error("help: unexpected argument '%s'", argv[3]);
+			name = npos > 1 ? argv[2] : NULL;
+		}
+		text = command_usage(name);
+		if (!text)
+			return usage_error("unknown command '%s'", name);
+		return sf_cli_info_option("--help", "sframe", text);
 	}
+	if (npos == 0)
+		return usage_error("no command given");
 	o->cmd = argv[1];
-	if (strcmp(o->cmd, "help") == 0) {
-		fputs(usage_text, stdout);
-		return EXIT_SUCCESS;
-	}
 	if (strcmp(o->cmd, "dump") != 0 && strcmp(o->cmd, "lookup") != 0 &&
 	    strcmp(o->cmd, "check") != 0)
 		return usage_error("unknown command '%s'", o->cmd);
 	if (npos < 2)
-		return usage_error("%s: missing FILE", o->cmd);
+		return usage_error("missing FILE");
 	o->file = argv[2];
 	o->pcs = argv + 3;
 	o->npcs = npos - 2;
@@ -412,8 +468,9 @@ static int cmd_check(const struct sframe_section *sec, const char *file)
 
 	r = sframe_check(sec, &where);
 	if (r == 0) {
-		printf("%s: valid (%" PRIu32 " FDEs, %" PRIu32 " FREs, SFrame v%u, %s)\n", file,
-		       sec->num_fdes, sec->num_fres, sec->version, abi_name(sec->abi));
+		printf("%s: valid (%" PRIu32 " FDE%s, %" PRIu32 " FRE%s, SFrame v%u, %s)\n", file,
+		       sec->num_fdes, sec->num_fdes == 1 ? "" : "s", sec->num_fres,
+		       sec->num_fres == 1 ? "" : "s", sec->version, abi_name(sec->abi));
 		return finish(EXIT_SUCCESS);
 	}
 	if (where.fde == SFRAME_NO_INDEX)

@@ -34,26 +34,26 @@ int sf_snapshot_open(const char *path, struct sf_snapshot *s, char *err, size_t 
 	memset(s, 0, sizeof(*s));
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
+		return SF_SNAP_EIO;
 	}
 	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
 		snprintf(err, errlen, "%s: cannot size the file", path);
 		fclose(f);
-		return -1;
+		return SF_SNAP_EIO;
 	}
 	s->data = malloc((size_t)n ? (size_t)n : 1);
 	if (!s->data || fread(s->data, 1, (size_t)n, f) != (size_t)n) {
 		snprintf(err, errlen, "%s: cannot read the file", path);
 		fclose(f);
 		sf_snapshot_close(s);
-		return -1;
+		return SF_SNAP_EIO;
 	}
 	fclose(f);
 	s->size = (size_t)n;
 	if (s->size < SNAP_HDR || memcmp(s->data, SNAP_MAGIC, 8) != 0) {
 		snprintf(err, errlen, "%s: not a stack snapshot file", path);
 		sf_snapshot_close(s);
-		return -1;
+		return SF_SNAP_EFORMAT;
 	}
 	if (memcmp(s->data + 8, "\x01\x02\x03\x04", 4) == 0) {
 		s->be = true;
@@ -62,7 +62,7 @@ int sf_snapshot_open(const char *path, struct sf_snapshot *s, char *err, size_t 
 	} else {
 		snprintf(err, errlen, "%s: bad byte-order mark", path);
 		sf_snapshot_close(s);
-		return -1;
+		return SF_SNAP_EFORMAT;
 	}
 	s->machine = (uint16_t)get(s, s->data + 12, 4);
 	s->pos = SNAP_HDR;

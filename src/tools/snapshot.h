@@ -38,9 +38,13 @@ struct sf_snapshot {
 	uint16_t machine;
 };
 
+/* Failures of sf_snapshot_open(). */
+#define SF_SNAP_EIO	(-1)	/* the file could not be read */
+#define SF_SNAP_EFORMAT	(-2)	/* it is not a snapshot */
+
 /**
  * sf_snapshot_open() - read a snapshot file.
- * Return: 0, or -1 with "PATH: message" in @err.
+ * Return: 0, or SF_SNAP_EIO or SF_SNAP_EFORMAT with "PATH: message" in @err.
  */
 int sf_snapshot_open(const char *path, struct sf_snapshot *s, char *err, size_t errlen);
 

@@ -27,34 +27,48 @@ uint8_t sf_machine_abi(uint16_t machine, uint8_t section_abi)
 	}
 }
 
+const char *sf_abi_name(uint8_t abi)
+{
+	switch (abi) {
+	case SFRAME_ABI_AMD64_LE: return "x86-64";
+	case SFRAME_ABI_AARCH64_LE: return "AArch64";
+	case SFRAME_ABI_AARCH64_BE: return "AArch64 (big endian)";
+	case SFRAME_ABI_S390X_BE: return "s390x";
+	}
+	return "an unknown ABI";
+}
+
 int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errlen)
 {
 	size_t i;
 	int r;
 
 	memset(t, 0, sizeof(*t));
-	if (sf_input_load(path, 0, 0, &t->in, err, errlen))
-		return -1;
+	r = sf_input_load(path, 0, 0, &t->in, err, errlen);
+	if (r)
+		return r;
 	if (t->in.is_rel || strcmp(t->in.how, "raw") == 0) {
 		snprintf(err, errlen, "%s: not a linked ELF executable or library", path);
 		sf_target_free(t);
-		return -1;
+		return SF_INPUT_EFORMAT;
 	}
 	if (sf_elf_info_load(&t->in, &t->info, err, errlen)) {
 		sf_target_free(t);
-		return -1;
+		return SF_INPUT_EFORMAT;
 	}
 	r = sframe_open_buffer(&t->sec, &t->buf, t->in.sec, t->in.sec_size, t->in.vaddr);
 	if (r) {
 		snprintf(err, errlen, "%s: %s (%s)", path, sframe_strerror(r), sframe_errname(r));
 		sf_target_free(t);
-		return -1;
+		return SF_INPUT_EFORMAT;
 	}
 	if (sf_machine_abi(t->info.machine, t->sec.abi) != t->sec.abi) {
-		snprintf(err, errlen, "%s: ELF machine %u does not match the SFrame ABI %u", path,
-			 t->info.machine, t->sec.abi);
+		char m[32];
+
+		snprintf(err, errlen, "%s: an ELF file for %s with an SFrame section for %s", path,
+			 sf_machine_name(t->info.machine, m, sizeof(m)), sf_abi_name(t->sec.abi));
 		sf_target_free(t);
-		return -1;
+		return SF_INPUT_EFORMAT;
 	}
 	sframe_modules_init(&t->modules, t->slots, SF_MAX_TEXT);
 	for (i = 0; i < t->info.ntext; i++) {
@@ -64,7 +78,7 @@ int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errl
 			snprintf(err, errlen, "%s: executable segment %zu: %s", path, i,
 				 sframe_strerror(r));
 			sf_target_free(t);
-			return -1;
+			return SF_INPUT_EFORMAT;
 		}
 	}
 	return 0;

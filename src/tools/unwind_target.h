@@ -22,7 +22,8 @@ struct sf_target {
 
 /**
  * sf_target_load() - load @path (an ELF executable with SFrame).
- * Return: 0, or -1 with @err set.
+ * Return: 0; SF_INPUT_EIO when the file cannot be read, SF_INPUT_EFORMAT
+ * when it is not what is needed; @err says why.
  */
 int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errlen);
 
@@ -51,6 +52,9 @@ void sf_target_unwinder(const struct sf_target *t, const struct sf_sample *smp, 
  */
 int sf_target_unwind(const struct sf_target *t, const struct sf_sample *smp, uint32_t flags,
 		     struct sframe_frame *frames, uint32_t max, uint32_t *n);
+
+/** sf_abi_name() - the machine an SFrame ABI is for: "x86-64", "AArch64", ... */
+const char *sf_abi_name(uint8_t abi);
 
 /** sf_machine_abi() - the SFrame ABI of an ELF e_machine (0 if none). */
 uint8_t sf_machine_abi(uint16_t machine, uint8_t section_abi);
