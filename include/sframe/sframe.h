@@ -404,6 +404,14 @@ int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *
  * only ABI whose v1 linker output has PCMASK FDEs, for 16-byte PLT entries)
  * a v1 PCMASK FDE repeats every 16 bytes; on other ABIs it is unsupported.
  *
+ * Damage fails only the lookups that reach it: an FDE that cannot be
+ * decoded fails the PCs inside its function (by the start and size of its
+ * index entry; a PC past its end is not found), a damaged row the PCs whose
+ * row it is or whose scan passes it (the scan stops at the first row
+ * starting past the PC). Other functions are found as in an intact section,
+ * as long as the search itself can proceed (unsorted starts in a section
+ * flagged sorted mislead the binary search; sframe_check() finds those).
+ *
  * On -SFRAME_ERR_NOT_FOUND, @row->fde.index is SFRAME_NO_INDEX when no
  * function covers @pc; otherwise @row->fde is the function, which has no row
  * for @pc (zero FREs: in v3 an outermost or signal frame; or @pc lies before
