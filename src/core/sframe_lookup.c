@@ -447,8 +447,7 @@ static int search_linear(const struct sframe_section *sec, int64_t target, uint3
  * the index entry, which the search could read; read errors are returned
  * unchanged. (Only on this error path: a lookup's reads are not added to.)
  */
-static SF_NOINLINE int fde_error(const struct sframe_section *sec, uint32_t index, int64_t target,
-				 int err)
+static int fde_error(const struct sframe_section *sec, uint32_t index, int64_t target, int err)
 {
 	int64_t key;
 	uint32_t size;
