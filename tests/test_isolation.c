@@ -330,6 +330,20 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* @msg names the damage: "<@before>FDE 2[, FRE k]: ..." and the error's name. */
+static void names_damage(const char *msg, const char *before, const struct damage *d)
+{
+	char where[64];
+
+	if (d->fre == SFRAME_NO_INDEX)
+		snprintf(where, sizeof(where), "%sFDE %d: ", before, BAD);
+	else
+		snprintf(where, sizeof(where), "%sFDE %d, FRE %u: ", before, BAD, (unsigned)d->fre);
+	if (!strstr(msg, where) || !strstr(msg, sframe_errname(d->err)))
+		fail_msg("%s: '%s' does not say '%s' and %s", d->name, msg, where,
+			 sframe_errname(d->err));
+}
+
 static void check_tool(const struct damage *d)
 {
 	char pcs[NFUNC * NROWS][24], name[64];
@@ -348,12 +362,7 @@ static void check_tool(const struct damage *d)
 	/* check: exit 1, "FDE 2" (", FRE k") and the error's name. */
 	msg = run(check_argv, 2, &code);
 	assert_int_equal(code, 1);
-	if (d->fre == SFRAME_NO_INDEX)
-		snprintf(name, sizeof(name), "invalid: FDE %d: ", BAD);
-	else
-		snprintf(name, sizeof(name), "invalid: FDE %d, FRE %u: ", BAD, (unsigned)d->fre);
-	assert_non_null(strstr(msg, name));
-	assert_non_null(strstr(msg, sframe_errname(d->err)));
+	names_damage(msg, "invalid: ", d);
 	free(msg);
 
 	/* dump: the undamaged dump less what the damage takes away. */
@@ -370,12 +379,7 @@ static void check_tool(const struct damage *d)
 		fail_msg("%s: dump:\n%s\nexpected:\n%s", d->name, bdump, want);
 	msg = run(dump_argv, 2, &code);
 	if (d->dump_fails) {
-		if (d->fre == SFRAME_NO_INDEX)
-			snprintf(name, sizeof(name), ": FDE %d: ", BAD);
-		else
-			snprintf(name, sizeof(name), ": FDE %d, FRE %u: ", BAD, (unsigned)d->fre);
-		assert_non_null(strstr(msg, name));
-		assert_non_null(strstr(msg, sframe_errname(d->err)));
+		names_damage(msg, ": ", d);
 		/* One line: only F2 is reported. */
 		assert_int_equal(strchr(msg, '\n') - msg + 1, (long)strlen(msg));
 	} else {
