@@ -431,13 +431,13 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
  * @where: optional; on failure says which FDE/FRE the problem is in.
  *
  * Walks every FDE and FRE once: everything in bounds; FRE types and FDE
- * types known; data-word counts and contents valid for the ABI and FDE type; PCMASK repetition
- * size non-zero; FRE start offsets strictly increasing and not beyond the
- * function's size (or the repeated block's; a row starting exactly at the end
- * covers nothing, but gas emits such rows for CFI after a function's last
- * instruction, so it is accepted); FDEs flagged sorted really sorted and not
- * overlapping; v3 attribute records inside the FRE area; the FRE total equal
- * to the header's count.
+ * types known; data-word counts and contents valid for the ABI and FDE
+ * type; PCMASK repetition size non-zero; FRE start offsets strictly
+ * increasing and not beyond the function's size (or the repeated block's; a
+ * row starting exactly at the end covers nothing, but gas emits such rows
+ * for CFI after a function's last instruction, so it is accepted); FDEs
+ * flagged sorted really sorted and not overlapping; v3 attribute records
+ * inside the FRE area; the FRE total equal to the header's count.
  *
  * Return: 0 when valid; the first problem's error code otherwise.
  */
