@@ -7,7 +7,8 @@ the corpus's other files are inputs found by fuzzing, see fuzz/README.md)
 
 Seeds per target (input formats: the comment at the top of each fuzz_*.c):
   open, iterate, check: every binutils-made section, fixtures/v*/*.sframe and
-      fixtures/unwind/*/unwind.sframe (the hostile fixtures are replayed from
+      fixtures/unwind/*/unwind.sframe, and the hand-built ones of
+      fixtures/handmade/ (the hostile fixtures are replayed from
       fixtures/hostile/ directly);
   lookup: each of those sections at its own address, with up to 48 of its
       fixture PCs (fixtures/v*/*.pcs);
@@ -43,6 +44,13 @@ def sections():
             if os.path.exists(base + '.pcs'):
                 pcs = [int(x, 16) for x in open(base + '.pcs').read().split()]
             out.append(('%s-%s' % (d, f[:-len('.sframe')]), data, addr, pcs))
+    hdir = os.path.join(FIX, 'handmade')
+    for f in sorted(os.listdir(hdir)):
+        if f.endswith('.sframe'):
+            base = os.path.join(hdir, f[:-len('.sframe')])
+            addr = int(open(base + '.addr').read().split()[0], 16)
+            out.append(('handmade-' + f[:-len('.sframe')], open(base + '.sframe', 'rb').read(),
+                        addr, []))
     udir = os.path.join(FIX, 'unwind')
     for d in sorted(os.listdir(udir)):
         p = os.path.join(udir, d, 'unwind.sframe')

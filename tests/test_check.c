@@ -88,8 +88,12 @@ static void build_valid(uint8_t version, uint8_t abi, bool be, uint8_t flags)
 	sfb_fde(&b, 0x402080, 0x20000, SFRAME_FRE_TYPE_ADDR4, SFRAME_PC_TYPE_INC);
 	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 4, 1, 8);
 	sfb_fre(&b, 0x1ffff, SFRAME_BASE_REG_SP, 4, 1, 8);
-	/* v3 FLEX (amd64, s390x) and signal frames. */
-	if (version >= 3 && !aarch64) {
+	/*
+	 * v3 FLEX (on every ABI: gas writes it for amd64 and s390x only, but
+	 * the format allows it anywhere) in every shape of test_rules.c, a
+	 * 29-bit register number, and signal frames.
+	 */
+	if (version >= 3) {
 		int cfa = abi == SFRAME_ABI_S390X_BE ? SFB_S390X_CFA(160) : 8;
 		int sp = sframe_abi_sp_reg(abi);
 
@@ -102,7 +106,12 @@ static void build_valid(uint8_t version, uint8_t abi, bool be, uint8_t flags)
 			-16);
 		sfb_fre(&b, 3, 0, 2, 6, SFB_FLEX_CTRL(sp, 1, 1), cfa, SFB_FLEX_CTRL(16, 0, 1), 0,
 			SFB_FLEX_CTRL(17, 0, 1), 0);
-		sfb_fre(&b, 4, 0, 1, 0);
+		sfb_fre(&b, 4, 0, 1, 3, SFB_FLEX_CTRL(sp, 0, 1), cfa, 0);
+		sfb_fre(&b, 5, 0, 1, 4, SFB_FLEX_CTRL(sp, 0, 1), cfa, 0, 0);
+		sfb_fre(&b, 6, 0, 1, 5, SFB_FLEX_CTRL(sp, 0, 1), cfa, SFB_FLEX_CTRL(0, 1, 0), -8, 0);
+		sfb_fre(&b, 7, 0, 4, 6, SFB_FLEX_CTRL(sp, 0, 1), cfa, SFB_FLEX_CTRL(0x1fffffff, 0, 1),
+			0, SFB_FLEX_CTRL(70000, 1, 1), 8);
+		sfb_fre(&b, 8, 0, 1, 0);
 	}
 	if (version >= 3) {
 		f = sfb_fde(&b, 0x430100, 0x10, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
@@ -554,11 +563,16 @@ static void test_fde_type(void **state)
 	struct sfb_fde *f;
 
 	(void)state;
+	/* FLEX on aarch64 is valid (the format ties no FDE type to an ABI)... */
 	sfb_init(&b, 3, SFRAME_ABI_AARCH64_LE, false, 0x5, 0x400000);
 	add_fn(0x401000, 0x20);
 	f = sfb_fde(&b, 0x401020, 0x20, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
 	f->fde_type = SFRAME_FDE_TYPE_FLEX;
 	sfb_fre(&b, 0, 0, 1, 2, SFB_FLEX_CTRL(31, 0, 1), 16);
+	open_it();
+	expect_ok();
+	/* ...an unknown type is not. */
+	f->fde_type = 31;
 	open_it();
 	expect_problem(-SFRAME_ERR_FDE_TYPE, 1, NO);
 

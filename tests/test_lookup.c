@@ -40,6 +40,19 @@ static void locs_equal(const struct sframe_loc *a, const struct sframe_loc *m)
 	assert_int_equal(a->offset, m->offset);
 }
 
+static void rules_equal(const struct sframe_rules *a, const struct sframe_rules *m)
+{
+	assert_int_equal(a->cfa.reg, m->cfa.reg);
+	assert_int_equal(a->cfa.deref, m->cfa.deref);
+	assert_int_equal(a->cfa.is_sp, m->cfa.is_sp);
+	assert_int_equal(a->cfa.is_fp, m->cfa.is_fp);
+	assert_int_equal(a->cfa.offset, m->cfa.offset);
+	locs_equal(&a->ra, &m->ra);
+	locs_equal(&a->fp, &m->fp);
+	assert_int_equal(a->ra_undefined, m->ra_undefined);
+	assert_int_equal(a->ra_mangled, m->ra_mangled);
+}
+
 /*
  * sframe_lookup() of @pc on the callback section and on the same bytes in
  * memory: same result, same row. Returns the result.
@@ -89,15 +102,7 @@ static int lookup(uint64_t pc, struct sframe_row *row)
 		assert_int_equal(m.fre.words[i], row->fre.words[i]);
 		assert_int_equal(m.fre.uwords[i], row->fre.uwords[i]);
 	}
-	assert_int_equal(m.rules.cfa.reg, row->rules.cfa.reg);
-	assert_int_equal(m.rules.cfa.deref, row->rules.cfa.deref);
-	assert_int_equal(m.rules.cfa.is_sp, row->rules.cfa.is_sp);
-	assert_int_equal(m.rules.cfa.is_fp, row->rules.cfa.is_fp);
-	assert_int_equal(m.rules.cfa.offset, row->rules.cfa.offset);
-	locs_equal(&m.rules.ra, &row->rules.ra);
-	locs_equal(&m.rules.fp, &row->rules.fp);
-	assert_int_equal(m.rules.ra_undefined, row->rules.ra_undefined);
-	assert_int_equal(m.rules.ra_mangled, row->rules.ra_mangled);
+	rules_equal(&m.rules, &row->rules);
 	return 0;
 }
 
@@ -729,6 +734,80 @@ static void test_lookup_flex_row(void **state)
 	assert_int_equal(row.rules.ra.offset, -8);
 }
 
+/*
+ * FLEX rows with "no rule" words in every valid shape (test_rules.c says
+ * which rows are valid and what they mean) and a 29-bit register, in a
+ * FLEX function between two default ones, on every ABI (aarch64 too: the
+ * format ties no FDE type to an ABI). sframe_check() accepts the section;
+ * each row is found, in both forms, with the rules sframe_fre_rules() gives
+ * for the same FRE through the iterator; the other functions are found.
+ */
+static void test_lookup_flex_shapes(void **state)
+{
+	static const uint8_t abis[] = { SFRAME_ABI_AMD64_LE, SFRAME_ABI_S390X_BE,
+					SFRAME_ABI_AARCH64_LE, SFRAME_ABI_AARCH64_BE };
+	/* Per row: RA and FP given by an explicit padding word. */
+	static const bool ra_pad[8] = { 0, 1, 1, 1, 0, 0, 0, 0 };
+	static const bool fp_pad[8] = { 0, 0, 1, 0, 0, 1, 0, 1 };
+	struct sframe_fre_iter it;
+	struct sframe_rules want;
+	struct sframe_row row;
+	struct sframe_fre fre;
+	struct sfb_fde *f;
+	size_t a;
+	unsigned j;
+
+	(void)state;
+	for (a = 0; a < sizeof(abis); a++) {
+		bool be = abis[a] == SFRAME_ABI_S390X_BE || abis[a] == SFRAME_ABI_AARCH64_BE;
+		int c = SFB_FLEX_CTRL(sframe_abi_sp_reg(abis[a]), 0, 1);
+		int slot = SFB_FLEX_CTRL(0, 1, 0);
+		int w0 = abis[a] == SFRAME_ABI_S390X_BE ? SFB_S390X_CFA(176) : 16;
+
+		sfb_init(&b, 3, abis[a], be, 0x5, 0x10000);
+		sfb_fde(&b, 0x20000, 0x20, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 1, w0);
+		f = sfb_fde(&b, 0x20020, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		f->fde_type = SFRAME_FDE_TYPE_FLEX;
+		sfb_fre(&b, 0, 0, 1, 2, c, w0);
+		sfb_fre(&b, 4, 0, 1, 3, c, w0, 0);
+		sfb_fre(&b, 8, 0, 2, 4, c, w0, 0, 0);
+		sfb_fre(&b, 12, 0, 2, 5, c, w0, 0, slot, -16);
+		sfb_fre(&b, 16, 0, 4, 4, c, w0, slot, -8);
+		sfb_fre(&b, 20, 0, 1, 5, c, w0, slot, -8, 0);
+		sfb_fre(&b, 24, 0, 1, 6, c, w0, slot, -8, slot, -16);
+		sfb_fre(&b, 28, 0, 4, 5, SFB_FLEX_CTRL(0x1fffffff, 1, 1), 8,
+			SFB_FLEX_CTRL(70000, 0, 1), 0, 0);
+		sfb_fde(&b, 0x20060, 0x20, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 1, w0);
+		sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
+		assert_err(sframe_check(&sec, NULL), 0);
+
+		assert_err(lookup(0x20021, &row), 0);
+		assert_err(sframe_fre_iter_init(&sec, &row.fde, &it), 0);
+		for (j = 0; j < 8; j++) {
+			assert_err(sframe_fre_iter_next(&sec, &it, &fre), 1);
+			assert_err(sframe_fre_rules(&sec, &row.fde, &fre, &want), 0);
+			assert_err(lookup(0x20020 + 4 * j + 3, &row), 0);
+			assert_int_equal(row.fde.index, 1);
+			assert_int_equal(row.fre.start, 4 * j);
+			rules_equal(&row.rules, &want);
+			assert_int_equal(!!(row.rules.ra.flags & SFRAME_LOCF_PADDING), ra_pad[j]);
+			assert_int_equal(!!(row.rules.fp.flags & SFRAME_LOCF_PADDING), fp_pad[j]);
+			assert_int_equal(row.rules.ra.kind == SFRAME_LOC_CFA && row.rules.ra.deref &&
+					 row.rules.ra.offset == -8 && !row.rules.ra.flags, j >= 4 && j < 7);
+		}
+		assert_int_equal(row.rules.cfa.reg, 0x1fffffff);
+		assert_true(row.rules.cfa.deref);
+		assert_int_equal(row.rules.ra.kind, SFRAME_LOC_REG);
+		assert_int_equal(row.rules.ra.reg, 70000);
+		assert_err(lookup(0x20005, &row), 0);
+		assert_int_equal(row.fde.index, 0);
+		assert_err(lookup(0x20065, &row), 0);
+		assert_int_equal(row.fde.index, 2);
+	}
+}
+
 static void test_lookup_errors_propagate(void **state)
 {
 	struct sframe_row row;
@@ -750,11 +829,11 @@ static void test_lookup_errors_propagate(void **state)
 	buf[b.info_off[0]] = 3;
 	assert_err(lookup(0x20000, &row), -SFRAME_ERR_FRE_TYPE);
 
-	/* FLEX on aarch64. */
+	/* An unknown FDE type (FLEX is 1; 2..31 are reserved). */
 	sfb_init(&b, 3, SFRAME_ABI_AARCH64_LE, false, 0x5, 0x10000);
 	f = sfb_fde(&b, 0x20000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	f->fde_type = SFRAME_FDE_TYPE_FLEX;
-	sfb_fre(&b, 0, 0, 1, 2, SFB_FLEX_CTRL(31, 0, 1), 16);
+	f->fde_type = 31;
+	sfb_fre(&b, 0, 0, 1, 1, 16);
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
 	assert_err(lookup(0x20000, &row), -SFRAME_ERR_FDE_TYPE);
 
@@ -788,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_pc_near_top),
 		cmocka_unit_test(test_fde_end_past_2_64),
 		cmocka_unit_test(test_lookup_flex_row),
+		cmocka_unit_test(test_lookup_flex_shapes),
 		cmocka_unit_test(test_lookup_errors_propagate),
 	};
 

@@ -473,6 +473,123 @@ static void test_flex_s390x(void **state)
 	check_same(&r.fp);
 }
 
+/*
+ * FLEX rows with control words of 0. The format (sframe_format.h): after
+ * the CFA pair, RA and then FP each take a (control, offset) pair, or one
+ * word 0 meaning "no rule for this entity" (its offset word is absent, and
+ * the next entity's words follow at once), or nothing when the row has
+ * ended. So, with C, R, F non-zero control words and c, r, f offsets, the
+ * valid rows are exactly:
+ *
+ *   [C c]            RA and FP without rule (row ends after the CFA)
+ *   [C c 0]          RA padding, FP without rule
+ *   [C c 0 0]        RA padding, FP padding
+ *   [C c 0 F f]      RA padding, FP pair (gas: FP saved, RA not)
+ *   [C c R r]        RA pair, FP without rule
+ *   [C c R r 0]      RA pair, FP padding
+ *   [C c R r F f]    both pairs
+ *
+ * and everything else is refused: a control word whose offset word is
+ * missing ([C c R], [C c 0 F], [C c R r F]) or words after the FP entity
+ * ([C c 0 0 x], [C c 0 F f x], [C c R r 0 x]). "No rule" means the
+ * header's fixed offset where there is one (RA on amd64: CFA-8), else
+ * "unchanged"; an explicit padding word sets SFRAME_LOCF_PADDING.
+ *
+ * binutils 2.47.50's objdump prints the valid rows consistently with this
+ * (fixtures/handmade/v3-flex-padding-*): RA "U" for a padding word, "f"
+ * (amd64) or "u" when absent; FP "u" for padding or absent. It reads the
+ * invalid ones by fixed word positions (RA offset at word 3, FP control at
+ * word 3 after RA padding, else 4, FP offset one after): [C c R r 0 x]
+ * prints FP as "c+x", [C c R] prints RA with the fixed offset, or -1.
+ */
+struct flex_shape {
+	unsigned n;
+	int w[6];		/* after the CFA pair: words 2.. */
+	bool ra_pad, ra_pair, fp_pad, fp_pair;
+};
+
+static const struct flex_shape flex_shapes[] = {
+	{ 2, { 0 }, false, false, false, false },
+	{ 3, { 0 }, true, false, false, false },
+	{ 4, { 0, 0 }, true, false, true, false },
+	{ 5, { 0, CTRL(0, 1, 0), -16 }, true, false, false, true },
+	{ 4, { CTRL(0, 1, 0), -8 }, false, true, false, false },
+	{ 5, { CTRL(0, 1, 0), -8, 0 }, false, true, true, false },
+	{ 6, { CTRL(0, 1, 0), -8, CTRL(0, 1, 0), -16 }, false, true, false, true },
+};
+
+/* "No rule" for RA or FP: the header's fixed offset, else unchanged. */
+static void check_no_rule(const struct sframe_loc *l, int8_t fixed, bool padding)
+{
+	if (fixed)
+		check_slot(l, fixed, true);
+	else
+		check_same(l);
+	assert_int_equal(!!(l->flags & SFRAME_LOCF_PADDING), padding);
+}
+
+static void test_flex_padding_shapes(void **state)
+{
+	static const uint8_t abis[] = { SFRAME_ABI_AMD64_LE, SFRAME_ABI_S390X_BE,
+					SFRAME_ABI_AARCH64_LE, SFRAME_ABI_AARCH64_BE };
+	static const unsigned wbs[] = { 1, 2, 4 };
+	struct sframe_rules r;
+	size_t a, k, i;
+
+	(void)state;
+	for (a = 0; a < sizeof(abis); a++) {
+		int sp = sframe_abi_sp_reg(abis[a]);
+		int32_t cfa = abis[a] == SFRAME_ABI_S390X_BE ? 2 * 8 + 160 : 2;
+
+		for (k = 0; k < sizeof(wbs) / sizeof(wbs[0]); k++) {
+			for (i = 0; i < sizeof(flex_shapes) / sizeof(flex_shapes[0]); i++) {
+				const struct flex_shape *s = &flex_shapes[i];
+
+				assert_err(rules(3, abis[a], FLEX, 0, false, wbs[k], &r, s->n,
+						 CTRL(sp, 0, 1), 2, s->w[0], s->w[1], s->w[2],
+						 s->w[3]), 0);
+				check_cfa(&r.cfa, (unsigned)sp, false, true, false, cfa);
+				assert_false(r.ra_undefined);
+				if (s->ra_pair)
+					check_slot(&r.ra, -8, false);
+				else
+					check_no_rule(&r.ra, sec.fixed_ra, s->ra_pad);
+				if (s->fp_pair)
+					check_slot(&r.fp, -16, false);
+				else
+					check_no_rule(&r.fp, sec.fixed_fp, s->fp_pad);
+			}
+		}
+	}
+	/* amd64's fixed RA offset is what "no rule" stands for there. */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 3, CTRL(7, 0, 1), 8, 0), 0);
+	check_slot(&r.ra, -8, true);
+	assert_true(r.ra.flags & SFRAME_LOCF_PADDING);
+}
+
+/* Register numbers are the control word's bits 3 and up: 29 bits in 4 bytes. */
+static void test_flex_wide_registers(void **state)
+{
+	struct sframe_rules r;
+
+	(void)state;
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 4, &r, 6,
+			 CTRL(0x1fffffff, 0, 1), 16, CTRL(70000, 1, 1), -8, CTRL(65536, 0, 1), 0), 0);
+	check_cfa(&r.cfa, 0x1fffffff, false, false, false, 16);
+	check_reg(&r.ra, 70000, true, -8);
+	check_reg(&r.fp, 65536, false, 0);
+	/* The same on aarch64 and s390x, with RA padding; 2-byte words: 13 bits. */
+	assert_err(rules(3, SFRAME_ABI_AARCH64_LE, FLEX, 0, false, 4, &r, 5,
+			 CTRL(100000, 1, 1), 0, 0, CTRL(0x10000, 1, 1), 8), 0);
+	check_cfa(&r.cfa, 100000, true, false, false, 0);
+	check_same(&r.ra);
+	check_reg(&r.fp, 0x10000, true, 8);
+	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 2, &r, 4,
+			 CTRL(8191, 0, 1), SFB_S390X_CFA(160), CTRL(8190, 0, 1), 0), 0);
+	check_cfa(&r.cfa, 8191, false, false, false, 160);
+	check_reg(&r.ra, 8190, false, 0);
+}
+
 static void test_flex_invalid(void **state)
 {
 	struct sframe_rules r;
@@ -488,6 +605,20 @@ static void test_flex_invalid(void **state)
 	/* A single word cannot hold the CFA pair. */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 1, CTRL(7, 0, 1)),
 		   -SFRAME_ERR_WORDS);
+	/* A control word without its offset word (see test_flex_padding_shapes()). */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 3,
+			 CTRL(7, 0, 1), 8, CTRL(0, 1, 0)), -SFRAME_ERR_WORDS);
+	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 1, &r, 4,
+			 CTRL(15, 0, 1), 0, 0, CTRL(0, 1, 0)), -SFRAME_ERR_WORDS);
+	assert_err(rules(3, SFRAME_ABI_AARCH64_LE, FLEX, 0, false, 4, &r, 5,
+			 CTRL(31, 0, 1), 16, CTRL(0, 1, 0), -8, CTRL(0, 1, 0)), -SFRAME_ERR_WORDS);
+	/* Words after the FP entity. */
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 5,
+			 CTRL(7, 0, 1), 8, 0, 0, 7), -SFRAME_ERR_WORDS);
+	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 6,
+			 CTRL(7, 0, 1), 8, 0, CTRL(0, 1, 0), -16, 5), -SFRAME_ERR_WORDS);
+	assert_err(rules(3, SFRAME_ABI_AARCH64_BE, FLEX, 0, false, 2, &r, 6,
+			 CTRL(31, 0, 1), 16, CTRL(0, 1, 0), -8, 0, -16), -SFRAME_ERR_WORDS);
 }
 
 static void test_flex_ra_undefined(void **state)
@@ -502,21 +633,32 @@ static void test_flex_ra_undefined(void **state)
 	assert_true(r.ra_undefined);
 }
 
-static void test_fde_type_invalid_for_abi(void **state)
+static void test_fde_types(void **state)
 {
+	struct sframe_rules r;
 	struct sframe_fde f;
 	struct sfb_fde *d;
 	int i;
 
 	(void)state;
-	/* gas never emits FLEX on aarch64 and the format defines none there. */
+	/*
+	 * gas never emits FLEX on aarch64, but the format ties no FDE type to
+	 * an ABI: such an FDE decodes, and so do its rows.
+	 */
 	for (i = 0; i < 2; i++) {
 		sfb_init(&b, 3, BOTH_AARCH64(i), i == 1, 0x5, 0x10000);
 		d = sfb_fde(&b, 0x20000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
 		d->fde_type = SFRAME_FDE_TYPE_FLEX;
-		sfb_fre(&b, 0, 0, 1, 2, CTRL(31, 0, 1), 16);
+		sfb_fre(&b, 0, 0, 1, 6, CTRL(31, 0, 1), 16, CTRL(0, 1, 0), -8, CTRL(0, 1, 0), -16);
 		sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
-		assert_err(sframe_get_fde(&sec, 0, &f), -SFRAME_ERR_FDE_TYPE);
+		assert_err(sframe_get_fde(&sec, 0, &f), 0);
+		assert_int_equal(f.fde_type, SFRAME_FDE_TYPE_FLEX);
+		assert_err(rules(3, BOTH_AARCH64(i), FLEX, 0, true, 1, &r, 6, CTRL(29, 0, 1), 16,
+				 CTRL(0, 1, 0), -8, CTRL(0, 1, 0), -16), 0);
+		check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_FP, false, false, true, 16);
+		check_slot(&r.ra, -8, false);
+		check_slot(&r.fp, -16, false);
+		assert_true(r.ra_mangled);
 	}
 	/* Reserved FDE types 2..31 on every ABI. */
 	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0x5, 0x10000);
@@ -529,11 +671,14 @@ static void test_fde_type_invalid_for_abi(void **state)
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
 	assert_err(sframe_get_fde(&sec, 0, &f), -SFRAME_ERR_FDE_TYPE);
 	assert_err(sframe_get_fde(&sec, 1, &f), -SFRAME_ERR_FDE_TYPE);
-	sfb_init(&b, 3, SFRAME_ABI_S390X_BE, true, 0x5, 0x10000);
-	d = sfb_fde(&b, 0x20000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	d->fde_type = 5;
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
-	assert_err(sframe_get_fde(&sec, 0, &f), -SFRAME_ERR_FDE_TYPE);
+	for (i = 0; i < 2; i++) {
+		sfb_init(&b, 3, i ? SFRAME_ABI_S390X_BE : SFRAME_ABI_AARCH64_LE, i == 1, 0x5,
+			 0x10000);
+		d = sfb_fde(&b, 0x20000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		d->fde_type = 5;
+		sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
+		assert_err(sframe_get_fde(&sec, 0, &f), -SFRAME_ERR_FDE_TYPE);
+	}
 }
 
 int main(void)
@@ -554,9 +699,11 @@ int main(void)
 		cmocka_unit_test(test_flex_amd64_cfa),
 		cmocka_unit_test(test_flex_amd64_ra_fp),
 		cmocka_unit_test(test_flex_s390x),
+		cmocka_unit_test(test_flex_padding_shapes),
+		cmocka_unit_test(test_flex_wide_registers),
 		cmocka_unit_test(test_flex_invalid),
 		cmocka_unit_test(test_flex_ra_undefined),
-		cmocka_unit_test(test_fde_type_invalid_for_abi),
+		cmocka_unit_test(test_fde_types),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,9 @@
  *            RA still in x30 (topmost frame only), FP unchanged.
  *   s390x:   CFA offset stored as (off - 160) / 8; caller SP = CFA - 160;
  *            RA word 0 = padding (RA in r14, topmost only).
+ *   FLEX (any ABI, aarch64 too): (*)(register or CFA + offset); a register
+ *            other than SP, FP and the link register is known in the
+ *            topmost frame only (get_reg), else the step fails (NO_REG).
  *   Return addresses are looked up at PC - 1; the topmost and interrupted
  *   frames' PCs exactly.
  */
@@ -274,6 +277,10 @@ static void build_amd64(void)
 #define Y_TRAMP		UINT64_C(0x10400)	/* 0x10: signal, zero FREs */
 #define Y_N1		UINT64_C(0x10500)	/* 0x40: N=1 only */
 #define Y_TRAMP2	UINT64_C(0x10600)	/* 0x10: signal, row SP+64, RA c-56, FP c-64 */
+#define Y_XF		UINT64_C(0x10700)	/* 0x40: FLEX sp+16, RA *(c-8), FP *(c-16), signed */
+#define Y_XF_RA		(Y_XF + 0x20)
+#define Y_XR		UINT64_C(0x10800)	/* 0x40: FLEX CFA = x19 + 0, RA and FP padding */
+#define Y_XW		UINT64_C(0x10900)	/* 0x40: FLEX sp+32, RA = register 70000 + 0 */
 #define Y_NOSF		UINT64_C(0x40000)	/* code without SFrame, up to 0x41000 */
 #define Y_MOD_END	UINT64_C(0x11000)
 
@@ -305,6 +312,14 @@ static void build_a64(uint8_t abi)
 	f = sfb_fde(b, Y_TRAMP2, 0x10, ADDR1, INC);
 	f->signal = true;
 	sfb_fre(b, 0, SP, 1, 3, 64, -56, -64);
+	/* FLEX on aarch64: gas writes none, but the format allows it. */
+	flex_fde(b, Y_XF, 0x40);
+	sfb_fre(b, 0, 0, 2, 6, SFB_FLEX_CTRL(31, 0, 1), 16, SFB_FLEX_CTRL(0, 1, 0), -8,
+		SFB_FLEX_CTRL(0, 1, 0), -16)->mangled = true;
+	flex_fde(b, Y_XR, 0x40);
+	sfb_fre(b, 0, 0, 2, 4, SFB_FLEX_CTRL(19, 0, 1), 0, 0, 0);
+	flex_fde(b, Y_XW, 0x40);
+	sfb_fre(b, 0, 0, 4, 4, SFB_FLEX_CTRL(31, 0, 1), 32, SFB_FLEX_CTRL(70000, 0, 1), 0);
 	finish(&a64, 0x2000);
 }
 
@@ -1534,6 +1549,108 @@ static void test_a64_ra_not_saved_not_topmost(void **state)
 	assert_int_equal(fr[0].cfa, STK + 0x100);
 }
 
+/*
+ * FLEX FDEs in an aarch64 section (the format ties no FDE type to an ABI):
+ * frame 0  leaf Y_L (N = 1), sp STK+0x100: CFA = STK+0x100, RA in x30 =
+ *          Y_XF_RA, FP unchanged.
+ * frame 1  Y_XF_RA, sp STK+0x100: FLEX CFA = sp+16 = STK+0x110, RA at
+ *          CFA-8 = STK+0x108 -> Y_G_RA (signed: bits 48.. stripped), FP at
+ *          CFA-16 = STK+0x100 -> STK+0x130.
+ * frame 2  Y_G_RA (default FDE), sp STK+0x110: row @4 FP+16: CFA =
+ *          STK+0x140, RA at STK+0x138 -> Y_S_RA, FP at STK+0x130 -> 0.
+ * frame 3  Y_S_RA (N = 0): END.
+ */
+static void test_a64_flex_walk(void **state)
+{
+	struct sframe_regs r = mkregs(Y_L + 4, STK + 0x100, A_FP0, Y_XF_RA, V_ALL);
+	const struct xf x[4] = {
+		{ Y_L + 4, STK + 0x100, A_FP0, STK + 0x100, V_ALL, F_TOP, M_A64 },
+		{ Y_XF_RA, STK + 0x100, A_FP0, STK + 0x110, V_PSF, 0, M_A64 },
+		{ Y_G_RA, STK + 0x110, STK + 0x130, STK + 0x140, V_PSF, F_SIGNED, M_A64 },
+		{ Y_S_RA, STK + 0x140, 0, 0, V_PSF, 0, M_A64 },
+	};
+
+	(void)state;
+	put64(STK + 0x108, sign48(Y_G_RA));
+	put64(STK + 0x100, STK + 0x130);
+	put64(STK + 0x138, Y_S_RA);
+	put64(STK + 0x130, 0);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 4);
+	EXPECT_FRAMES(x, 4);
+}
+
+/*
+ * FLEX CFA = x19 + 0 with RA and FP padding ("no rule": RA still in x30, FP
+ * unchanged). x19 is known in the topmost frame only, through get_reg:
+ * frame 0  Y_XR+4, x19 = STK+0x120: CFA STK+0x120, RA = x30 = Y_G_RA, FP
+ *          unchanged (STK+0x130).
+ * frame 1  Y_G_RA: FP+16 = STK+0x140, RA at STK+0x138 -> Y_S_RA: END.
+ * Without get_reg, only the step that needs x19 fails (NO_REG, frame 0).
+ */
+static void test_a64_flex_cfa_x19(void **state)
+{
+	struct sframe_regs r = mkregs(Y_XR + 4, STK + 0x100, STK + 0x130, Y_G_RA, V_ALL);
+	const struct xf x[3] = {
+		{ Y_XR + 4, STK + 0x100, STK + 0x130, STK + 0x120, V_ALL, F_TOP, M_A64 },
+		{ Y_G_RA, STK + 0x120, STK + 0x130, STK + 0x140, V_PSF, 0, M_A64 },
+		{ Y_S_RA, STK + 0x140, 0, 0, V_PSF, 0, M_A64 },
+	};
+
+	(void)state;
+	put64(STK + 0x138, Y_S_RA);
+	put64(STK + 0x130, 0);
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 1);
+	assert_int_equal(fr[0].cfa, 0);
+	u.get_reg = get_reg;
+	u.reg_ctx = &rf;
+	set_reg(19, STK + 0x120);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 3);
+	EXPECT_FRAMES(x, 3);
+	assert_int_equal(rf.last, 19);
+}
+
+/*
+ * A return address into the x19-based FLEX function: frame 0's step (leaf,
+ * RA in x30) succeeds; frame 1's needs x19, which no frame but the topmost
+ * knows: NO_REG there, get_reg never asked.
+ */
+static void test_a64_flex_x19_not_topmost(void **state)
+{
+	struct sframe_regs r = mkregs(Y_L + 4, STK + 0x100, A_FP0, Y_XR + 0x10, V_ALL);
+
+	(void)state;
+	u.get_reg = get_reg;
+	u.reg_ctx = &rf;
+	set_reg(19, STK + 0x120);
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 2);
+	assert_int_equal(fr[0].cfa, STK + 0x100);
+	assert_int_equal(fr[1].pc, Y_XR + 0x10);
+	assert_int_equal(rf.calls, 0);
+}
+
+/*
+ * RA in DWARF register 70000 (past 16 bits; no aarch64 register has that
+ * number): get_reg is asked for 70000 itself, and its refusal is the step's
+ * error. The CFA (sp+32) was computed first, from SP.
+ */
+static void test_a64_flex_wide_register(void **state)
+{
+	struct sframe_regs r = mkregs(Y_XW + 4, STK + 0x100, A_FP0, Y_G_RA, V_ALL);
+
+	(void)state;
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 1);
+	u.get_reg = get_reg;
+	u.reg_ctx = &rf;
+	assert_err(walk(&r, 16), -SFRAME_ERR_NO_REG);
+	assert_int_equal(nfr, 1);
+	assert_int_equal(rf.last, 70000);
+}
+
 static void test_a64_signal_fde_with_rows(void **state)
 {
 	struct sframe_regs r = mkregs(Y_L + 4, STK + 0x100, A_FP0, Y_TRAMP2, V_ALL);
@@ -2597,6 +2714,14 @@ int main(void)
 		T(test_a64_strip_hook, setup_a64_be),
 		T(test_a64_ra_not_saved_not_topmost, setup_a64_le),
 		T(test_a64_ra_not_saved_not_topmost, setup_a64_be),
+		T(test_a64_flex_walk, setup_a64_le),
+		T(test_a64_flex_walk, setup_a64_be),
+		T(test_a64_flex_cfa_x19, setup_a64_le),
+		T(test_a64_flex_cfa_x19, setup_a64_be),
+		T(test_a64_flex_x19_not_topmost, setup_a64_le),
+		T(test_a64_flex_x19_not_topmost, setup_a64_be),
+		T(test_a64_flex_wide_register, setup_a64_le),
+		T(test_a64_flex_wide_register, setup_a64_be),
 
 		T(test_s390_walk, setup_s390),
 		T(test_s390_ra_not_saved_n1, setup_s390),

@@ -41,7 +41,7 @@ extern "C" {
  * (and so in the unwinder, which looks rows up through it):
  *
  *   SFRAME_ASSUME_VALID_FDES: per-FDE format checks (v3 attribute record and
- *	FRE run inside the FRE area, FRE type 0..2, FDE type valid for the ABI).
+ *	FRE run inside the FRE area, FRE type 0..2, FDE type DEFAULT or FLEX).
  *   SFRAME_ASSUME_VALID_FRES: per-FRE checks (data-word size code 3, more
  *	than six data words, word count and contents valid for ABI and FDE type).
  *   SFRAME_ASSUME_VALID: both.
@@ -85,7 +85,7 @@ enum sframe_error {
 	SFRAME_ERR_FDE = 4105,		/* an FDE is out of bounds or inconsistent */
 	SFRAME_ERR_FDE_ORDER = 4106,	/* FDEs flagged sorted are not, or overlap */
 	SFRAME_ERR_FRE_TYPE = 4107,	/* FRE type 3..15 */
-	SFRAME_ERR_FDE_TYPE = 4108,	/* v3 FDE type unknown or not valid for the ABI */
+	SFRAME_ERR_FDE_TYPE = 4108,	/* v3 FDE type unknown (2..31) */
 	SFRAME_ERR_REP_SIZE = 4109,	/* PCMASK FDE with repetition size 0 */
 	SFRAME_ERR_FRE = 4110,		/* an FRE is out of bounds or misordered */
 	SFRAME_ERR_WORD_SIZE = 4111,	/* data-word size code 3 */
@@ -210,12 +210,15 @@ enum sframe_loc_kind {
 
 /**
  * struct sframe_loc - the rule recovering one register of the caller.
+ *
+ * @reg holds any DWARF register number a row can name: a v3 FLEX control
+ * word carries it in its bits 3 and up (29 bits with 4-byte data words).
  */
 struct sframe_loc {
 	uint8_t kind;		/* enum sframe_loc_kind */
 	uint8_t flags;		/* SFRAME_LOCF_* */
 	bool deref;
-	uint16_t reg;		/* DWARF register, SFRAME_LOC_REG only */
+	uint32_t reg;		/* DWARF register, SFRAME_LOC_REG only */
 	int32_t offset;
 };
 
@@ -223,7 +226,7 @@ struct sframe_loc {
  * struct sframe_cfa - the rule computing the CFA: (*)(reg + offset).
  */
 struct sframe_cfa {
-	uint16_t reg;		/* DWARF register number (SP or FP for default FDEs) */
+	uint32_t reg;		/* DWARF register number (SP or FP for default FDEs) */
 	bool deref;		/* CFA = *(reg + offset) */
 	bool is_sp;		/* reg is the ABI's stack pointer */
 	bool is_fp;		/* reg is the ABI's frame pointer */
@@ -337,10 +340,10 @@ int sframe_open_buffer(struct sframe_section *sec, struct sframe_buffer *buf,
  * @fde: filled on success.
  *
  * Checks what one FDE can say about itself: fields in bounds, FRE type
- * 0..2, v3 FDE type valid for the ABI, the function's offset range within
- * 64 bits. func_start is vaddr + func_offset modulo 2^64 (a section opened
- * at a wrong vaddr may show functions "below" address 0); lookups never
- * wrap.
+ * 0..2, v3 FDE type DEFAULT or FLEX (on any ABI: the format does not tie
+ * FDE types to ABIs), the function's offset range within 64 bits.
+ * func_start is vaddr + func_offset modulo 2^64 (a section opened at a
+ * wrong vaddr may show functions "below" address 0); lookups never wrap.
  *
  * Return: 0; -SFRAME_ERR_INVAL (@index out of range); -SFRAME_ERR_FDE,
  * -SFRAME_ERR_FRE_TYPE, -SFRAME_ERR_FDE_TYPE; or the callback's error.
@@ -401,6 +404,14 @@ int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *
  * only ABI whose v1 linker output has PCMASK FDEs, for 16-byte PLT entries)
  * a v1 PCMASK FDE repeats every 16 bytes; on other ABIs it is unsupported.
  *
+ * Damage fails only the lookups that reach it: an FDE that cannot be
+ * decoded fails the PCs inside its function (by the start and size of its
+ * index entry; a PC past its end is not found), a damaged row the PCs whose
+ * row it is or whose scan passes it (the scan stops at the first row
+ * starting past the PC). Other functions are found as in an intact section,
+ * as long as the search itself can proceed (unsorted starts in a section
+ * flagged sorted mislead the binary search; sframe_check() finds those).
+ *
  * On -SFRAME_ERR_NOT_FOUND, @row->fde.index is SFRAME_NO_INDEX when no
  * function covers @pc; otherwise @row->fde is the function, which has no row
  * for @pc (zero FREs: in v3 an outermost or signal frame; or @pc lies before
@@ -419,14 +430,14 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
  * @sec: an opened section.
  * @where: optional; on failure says which FDE/FRE the problem is in.
  *
- * Walks every FDE and FRE once: everything in bounds; FRE types, FDE types
- * and data-word counts valid for the ABI and FDE type; PCMASK repetition
- * size non-zero; FRE start offsets strictly increasing and not beyond the
- * function's size (or the repeated block's; a row starting exactly at the end
- * covers nothing, but gas emits such rows for CFI after a function's last
- * instruction, so it is accepted); FDEs flagged sorted really sorted and not
- * overlapping; v3 attribute records inside the FRE area; the FRE total equal
- * to the header's count.
+ * Walks every FDE and FRE once: everything in bounds; FRE types and FDE
+ * types known; data-word counts and contents valid for the ABI and FDE
+ * type; PCMASK repetition size non-zero; FRE start offsets strictly
+ * increasing and not beyond the function's size (or the repeated block's; a
+ * row starting exactly at the end covers nothing, but gas emits such rows
+ * for CFI after a function's last instruction, so it is accepted); FDEs
+ * flagged sorted really sorted and not overlapping; v3 attribute records
+ * inside the FRE area; the FRE total equal to the header's count.
  *
  * Return: 0 when valid; the first problem's error code otherwise.
  */

@@ -138,9 +138,14 @@
  * ABI that tracks RA is padding: "RA not saved" (s390x: FP saved, RA not).
  * N = 0 means the RA is undefined: the outermost frame.
  *
- * v3 FLEX FDEs: (control, offset) pairs for CFA, RA, FP. Control word bits:
- * bit 0 = base is a DWARF register (else the CFA), bit 1 = dereference,
- * bits 3.. = DWARF register number. A control word of 0 is padding (no rule).
+ * v3 FLEX FDEs: (control, offset) pairs for CFA, RA, FP, in that order.
+ * Control word bits: bit 0 = base is a DWARF register (else the CFA), bit 1
+ * = dereference, bits 3.. = DWARF register number (29 bits with 4-byte
+ * words). The CFA pair always comes first and names a register. For RA and
+ * FP, a control word of 0 is padding: "no rule for this entity", one word
+ * (no offset word follows it), and the next entity's words come right
+ * after. A row may end after any entity. The FDE type is not tied to an
+ * ABI (gas writes FLEX FDEs for amd64 and s390x only).
  */
 #define SFRAME_FLEX_REG_P(c)		((c) & 1u)
 #define SFRAME_FLEX_DEREF_P(c)		(((c) >> 1) & 1u)

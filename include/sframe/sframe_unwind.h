@@ -17,6 +17,8 @@
  *   aarch64: RA and FP from their slots when saved; when not saved (leaf,
  *            prologue) the RA is still in x30, which is known only in the
  *            topmost frame; a PAuth-signed RA is stripped; caller SP = CFA.
+ *            FLEX rules (gas writes none for aarch64, the format allows
+ *            them) are followed as on amd64.
  *   s390x:   CFA offsets are stored biased and scaled (decoded by the
  *            section reader); caller SP = CFA - 160; RA/FP kept in registers
  *            (v2 register numbers, v3 FLEX rules) only in the topmost frame.
@@ -65,7 +67,8 @@ struct sframe_regs {
  * sframe_get_reg_fn - read any DWARF register of the topmost frame.
  * @ctx: the caller's context.
  * @dwarf_reg: DWARF register number (FLEX rules and s390x register-saved
- *	RA/FP may name registers other than PC, SP, FP and RA).
+ *	RA/FP may name registers other than PC, SP, FP and RA; a FLEX rule
+ *	can name any number up to 2^29 - 1: refuse the ones the ABI lacks).
  * @value: where to store the register's value.
  *
  * Return: 0, or a negative error (returned unchanged by the step).

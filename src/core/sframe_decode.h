@@ -101,11 +101,13 @@ static SF_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, uint
 		return -SFRAME_ERR_FRE_TYPE;
 	if (sec->version == SFRAME_VERSION_3) {
 		fde_type = SFRAME_INFO2_FDE_TYPE(info2);
+		/*
+		 * Any ABI may carry FLEX FDEs (gas writes them for amd64 and
+		 * s390x only, but the format ties no FDE type to an ABI); what a
+		 * rule needs that the ABI cannot give fails the unwinding step
+		 * that uses it, not the decoding.
+		 */
 		if (check && fde_type > SFRAME_FDE_TYPE_FLEX)
-			return -SFRAME_ERR_FDE_TYPE;
-		/* FLEX rules exist for amd64 and s390x; aarch64 has none. */
-		if (check && fde_type == SFRAME_FDE_TYPE_FLEX &&
-		    (sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE))
 			return -SFRAME_ERR_FDE_TYPE;
 	}
 
@@ -307,7 +309,7 @@ static inline int sf_default_word(const struct sframe_section *sec, int32_t w, s
 			return -SFRAME_ERR_WORDS;
 		loc->kind = SFRAME_LOC_REG;
 		loc->deref = false;
-		loc->reg = (uint16_t)SFRAME_S390X_V2_REGNUM(w);
+		loc->reg = (uint32_t)SFRAME_S390X_V2_REGNUM(w);
 		loc->offset = 0;
 		loc->flags = SFRAME_LOCF_V2_REGNUM;
 		return 0;
@@ -335,10 +337,10 @@ static inline int sf_rules_default(const struct sframe_section *sec, const struc
 	{
 		const unsigned int sp = SFRAME_FRE_INFO_BASE_REG(fre->info) == SFRAME_BASE_REG_SP;
 		const unsigned int m = 0u - sp;
-		const unsigned int spr = (uint16_t)sf_sp_reg(sec->abi);
-		const unsigned int fpr = (uint16_t)sf_fp_reg(sec->abi);
+		const uint32_t spr = (uint32_t)sf_sp_reg(sec->abi);
+		const uint32_t fpr = (uint32_t)sf_fp_reg(sec->abi);
 
-		r->cfa.reg = (uint16_t)(fpr ^ ((fpr ^ spr) & m));
+		r->cfa.reg = fpr ^ ((fpr ^ spr) & m);
 		r->cfa.is_sp = sp != 0;
 		r->cfa.is_fp = sp == 0;
 	}
@@ -380,17 +382,14 @@ static inline int sf_rules_default(const struct sframe_section *sec, const struc
 	return ret;
 }
 
-/* One FLEX (control, offset) pair; control 0 is "no rule". */
-static inline int sf_flex_pair(uint32_t ctrl, int32_t off, struct sframe_loc *loc)
+/* One FLEX (control, offset) pair, control not 0. */
+static inline void sf_flex_pair(uint32_t ctrl, int32_t off, struct sframe_loc *loc)
 {
-	if (SFRAME_FLEX_REGNUM(ctrl) > 0xffff)
-		return -SFRAME_ERR_WORDS;
 	loc->kind = SFRAME_FLEX_REG_P(ctrl) ? SFRAME_LOC_REG : SFRAME_LOC_CFA;
-	loc->reg = SFRAME_FLEX_REG_P(ctrl) ? (uint16_t)SFRAME_FLEX_REGNUM(ctrl) : 0;
+	loc->reg = SFRAME_FLEX_REG_P(ctrl) ? SFRAME_FLEX_REGNUM(ctrl) : 0;
 	loc->deref = SFRAME_FLEX_DEREF_P(ctrl);
 	loc->offset = off;
 	loc->flags = 0;
-	return 0;
 }
 
 /* No rule in the FRE: the header's fixed offset, else unchanged. */
@@ -402,56 +401,67 @@ static inline void sf_flex_default(int8_t fixed, uint8_t flags, struct sframe_lo
 		sf_loc_same(loc, flags);
 }
 
+/*
+ * The RA or FP entity of a FLEX row, at word *@at: absent (the row ended),
+ * one padding word 0 ("no rule"), or a (control, offset) pair. *@at moves
+ * past its words. A control word without its offset word is refused
+ * whatever the assume mask: the offset would lie past the decoded words.
+ */
+static inline int sf_flex_entity(const struct sframe_fre *fre, unsigned int *at, int8_t fixed,
+				 struct sframe_loc *loc)
+{
+	unsigned int i = *at;
+
+	if (i >= fre->num_words) {
+		sf_flex_default(fixed, 0, loc);
+		return 0;
+	}
+	if (fre->uwords[i] == 0) {
+		sf_flex_default(fixed, SFRAME_LOCF_PADDING, loc);
+		*at = i + 1;
+		return 0;
+	}
+	if (i + 1 >= fre->num_words)
+		return -SFRAME_ERR_WORDS;
+	sf_flex_pair(fre->uwords[i], fre->words[i + 1], loc);
+	*at = i + 2;
+	return 0;
+}
+
+/*
+ * Words are entities in the order CFA, RA, FP (sframe_format.h): the CFA
+ * pair, then for RA and FP each a pair, one padding word 0, or nothing
+ * once the row has ended. So the rows are [C c], [C c 0], [C c 0 0],
+ * [C c 0 F f], [C c R r], [C c R r 0] and [C c R r F f] (control words R
+ * and F not 0). gas writes the 2-, 4-, 5- (padding then FP) and 6-word
+ * ones; the others follow from the same rule. Words left over after the
+ * FP entity are refused: no entity follows FP.
+ */
 static inline int sf_rules_flex(const struct sframe_section *sec, const struct sframe_fre *fre,
 		      struct sframe_rules *r, bool check)
 {
-	unsigned int n = fre->num_words;
 	uint32_t ctrl = fre->uwords[0];
-	unsigned int fp_at;
+	unsigned int at = 2;
 	int ret;
 
-	/*
-	 * Layouts: CFA pair (2); + RA pair (4); + RA pair + FP pair (6);
-	 * + one padding word for RA + FP pair (5). The CFA always names a
-	 * register.
-	 */
-	if (check && n != 2 && n != 4 && n != 5 && n != 6)
+	/* The CFA pair always names a register. */
+	if (check && (fre->num_words < 2 || !SFRAME_FLEX_REG_P(ctrl)))
 		return -SFRAME_ERR_WORDS;
-	if (check && (!SFRAME_FLEX_REG_P(ctrl) || SFRAME_FLEX_REGNUM(ctrl) > 0xffff))
-		return -SFRAME_ERR_WORDS;
-	r->cfa.reg = (uint16_t)SFRAME_FLEX_REGNUM(ctrl);
+	r->cfa.reg = SFRAME_FLEX_REGNUM(ctrl);
 	r->cfa.deref = SFRAME_FLEX_DEREF_P(ctrl);
-	r->cfa.is_sp = r->cfa.reg == sf_sp_reg(sec->abi);
-	r->cfa.is_fp = r->cfa.reg == sf_fp_reg(sec->abi);
+	r->cfa.is_sp = (int64_t)r->cfa.reg == sf_sp_reg(sec->abi);
+	r->cfa.is_fp = (int64_t)r->cfa.reg == sf_fp_reg(sec->abi);
 	ret = sf_cfa_offset(sec, fre->words[1], &r->cfa.offset);
 	if (ret)
 		return ret;
-
-	fp_at = 0;
-	if (n <= 2) {
-		sf_flex_default(sec->fixed_ra, 0, &r->ra);
-	} else if (n == 5) {
-		if (check && fre->uwords[2] != 0)
-			return -SFRAME_ERR_WORDS;
-		sf_flex_default(sec->fixed_ra, SFRAME_LOCF_PADDING, &r->ra);
-		fp_at = 3;
-	} else {
-		/* A padding word is never followed by an RA offset. */
-		if (check && fre->uwords[2] == 0)
-			return -SFRAME_ERR_WORDS;
-		ret = sf_flex_pair(fre->uwords[2], fre->words[3], &r->ra);
-		if (ret)
-			return ret;
-		if (n == 6)
-			fp_at = 4;
-	}
-
-	if (!fp_at)
-		sf_flex_default(sec->fixed_fp, 0, &r->fp);
-	else if (fre->uwords[fp_at] == 0)
-		sf_flex_default(sec->fixed_fp, SFRAME_LOCF_PADDING, &r->fp);
-	else
-		return sf_flex_pair(fre->uwords[fp_at], fre->words[fp_at + 1], &r->fp);
+	ret = sf_flex_entity(fre, &at, sec->fixed_ra, &r->ra);
+	if (ret)
+		return ret;
+	ret = sf_flex_entity(fre, &at, sec->fixed_fp, &r->fp);
+	if (ret)
+		return ret;
+	if (check && at < fre->num_words)
+		return -SFRAME_ERR_WORDS;
 	return 0;
 }
 

@@ -23,7 +23,7 @@ static const struct err_text err_texts[SFRAME_ERR_MAX - SFRAME_ERR_BASE + 1] = {
 	{ "SFRAME_ERR_FDE", "corrupt FDE: out of bounds or inconsistent" },
 	{ "SFRAME_ERR_FDE_ORDER", "corrupt FDEs: flagged sorted but unsorted or overlapping" },
 	{ "SFRAME_ERR_FRE_TYPE", "corrupt FDE: invalid FRE type" },
-	{ "SFRAME_ERR_FDE_TYPE", "corrupt FDE: invalid FDE type for this ABI" },
+	{ "SFRAME_ERR_FDE_TYPE", "corrupt FDE: unknown FDE type" },
 	{ "SFRAME_ERR_REP_SIZE", "corrupt FDE: PCMASK repetition size is zero" },
 	{ "SFRAME_ERR_FRE", "corrupt FRE: out of bounds or start offsets out of order" },
 	{ "SFRAME_ERR_WORD_SIZE", "corrupt FRE: invalid data-word size" },

@@ -43,16 +43,21 @@ static int window_fill(const struct sframe_section *sec, struct fre_window *w, u
 /*
  * The start offset and encoded size of the FRE at @p, without decoding its
  * words: a lookup decodes only the row it returns. Returns 0, 1 when the
- * FRE does not fit in @avail, or the FRE's format error.
+ * FRE does not fit in @avail, 2 when it starts past @rel (the scan ends
+ * there, whatever the rest of that row holds: a damaged row fails only the
+ * lookups that select it or scan past it), or the FRE's format error.
  */
 static inline int fre_peek(const struct sframe_section *sec, unsigned int sb,
-			   const uint8_t *p, size_t avail, uint32_t *start, size_t *size)
+			   const uint8_t *p, size_t avail, uint32_t rel, uint32_t *start,
+			   size_t *size)
 {
 	unsigned int info, n, code;
 
 	if (avail < sb + 1)
 		return 1;
 	*start = sb == 1 ? p[0] : sb == 2 ? sf_u16(sec, p) : sf_u32(sec, p);
+	if (*start > rel)
+		return 2;
 	info = p[sb];
 	n = SFRAME_FRE_INFO_NUM_WORDS(info);
 	code = SFRAME_FRE_INFO_WORD_SIZE(info);
@@ -74,7 +79,7 @@ static inline int fre_peek(const struct sframe_section *sec, unsigned int sb,
  * the start field (@sb, a constant) and byte order: the FRE area lies in
  * memory as a whole, so there is no window to refill, and each FRE costs
  * its start and info bytes. The checks are fre_peek()'s, in its order (an
- * FRE is checked before its start is compared, as in the other form).
+ * FRE's start is compared before the FRE is checked, as in the other form).
  */
 static SF_ALWAYS_INLINE int scan_direct(const uint8_t *q, const uint8_t *end, uint32_t count,
 					uint32_t rel, unsigned int sb, bool be,
@@ -96,6 +101,8 @@ static SF_ALWAYS_INLINE int scan_direct(const uint8_t *q, const uint8_t *end, ui
 			start = be ? (uint32_t)q[0] << 8 | q[1] : (uint32_t)q[1] << 8 | q[0];
 		else
 			start = be ? sf_be32(q) : sf_le32(q);
+		if (start > rel)
+			break;
 		info = q[sb];
 		n = SFRAME_FRE_INFO_NUM_WORDS(info);
 		/*
@@ -116,8 +123,6 @@ static SF_ALWAYS_INLINE int scan_direct(const uint8_t *q, const uint8_t *end, ui
 			return -SFRAME_ERR_WORDS;
 		if (SF_UNLIKELY(size > avail))
 			return -SFRAME_ERR_FRE;
-		if (start > rel)
-			break;
 		b = q;
 		q += size;
 	}
@@ -181,7 +186,7 @@ static SF_ALWAYS_INLINE int scan_fres(const struct sframe_section *sec, const st
 	if (ret)
 		return ret;
 	for (i = 0; i < fde->num_fres; i++) {
-		ret = fre_peek(sec, sb, w.p + w.pos, w.len - w.pos, &start, &size);
+		ret = fre_peek(sec, sb, w.p + w.pos, w.len - w.pos, rel, &start, &size);
 		if (ret == 1 && w.start + w.len < w.end) {
 			/* A refill reuses the buffer: decode the candidate first. */
 			if (best) {
@@ -194,14 +199,14 @@ static SF_ALWAYS_INLINE int scan_fres(const struct sframe_section *sec, const st
 			ret = window_fill(sec, &w, w.start + w.pos);
 			if (ret)
 				return ret;
-			ret = fre_peek(sec, sb, w.p, w.len, &start, &size);
+			ret = fre_peek(sec, sb, w.p, w.len, rel, &start, &size);
 		}
+		if (ret == 2)
+			break;
 		if (ret == 1)
 			return -SFRAME_ERR_FRE;
 		if (ret)
 			return ret;
-		if (start > rel)
-			break;
 		best = w.p + w.pos;
 		/* All the bytes from it on: the decoder may read ahead (see sf_decode_fre()). */
 		best_len = w.len - w.pos;
@@ -435,6 +440,29 @@ static int search_linear(const struct sframe_section *sec, int64_t target, uint3
 	return found ? 0 : -SFRAME_ERR_NOT_FOUND;
 }
 
+/*
+ * The FDE the search chose for @target cannot be decoded (@err). It fails
+ * only the PCs it covers: a PC past its end (in the gap after it) is not
+ * found, as it would be were the FDE intact. Its start and size come from
+ * the index entry, which the search could read; read errors are returned
+ * unchanged. (Only on this error path: a lookup's reads are not added to.)
+ */
+static int fde_error(const struct sframe_section *sec, uint32_t index, int64_t target, int err)
+{
+	int64_t key;
+	uint32_t size;
+	int ret;
+
+	if (sframe_is_read_error(err))
+		return err;
+	ret = sf_fde_key(sec, index, &key, &size);
+	if (ret)
+		return ret;
+	if (key > target || (uint64_t)target - (uint64_t)key >= size)
+		return -SFRAME_ERR_NOT_FOUND;
+	return err;
+}
+
 int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_row *row)
 {
 	uint64_t rel;
@@ -455,7 +483,7 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 		return ret;
 	ret = sf_decode_fde(sec, index, &row->fde, SF_LOOKUP_ASSUME);
 	if (ret)
-		return ret;
+		return fde_error(sec, index, target, ret);
 	/*
 	 * Half-open [start, start + size): a PC at the end is not inside. The
 	 * address test keeps a function that straddles 2^64 (a section opened

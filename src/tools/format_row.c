@@ -95,7 +95,10 @@ static void flex_text(char *buf, const struct sframe_section *sec, uint32_t ctrl
 /*
  * FLEX words are (control, offset) pairs for CFA, RA and FP. A lone RA
  * control word of 0 is padding ("no RA rule"), and shifts the FP pair down
- * by one word.
+ * by one word. objdump reads each word at its position and prints what it
+ * finds, also in rows the library refuses: an RA control word without its
+ * offset word gets the header's fixed RA offset, else -1 (libsframe's error
+ * value); an FP offset word after an FP control word of 0 is shown.
  */
 static void format_flex(const struct sframe_section *sec, const struct sframe_fre *fre,
 			struct sf_row_text *out)
@@ -103,7 +106,7 @@ static void format_flex(const struct sframe_section *sec, const struct sframe_fr
 	unsigned n = fre->num_words;
 	bool ra_ctrl_p = n > 2, fp_ctrl_p, fp_off_p;
 	uint32_t ra_ctrl = ra_ctrl_p ? fre->uwords[2] : 0;
-	int32_t ra_off = n > 3 ? fre->words[3] : 0;
+	int32_t ra_off = n > 3 ? fre->words[3] : sec->fixed_ra != 0 ? sec->fixed_ra : -1;
 	unsigned fp_idx = ra_ctrl_p && ra_ctrl == 0 ? 3 : 4;
 	int32_t fp_off = 0;
 

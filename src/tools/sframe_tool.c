@@ -331,8 +331,14 @@ static int dump_fde(const struct sframe_section *sec, uint32_t idx, const char *
 	return 0;
 }
 
+/*
+ * A damaged FDE or FRE stops only its own function's dump: the others are
+ * printed (objdump's layout on standard output), the problem goes to
+ * standard error where the function would be, and the exit status is 1.
+ */
 static int cmd_dump(const struct sframe_section *sec, const char *file)
 {
+	bool ok = true;
 	uint32_t i;
 
 	printf("Contents of the SFrame section .sframe:\n  Header :\n\n");
@@ -347,8 +353,8 @@ static int cmd_dump(const struct sframe_section *sec, const char *file)
 	printf("\n  Function Index :\n");
 	for (i = 0; i < sec->num_fdes; i++)
 		if (dump_fde(sec, i, file))
-			return finish(EXIT_BAD);
-	return finish(EXIT_SUCCESS);
+			ok = false;
+	return finish(ok ? EXIT_SUCCESS : EXIT_BAD);
 }
 
 /* ---- lookup ----------------------------------------------------------------- */
