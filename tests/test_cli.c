@@ -617,9 +617,10 @@ static void test_exit_content(void **state)
 		   tool, "check", nosframe, NOARG);
 	expect_run(1, "SFRAME_ERR_ABI", tool, "dump", fx("hostile/abi-255.sframe"), NOARG);
 	expect_run(1, "invalid: FDE 0", tool, "check", fx("hostile/fde-type-2.sframe"), NOARG);
-	run(&r, tool, "lookup", fx("hostile/fde-type-2.sframe"), "0x10", NOARG);
-	expect(&r, 1, "lookup 0x10");
-	assert_string_equal(r.out, "0x10 !SFRAME_ERR_FDE_TYPE\n");
+	/* 0x1010 lies in FDE 0, the one of a reserved type (sframe dump). */
+	run(&r, tool, "lookup", fx("hostile/fde-type-2.sframe"), "0x1010", NOARG);
+	expect(&r, 1, "lookup 0x1010");
+	assert_string_equal(r.out, "0x1010 !SFRAME_ERR_FDE_TYPE\n");
 	tu_result_free(&r);
 	/* unwind: an executable without SFrame, a snapshot that is not one. */
 	expect_run(1, "no .sframe section", tool, "unwind", "--elf", nosframe, snap, NOARG);
@@ -668,7 +669,7 @@ static void test_message_plural(void **state)
 		fail_msg("sframe check said: %s", r.out);
 	tu_result_free(&r);
 	/* One PC whose lookup fails. */
-	pcs = write_tmp("one.pcs", strdup("0x10\n"), 5, path, sizeof(path));
+	pcs = write_tmp("one.pcs", strdup("0x1010\n"), 7, path, sizeof(path));
 	expect_run(1, "sframe-bench: 1 lookup failed, the first with SFRAME_ERR_FDE_TYPE", bench,
 		   "lookup", fx("hostile/fde-type-2.sframe"), pcs, "--seconds", "0.01", NOARG);
 }
