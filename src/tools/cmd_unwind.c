@@ -69,7 +69,7 @@ static int unwind_file(const struct sf_target *t, const char *path, uint32_t fla
 		fprintf(stderr, "sframe: %s\n", err);
 		return 2;
 	}
-	if (sf_machine_abi(snap.machine, t->sec.abi) != t->sec.abi) {
+	if (sf_machine_abi(snap.machine, t->abi) != t->abi) {
 		fprintf(stderr, "sframe: %s: snapshot of machine %u, executable of machine %u\n",
 			path, snap.machine, t->info.machine);
 		sf_snapshot_close(&snap);
@@ -137,6 +137,11 @@ int sf_cmd_unwind(int argc, char **argv)
 		fprintf(stderr, "sframe: %s\n", err);
 		return 1;
 	}
+	if (!t.has_sframe)
+		fprintf(stderr, "sframe: %s: warning: no SFrame data: the .sframe %s is empty\n",
+			elf, t.in.how);
+	else
+		sf_parts_warn(&t.parts, elf, "unwind");
 	/* One module table for the whole run: one cache. */
 	sframe_unwind_cache_init(&cache, entries, CACHE_ENTRIES);
 	for (i = 1; i < argc; i++) {

@@ -10,6 +10,7 @@
  * Exit status: 0 success; 1 the section (or file content) is broken, or a
  * lookup failed; 2 usage error or the file cannot be read.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -23,6 +24,7 @@
 #include "cmd_unwind.h"
 #include "elf_input.h"
 #include "format_row.h"
+#include "parts.h"
 
 #define EXIT_BAD	1
 #define EXIT_USAGE	2
@@ -275,11 +277,12 @@ static int dump_fde(const struct sframe_section *sec, uint32_t idx, const char *
 	return 0;
 }
 
-static int cmd_dump(const struct sframe_section *sec, const char *file)
+/* One part: what objdump prints for a section, under @title. */
+static bool dump_part(const struct sframe_section *sec, const char *file, const char *title)
 {
 	uint32_t i;
 
-	printf("Contents of the SFrame section .sframe:\n  Header :\n\n");
+	printf("%s\n  Header :\n\n", title);
 	printf("    Version: SFRAME_VERSION_%u\n", sec->version);
 	dump_flags(sec);
 	if (sec->fixed_fp != 0)
@@ -291,20 +294,46 @@ static int cmd_dump(const struct sframe_section *sec, const char *file)
 	printf("\n  Function Index :\n");
 	for (i = 0; i < sec->num_fdes; i++)
 		if (dump_fde(sec, i, file))
+			return false;
+	return true;
+}
+
+/*
+ * A section of several parts: each part as objdump prints it when it is
+ * cut out and dumped as a section at its own address, the title line
+ * naming the part; a blank line between parts.
+ */
+static int cmd_dump(const struct sf_parts *p, const char *file)
+{
+	char title[128];
+	size_t i;
+
+	if (p->n == 1)
+		return finish(dump_part(&p->sec[0], file, "Contents of the SFrame section .sframe:") &&
+			      !p->err ? EXIT_SUCCESS : EXIT_BAD);
+	for (i = 0; i < p->n; i++) {
+		snprintf(title, sizeof(title),
+			 "Contents of the SFrame section .sframe (part %zu of %zu, at offset 0x%" PRIx64
+			 "):", i + 1, p->n, p->off[i]);
+		if (i > 0)
+			putchar('\n');
+		if (!dump_part(&p->sec[i], file, title))
 			return finish(EXIT_BAD);
-	return finish(EXIT_SUCCESS);
+	}
+	return finish(p->err ? EXIT_BAD : EXIT_SUCCESS);
 }
 
 /* ---- lookup ----------------------------------------------------------------- */
 
 /* One PC; returns false when the lookup failed. */
-static bool lookup_pc(const struct sframe_section *sec, uint64_t pc, const char *file)
+static bool lookup_pc(const struct sf_parts *p, uint64_t pc, const char *file)
 {
+	const struct sframe_section *sec;
 	struct sframe_row row;
 	struct sf_row_text text;
 	int r;
 
-	r = sframe_lookup(sec, pc, &row);
+	r = sf_parts_lookup(p, pc, &row, &sec);
 	if (r == -SFRAME_ERR_NOT_FOUND) {
 		printf("0x%" PRIx64 " -\n", pc);
 		return true;
@@ -339,7 +368,7 @@ static char *trim(char *s)
 	return s;
 }
 
-static int cmd_lookup(const struct sframe_section *sec, const struct options *o)
+static int cmd_lookup(const struct sf_parts *p, const struct options *o)
 {
 	bool ok = true;
 	uint64_t pc;
@@ -354,10 +383,10 @@ static int cmd_lookup(const struct sframe_section *sec, const struct options *o)
 			finish(EXIT_USAGE);
 			return EXIT_USAGE;
 		}
-		ok &= lookup_pc(sec, pc, o->file);
+		ok &= lookup_pc(p, pc, o->file);
 	}
 	if (o->npcs > 0)
-		return finish(ok ? EXIT_SUCCESS : EXIT_BAD);
+		return finish(ok && !p->err ? EXIT_SUCCESS : EXIT_BAD);
 
 	while (fgets(line, sizeof(line), stdin)) {
 		size_t len = strlen(line);
@@ -380,7 +409,7 @@ static int cmd_lookup(const struct sframe_section *sec, const struct options *o)
 			finish(EXIT_USAGE);
 			return EXIT_USAGE;
 		}
-		ok &= lookup_pc(sec, pc, o->file);
+		ok &= lookup_pc(p, pc, o->file);
 	}
 	if (ferror(stdin)) {
 		fflush(stdout);
@@ -388,7 +417,7 @@ static int cmd_lookup(const struct sframe_section *sec, const struct options *o)
 		finish(EXIT_USAGE);
 		return EXIT_USAGE;
 	}
-	return finish(ok ? EXIT_SUCCESS : EXIT_BAD);
+	return finish(ok && !p->err ? EXIT_SUCCESS : EXIT_BAD);
 }
 
 /* ---- check ------------------------------------------------------------------ */
@@ -404,26 +433,63 @@ static const char *abi_name(uint8_t abi)
 	return "unknown ABI";
 }
 
-static int cmd_check(const struct sframe_section *sec, const char *file)
+/* Validate one part; @part names it ("" for a section of one part). */
+static bool check_part(const struct sframe_section *sec, const char *file, const char *part)
 {
 	struct sframe_problem where;
-	char what[64];
+	char what[160];
 	int r;
 
 	r = sframe_check(sec, &where);
 	if (r == 0) {
-		printf("%s: valid (%" PRIu32 " FDEs, %" PRIu32 " FREs, SFrame v%u, %s)\n", file,
-		       sec->num_fdes, sec->num_fres, sec->version, abi_name(sec->abi));
-		return finish(EXIT_SUCCESS);
+		printf("%s: %svalid (%" PRIu32 " FDEs, %" PRIu32 " FREs, SFrame v%u, %s)\n", file,
+		       part, sec->num_fdes, sec->num_fres, sec->version, abi_name(sec->abi));
+		return true;
 	}
-	if (where.fde == SFRAME_NO_INDEX)
-		snprintf(what, sizeof(what), "invalid: header");
+	if (r == -SFRAME_ERR_TRAILING)
+		snprintf(what, sizeof(what), "%sinvalid: after the FRE area", part);
+	else if (where.fde == SFRAME_NO_INDEX)
+		snprintf(what, sizeof(what), "%sinvalid: header", part);
 	else if (where.fre == SFRAME_NO_INDEX)
-		snprintf(what, sizeof(what), "invalid: FDE %" PRIu32, where.fde);
+		snprintf(what, sizeof(what), "%sinvalid: FDE %" PRIu32, part, where.fde);
 	else
-		snprintf(what, sizeof(what), "invalid: FDE %" PRIu32 ", FRE %" PRIu32, where.fde,
-			 where.fre);
+		snprintf(what, sizeof(what), "%sinvalid: FDE %" PRIu32 ", FRE %" PRIu32, part,
+			 where.fde, where.fre);
 	report(file, what, r);
+	return false;
+}
+
+/*
+ * Several parts are not one valid section, whatever each is worth: every
+ * reader of the first header (objdump, libsframe, the kernel) sees only the
+ * first part's functions. Each part is checked on its own as well.
+ */
+static int cmd_check(const struct sf_parts *p, const char *file)
+{
+	/* Garbage after the last part is that part's problem (sframe_check() says so). */
+	bool broken_next = p->err && p->err != -SFRAME_ERR_TRAILING;
+	size_t total = p->n + (broken_next ? 1 : 0), i;
+	char part[96], what[96];
+	bool ok = true;
+
+	if (total == 1)
+		return finish(check_part(&p->sec[0], file, "") ? EXIT_SUCCESS : EXIT_BAD);
+	for (i = 0; i < p->n; i++) {
+		snprintf(part, sizeof(part), "part %zu of %zu (offset 0x%" PRIx64 "): ", i + 1,
+			 total, p->off[i]);
+		ok &= check_part(&p->sec[i], file, part);
+	}
+	if (broken_next) {
+		snprintf(what, sizeof(what), "part %zu of %zu (offset 0x%" PRIx64 "): invalid",
+			 total, total, p->err_off);
+		report(file, what, p->err);
+	}
+	fflush(stdout);
+	fprintf(stderr, "%s: invalid: not one SFrame section but %zu concatenated sections, as "
+		"LLVM lld links them (one per input object, unmerged: readers of the first "
+		"header see only the first object's functions)%s (%s)\n", file, total,
+		ok && !broken_next ? "; each is valid on its own" : "",
+		sframe_errname(-SFRAME_ERR_CONCAT));
 	return finish(EXIT_BAD);
 }
 
@@ -432,8 +498,7 @@ static int cmd_check(const struct sframe_section *sec, const char *file)
 int main(int argc, char **argv)
 {
 	static char outbuf[1 << 16];
-	struct sframe_section sec;
-	struct sframe_buffer buf;
+	struct sf_parts parts;
 	struct sf_input in;
 	struct options o;
 	char err[512];
@@ -456,18 +521,28 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 
-	r = sframe_open_buffer(&sec, &buf, in.sec, in.sec_size, in.vaddr);
+	r = sf_parts_open(&parts, in.sec, in.sec_size, in.vaddr);
 	if (r) {
-		report(o.file, "", r);
+		if (r == -SFRAME_ERR_EMPTY)
+			fprintf(stderr, "%s: no SFrame data: the .sframe %s is empty\n", o.file,
+				in.how);
+		else if (r == -ENOMEM)
+			fprintf(stderr, "%s: out of memory\n", o.file);
+		else
+			report(o.file, "", r);
+		sf_parts_free(&parts);
 		sf_input_free(&in);
 		return EXIT_BAD;
 	}
+	if (strcmp(o.cmd, "check") != 0 && (parts.n > 1 || parts.err))
+		sf_parts_warn(&parts, o.file, o.cmd);
 	if (strcmp(o.cmd, "dump") == 0)
-		r = cmd_dump(&sec, o.file);
+		r = cmd_dump(&parts, o.file);
 	else if (strcmp(o.cmd, "lookup") == 0)
-		r = cmd_lookup(&sec, &o);
+		r = cmd_lookup(&parts, &o);
 	else
-		r = cmd_check(&sec, o.file);
+		r = cmd_check(&parts, o.file);
+	sf_parts_free(&parts);
 	sf_input_free(&in);
 	return r;
 }
