@@ -21,6 +21,9 @@
  *     as valid.
  * For empty: sframe_open() says SFRAME_ERR_EMPTY, and dump, lookup and check
  * say "no SFrame data" and exit 1 (as for a file without SFrame).
+ * sframe unwind on static.snap (samples at every instruction of static's
+ * chain) names the frames gdb's backtraces name; with empty as the
+ * executable, every walk stops at its first frame: no SFrame.
  *
  * Usage: test_lld SFRAME_TOOL FIXTURES_DIR
  */
@@ -289,10 +292,93 @@ static void test_empty(void **state)
 	}
 }
 
+/*
+ * sframe unwind on samples of static taken at every instruction of its chain:
+ * the frames named, sample by sample, are gdb's (from .eh_frame), which
+ * takes every part (the chain spans four of them).
+ */
+static void test_unwind(void **state)
+{
+	char exe[1024], snap[1024];
+	char *argv[] = { (char *)tool, "unwind", "--elf", exe, snap, NULL };
+	char *out, *err, *want, *line, *save, *wline, *wsave, got[512];
+	size_t len, n = 0;
+	int status;
+
+	(void)state;
+	fixture_path("static", "", exe, sizeof(exe));
+	fixture_path("static", ".snap", snap, sizeof(snap));
+	want = fixture("static", ".unwind", &len);
+	out = run(argv, NULL, &err, &status);
+	assert_int_equal(status, 0);
+	if (!strstr(err, "warning: not one SFrame section but 6 concatenated sections (as LLVM "
+			 "lld links them); unwind uses every one"))
+		fail_msg("sframe unwind: no warning: '%s'", err);
+	got[0] = '\0';
+	wline = strtok_r(want, "\n", &wsave);
+	for (line = strtok_r(out, "\n", &save);; line = strtok_r(NULL, "\n", &save)) {
+		const char *sym;
+
+		/* "sample N: pc ..." starts a sample; "  #K  0xPC NAME+0xOFF" a frame. */
+		if (!line || strncmp(line, "sample ", 7) == 0) {
+			if (got[0]) {
+				assert_non_null(wline);
+				if (strcmp(got, wline) != 0)
+					fail_msg("got:  %s\nwant: %s (gdb)", got, wline);
+				wline = strtok_r(NULL, "\n", &wsave);
+				n++;
+			}
+			if (!line)
+				break;
+			snprintf(got, sizeof(got), "%.*s", (int)(strchr(line, ':') + 1 - line), line);
+		} else if (strncmp(line, "  #", 3) == 0) {
+			sym = strstr(line, " 0x") + 20;
+			snprintf(got + strlen(got), sizeof(got) - strlen(got), " %.*s",
+				 (int)strcspn(sym, "+ "), sym);
+		} else {
+			/* The walk ends in _start, the assembly entry point without SFrame. */
+			assert_true(strncmp(line, "  stop: no SFrame row for 0x", 28) == 0);
+		}
+	}
+	assert_null(wline);
+	assert_int_equal(n, 135);
+	free(out);
+	free(err);
+	free(want);
+}
+
+/* An executable with an empty section: no SFrame, every walk stops at its first frame. */
+static void test_unwind_empty(void **state)
+{
+	char exe[1024], snap[1024];
+	char *argv[] = { (char *)tool, "unwind", "--elf", exe, snap, NULL };
+	char *out, *err, *line, *save;
+	size_t samples = 0, frames = 0, stops = 0;
+	int status;
+
+	(void)state;
+	fixture_path("empty", "", exe, sizeof(exe));
+	fixture_path("static", ".snap", snap, sizeof(snap));
+	out = run(argv, NULL, &err, &status);
+	assert_int_equal(status, 0);
+	if (!strstr(err, "warning: no SFrame data: the .sframe section is empty"))
+		fail_msg("sframe unwind: no warning: '%s'", err);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		samples += strncmp(line, "sample ", 7) == 0;
+		frames += strncmp(line, "  #", 3) == 0;
+		stops += strncmp(line, "  stop: no SFrame row for 0x", 28) == 0;
+	}
+	assert_int_equal(samples, 135);
+	assert_int_equal(frames, 135);
+	assert_int_equal(stops, 135);
+	free(out);
+	free(err);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const names[] = { "static", "exe", "lib.so", "mixed.so" };
-	struct CMUnitTest tests[5];
+	struct CMUnitTest tests[7];
 	size_t i;
 
 	if (argc != 3) {
@@ -313,5 +399,7 @@ int main(int argc, char **argv)
 	tests[4].setup_func = NULL;
 	tests[4].teardown_func = NULL;
 	tests[4].initial_state = NULL;
-	return _cmocka_run_group_tests("lld", tests, 5, NULL, NULL);
+	tests[5] = (struct CMUnitTest){ "unwind", test_unwind, NULL, NULL, NULL };
+	tests[6] = (struct CMUnitTest){ "unwind, empty section", test_unwind_empty, NULL, NULL, NULL };
+	return _cmocka_run_group_tests("lld", tests, 7, NULL, NULL);
 }
