@@ -28,22 +28,27 @@ static int cmp_func(const void *a, const void *b)
 }
 
 /*
- * Every function of every part by address, merged into runs of one part.
- * A function whose FDE cannot be decoded is left out: a lookup at it then
- * finds no part, unless a run of its own part spans it.
+ * Every function of every part by address, merged into runs of one part,
+ * kept as a module table (sorted, searched by address). A function whose
+ * FDE cannot be decoded is left out: a lookup at it then finds no part,
+ * unless a run of its own part spans it.
  */
 static int build_runs(struct sf_parts *p)
 {
+	struct sframe_module *runs;
 	struct func *f;
 	size_t total = 0, nf = 0, i, j, k;
 	uint64_t end;
 
 	for (i = 0; i < p->n; i++)
 		total += p->sec[i].num_fdes;
+	if (total > UINT32_MAX)
+		return -ENOMEM;
 	f = malloc((total ? total : 1) * sizeof(*f));
-	p->runs = malloc((total ? total : 1) * sizeof(*p->runs));
-	if (!f || !p->runs) {
+	runs = calloc(total ? total : 1, sizeof(*runs));
+	if (!f || !runs) {
 		free(f);
+		free(runs);
 		return -ENOMEM;
 	}
 	for (i = 0; i < p->n; i++) {
@@ -62,26 +67,29 @@ static int build_runs(struct sf_parts *p)
 	qsort(f, nf, sizeof(*f), cmp_func);
 	k = 0;
 	for (i = 0; i < nf; i++) {
-		if (k && p->runs[k - 1].sec == &p->sec[f[i].part]) {
-			if (f[i].end > p->runs[k - 1].end)
-				p->runs[k - 1].end = f[i].end;
+		if (k && runs[k - 1].sec == &p->sec[f[i].part]) {
+			if (f[i].end > runs[k - 1].end)
+				runs[k - 1].end = f[i].end;
 			continue;
 		}
-		p->runs[k].start = f[i].start;
-		p->runs[k].end = f[i].end;
-		p->runs[k].sec = &p->sec[f[i].part];
+		runs[k].start = f[i].start;
+		runs[k].end = f[i].end;
+		runs[k].sec = &p->sec[f[i].part];
 		k++;
 	}
 	free(f);
-	/* Overlapping functions of different parts: the later start wins. */
-	p->nruns = 0;
+	/*
+	 * Overlapping functions of different parts: the later start wins.
+	 * In address order, each run goes at the table's end.
+	 */
+	sframe_modules_init(&p->runs, runs, (uint32_t)total);
 	for (i = 0; i < k; i++) {
-		struct sf_range r = p->runs[i];
+		struct sframe_module r = runs[i];
 
-		if (i + 1 < k && r.end > p->runs[i + 1].start)
-			r.end = p->runs[i + 1].start;
+		if (i + 1 < k && r.end > runs[i + 1].start)
+			r.end = runs[i + 1].start;
 		if (r.start < r.end)
-			p->runs[p->nruns++] = r;
+			(void)sframe_modules_add(&p->runs, r.start, r.end, r.sec, NULL);
 	}
 	return 0;
 }
@@ -146,38 +154,20 @@ void sf_parts_free(struct sf_parts *p)
 	free(p->buf);
 	free(p->sec);
 	free(p->off);
-	free(p->runs);
+	free(p->runs.slots);
 	memset(p, 0, sizeof(*p));
-}
-
-/* The run containing @pc, or NULL. */
-static const struct sf_range *run_at(const struct sf_parts *p, uint64_t pc)
-{
-	size_t lo = 0, hi = p->nruns;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->runs[mid].start <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || pc >= p->runs[lo - 1].end)
-		return NULL;
-	return &p->runs[lo - 1];
 }
 
 int sf_parts_lookup(const struct sf_parts *p, uint64_t pc, struct sframe_row *row,
 		    const struct sframe_section **part)
 {
-	const struct sf_range *r;
+	const struct sframe_module *r;
 
 	if (p->n == 1) {
 		*part = &p->sec[0];
 		return sframe_lookup(&p->sec[0], pc, row);
 	}
-	r = run_at(p, pc);
+	r = sframe_modules_find(&p->runs, pc);
 	*part = r ? r->sec : NULL;
 	if (r)
 		return sframe_lookup(r->sec, pc, row);
@@ -196,22 +186,23 @@ int sf_parts_ranges(const struct sf_parts *p, uint64_t start, uint64_t end,
 	*out = NULL;
 	*n = 0;
 	/* Each run adds at most itself and the gap before it; one gap at the end. */
-	v = malloc((2 * p->nruns + 1) * sizeof(*v));
+	v = malloc((2 * (size_t)p->runs.count + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	if (p->n == 1) {
 		v[k++] = (struct sf_range){ start, end, &p->sec[0] };
 		cur = end;
 	}
-	for (i = 0; i < p->nruns && cur < end; i++) {
-		uint64_t rs = p->runs[i].start > start ? p->runs[i].start : start;
-		uint64_t re = p->runs[i].end < end ? p->runs[i].end : end;
+	for (i = 0; i < p->runs.count && cur < end; i++) {
+		const struct sframe_module *r = &p->runs.slots[i];
+		uint64_t rs = r->start > start ? r->start : start;
+		uint64_t re = r->end < end ? r->end : end;
 
 		if (rs >= re)
 			continue;
 		if (rs > cur)
 			v[k++] = (struct sf_range){ cur, rs, NULL };
-		v[k++] = (struct sf_range){ rs, re, p->runs[i].sec };
+		v[k++] = (struct sf_range){ rs, re, r->sec };
 		cur = re;
 	}
 	if (cur < end)

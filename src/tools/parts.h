@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <sframe/sframe.h>
+#include <sframe/sframe_unwind.h>
 
 /**
  * struct sf_range - addresses described by one part, or by none.
@@ -35,9 +35,8 @@ struct sf_range {
  *	the last part in @sec (a part after it is truncated or corrupt, or
  *	garbage follows it).
  * @err_off: the section offset @err is about.
- * @runs: for @n > 1, the functions of the parts by address: each entry a
- *	run of consecutive functions of one part, sorted, not overlapping.
- * @nruns: their number.
+ * @runs: for @n > 1, the functions of the parts by address: each module a
+ *	run of consecutive functions of one part (@runs.slots).
  */
 struct sf_parts {
 	struct sframe_buffer *buf;
@@ -46,8 +45,7 @@ struct sf_parts {
 	size_t n;
 	int err;
 	uint64_t err_off;
-	struct sf_range *runs;
-	size_t nruns;
+	struct sframe_module_table runs;
 };
 
 /**
