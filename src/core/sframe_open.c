@@ -55,8 +55,9 @@ int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
 	if (!sec || !read)
 		return -SFRAME_ERR_INVAL;
 	/*
-	 * Linkers leave an empty .sframe when they drop every input section
-	 * (GNU ld 2.47 with v2 objects): nothing to read, which is not damage.
+	 * A linker leaves an empty .sframe when it keeps none of its inputs'
+	 * sections (GNU ld 2.47 takes no v2 input): no SFrame data, which is
+	 * not damage.
 	 */
 	if (size == 0)
 		return -SFRAME_ERR_EMPTY;
