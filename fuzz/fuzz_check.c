@@ -14,7 +14,11 @@
  *     row, in the gaps, at PCs from the input's tail) returns a row or "no
  *     row", never an error, and exactly what the reference lookup says; the
  *     same with the sorted flag cleared (linear instead of binary search);
- *   - the k-th read failing makes sframe_check() return that error unchanged.
+ *   - the k-th read failing makes sframe_check() return that error unchanged;
+ *   - sframe_part_size() finds the same parts as the bytes say (zero
+ *     padding, then a magic at a multiple of 8), each part opened over its
+ *     extent is checked as a section of its own, and the walk over the
+ *     parts ends.
  * In the assume-mask build (FZ_ASSUME) the lookups run on accepted sections
  * only, where the results must be the same as without the mask.
  */
@@ -22,14 +26,37 @@
 
 #define MAX_PCS 512
 
+/*
+ * What follows the FRE area, from the raw bytes: nothing but zeros, or
+ * zeros and then another section's magic at a multiple of 8 (its offset in
+ * *@next), or anything else.
+ */
+static int ref_tail(const uint8_t *d, uint64_t size, uint64_t end, uint64_t *next)
+{
+	uint64_t off = end;
+
+	*next = size;
+	while (off < size && d[off] == 0)
+		off++;
+	if (off == size)
+		return 0;
+	if (off % 8 != 0 || size - off < 2)
+		return -SFRAME_ERR_TRAILING;
+	if (!(d[off] == 0xe2 && d[off + 1] == 0xde) && !(d[off] == 0xde && d[off + 1] == 0xe2))
+		return -SFRAME_ERR_TRAILING;
+	*next = off;
+	return 0;
+}
+
 /* sframe_check()'s contract, step by step, through the per-entry API. */
-static int ref_check(const struct sframe_section *sec, struct sframe_problem *where)
+static int ref_check(const uint8_t *d, const struct sframe_section *sec,
+		     struct sframe_problem *where)
 {
 	struct sframe_fde fde;
 	struct sframe_fre_iter it;
 	struct sframe_fre fre;
 	struct sframe_rules rules;
-	uint64_t total = 0, limit;
+	uint64_t total = 0, limit, next;
 	int64_t prev_start = 0;
 	uint32_t prev_size = 0, i, j, prev_fre = 0;
 	int ret;
@@ -83,7 +110,54 @@ static int ref_check(const struct sframe_section *sec, struct sframe_problem *wh
 	where->fde = where->fre = SFRAME_NO_INDEX;
 	if (total != sec->num_fres)
 		return -SFRAME_ERR_FRE_COUNT;
-	return 0;
+	ret = ref_tail(d, sec->size, sec->fre_start + sec->fre_len, &next);
+	if (ret == 0 && next < sec->size)
+		ret = -SFRAME_ERR_CONCAT;
+	return ret;
+}
+
+/*
+ * Every part of the input as sframe_part_size() documents the walk: each
+ * extent as the raw bytes say, at least a header long; each part opened
+ * over its extent checks as it would alone; the k-th read failing gives
+ * its error back.
+ */
+static void parts(const uint8_t *d, uint64_t size)
+{
+	struct sframe_section sec, part;
+	struct sframe_problem where;
+	struct fz_mem m;
+	uint64_t off, len, next;
+	unsigned long nparts = 0, reads;
+	int ret, ref;
+
+	fz_mem_init(&m, d, size, 0x2000);
+	for (off = 0; off < size; off += len) {
+		if (sframe_open(&sec, fz_read, &m, 0x2000 + off, size - off, 0x400000 + off))
+			return;
+		m.calls = 0;
+		ret = sframe_part_size(&sec, &len);
+		reads = m.calls;
+		ref = ref_tail(d + off, size - off, sec.fre_start + sec.fre_len, &next);
+		FZ_ASSERT_ERR(ret, ref);
+		if (ret)
+			return;
+		FZ_ASSERT(len == next && len >= 28 && len <= size - off);
+		if (reads) {
+			m.calls = 0;
+			m.fail_at = 1 + (unsigned long)(d[off + 2] ^ size) % reads;
+			FZ_ASSERT_ERR(sframe_part_size(&sec, &next), FZ_INJECTED);
+			m.fail_at = 0;
+		}
+		FZ_ASSERT(++nparts <= size / 28);
+		FZ_ASSERT_ERR(sframe_open(&part, fz_read, &m, 0x2000 + off, len, 0x400000 + off), 0);
+		FZ_ASSERT_ERR(sframe_part_size(&part, &next), 0);
+		FZ_ASSERT(next == len);
+		ret = sframe_check(&part, &where);
+		FZ_ASSERT(ret != -SFRAME_ERR_CONCAT && ret != -SFRAME_ERR_TRAILING);
+		FZ_ASSERT_ERR(ret, ref_check(d + off, &part, &where));
+	}
+	FZ_ASSERT(off == size);
 }
 
 /* Every interesting PC and the input's own PCs against the reference. */
@@ -116,6 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t nextra = 0, i;
 	int ret, ref;
 
+	parts(d, size);
 	fz_mem_init(&m, d, size, 0x2000);
 	if (sframe_open(&sec, fz_read, &m, 0x2000, size, 0x7f0000001000)) {
 		free(d);
@@ -134,7 +209,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_ASSERT(where.fde == SFRAME_NO_INDEX && where.fre == SFRAME_NO_INDEX);
 	} else if (where.fde == SFRAME_NO_INDEX) {
 		FZ_ASSERT(where.fre == SFRAME_NO_INDEX);
-		FZ_ASSERT_ERR(ret, -SFRAME_ERR_FRE_COUNT);
+		FZ_ASSERT(ret == -SFRAME_ERR_FRE_COUNT || ret == -SFRAME_ERR_TRAILING ||
+			  ret == -SFRAME_ERR_CONCAT);
 	} else {
 		struct sframe_fde fde;
 
@@ -144,7 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	/* The reference's verdict, at the same place. */
-	ref = ref_check(&sec, &rwhere);
+	ref = ref_check(d, &sec, &rwhere);
 	FZ_ASSERT_ERR(ret, ref);
 	if (ret) {
 		FZ_ASSERT(where.fde == rwhere.fde);

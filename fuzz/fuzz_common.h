@@ -203,6 +203,8 @@ static inline bool fz_section_err(int err)
 	case SFRAME_ERR_WORD_SIZE:
 	case SFRAME_ERR_WORDS:
 	case SFRAME_ERR_FRE_COUNT:
+	case SFRAME_ERR_TRAILING:
+	case SFRAME_ERR_CONCAT:
 		return true;
 	default:
 		return false;

@@ -39,6 +39,10 @@ static void ref_open(const uint8_t *d, uint64_t size, struct ref_hdr *h)
 	uint64_t hdr_end, fde_off, fre_off, fde_end, fre_end, min_fre;
 
 	memset(h, 0, sizeof(*h));
+	if (size == 0) {
+		h->err = -SFRAME_ERR_EMPTY;
+		return;
+	}
 	if (size < 2) {
 		h->err = -SFRAME_ERR_TRUNCATED;
 		return;

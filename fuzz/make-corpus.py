@@ -6,8 +6,9 @@ Usage: fuzz/make-corpus.py   (from anywhere; rewrites the seed-* files only;
 the corpus's other files are inputs found by fuzzing, see fuzz/README.md)
 
 Seeds per target (input formats: the comment at the top of each fuzz_*.c):
-  open, iterate, check: every binutils-made section, fixtures/v*/*.sframe and
-      fixtures/unwind/*/unwind.sframe, and the hand-built ones of
+  open, iterate, check: every toolchain-made section, fixtures/v*/*.sframe,
+      fixtures/lld-*/*.sframe (runs of sections as LLVM lld links them, and
+      an empty one), fixtures/unwind/*/unwind.sframe, and the hand-built ones of
       fixtures/handmade/ (the hostile fixtures are replayed from
       fixtures/hostile/ directly);
   lookup: each of those sections at its own address, with up to 48 of its
@@ -32,7 +33,7 @@ def sections():
     """(name, bytes, vaddr, pcs) for every fixture section."""
     out = []
     for d in sorted(os.listdir(FIX)):
-        if not (d.startswith('v') and '-' in d):
+        if not ((d.startswith('v') or d.startswith('lld-')) and '-' in d):
             continue
         for f in sorted(os.listdir(os.path.join(FIX, d))):
             if not f.endswith('.sframe'):

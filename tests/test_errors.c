@@ -79,8 +79,10 @@ static void test_open_truncated(void **state)
 
 	(void)state;
 	len = build_base(2, 0x5);
-	/* Shorter than the 28-byte header: nothing may be read past @len. */
-	for (n = 0; n < SFRAME_HDR_SIZE; n++)
+	/* No byte at all is no SFrame data (test_parts.c); shorter than the header: truncated. */
+	assert_err(open_bytes(buf, 0, 0x1000), -SFRAME_ERR_EMPTY);
+	/* Nothing may be read past @len. */
+	for (n = 1; n < SFRAME_HDR_SIZE; n++)
 		assert_err(open_bytes(buf, n, 0x1000), -SFRAME_ERR_TRUNCATED);
 	/* A whole header, but the areas it describes run past the end. */
 	for (n = SFRAME_HDR_SIZE; n < len; n++)

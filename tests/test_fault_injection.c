@@ -3,10 +3,11 @@
  * test_fault_injection.c - every public entry point, with the k-th memory
  * read failing, for every k.
  *
- * For each binutils-made section (F.sframe of the v1/v2/v3 fixture folders,
- * at the address in F.addr) and each entry point that reads (sframe_open(), sframe_get_fde()
- * of every FDE, the FRE iteration of every FDE, sframe_lookup() at every
- * PC of F.pcs or around every function, sframe_check()), the call is made
+ * For each toolchain-made section (F.sframe of the v1/v2/v3 fixture folders
+ * and of lld-x86_64, at the address in F.addr) and each entry point that
+ * reads (sframe_open(), sframe_get_fde() of every FDE, the FRE iteration of
+ * every FDE, sframe_lookup() at every PC of F.pcs or around every function,
+ * sframe_check(), sframe_part_size() and sframe_check() of every part), the call is made
  * once to count its reads N; then for k = 1 .. N it is made again with the
  * k-th read failing with a distinctive error (-77), and it must return
  * exactly -77: never success with partial data, never another error, never
@@ -148,6 +149,13 @@ static int op_check(struct op *o)
 	return sframe_check(o->sec, &where);
 }
 
+static int op_part_size(struct op *o)
+{
+	uint64_t len;
+
+	return sframe_part_size(o->sec, &len);
+}
+
 struct tally {
 	unsigned long calls;
 	unsigned long faults;
@@ -221,12 +229,19 @@ static void test_section(void **state)
 	struct reader rd;
 	struct op o;
 	uint8_t *data;
-	size_t len = 0, npcs, i;
+	size_t len = 0, npcs, i, off;
+	uint64_t part_len;
 	uint32_t j;
 
 	snprintf(p, sizeof(p), "%s.sframe", fx->path);
 	data = (uint8_t *)tu_read_file(p, &len);
 	assert_non_null(data);
+	if (len == 0) {
+		/* GNU ld's empty section: nothing to read, no SFrame data. */
+		assert_err(sframe_open(&sec, fi_read, &rd, 0x7000, 0, 0), -SFRAME_ERR_EMPTY);
+		free(data);
+		return;
+	}
 	rd.data = data;
 	rd.base = 0x7000;
 	rd.size = len;
@@ -279,6 +294,20 @@ static void test_section(void **state)
 
 	snprintf(what, sizeof(what), "%s: sframe_check", fx->name);
 	inject(what, op_check, &o, &f, &t);
+
+	/* Every part (LLVM lld: several), opened over the rest, then over its extent. */
+	for (off = 0; off < len; off += part_len) {
+		struct sframe_section part;
+
+		assert_err(sframe_open(&part, fi_read, &rd, rd.base + off, len - off, o.vaddr + off), 0);
+		o.sec = &part;
+		snprintf(what, sizeof(what), "%s: sframe_part_size at 0x%zx", fx->name, off);
+		inject(what, op_part_size, &o, &f, &t);
+		assert_err(sframe_part_size(&part, &part_len), 0);
+		assert_err(sframe_open(&part, fi_read, &rd, rd.base + off, part_len, o.vaddr + off), 0);
+		snprintf(what, sizeof(what), "%s: sframe_check of the part at 0x%zx", fx->name, off);
+		inject(what, op_check, &o, &f, &t);
+	}
 	print_message("%s: %lu calls, %lu injected read failures, each returned unchanged\n",
 		      fx->name, t.calls, t.faults);
 	assert_true(t.calls > 3);
@@ -530,7 +559,8 @@ static void find_sections(void)
 	while ((de = readdir(d))) {
 		char sub[1024];
 
-		if (de->d_name[0] != 'v' || !strchr(de->d_name, '-'))
+		if (!strchr(de->d_name, '-') ||
+		    (de->d_name[0] != 'v' && strncmp(de->d_name, "lld-", 4) != 0))
 			continue;
 		if (snprintf(sub, sizeof(sub), "%s/%s", fixtures, de->d_name) >= (int)sizeof(sub))
 			continue;

@@ -4,7 +4,11 @@
  * built with SFrame, spins at known call depths; the tool must print its
  * threads' stacks in eu-stack's layout, frame by frame, and leave it running.
  *
- *   test_stack SFRAME_TOOL STACK_CHILD SKIP_REASON README MANPAGE
+ *   test_stack SFRAME_TOOL STACK_CHILD SKIP_REASON LLD_DIR README MANPAGE
+ *
+ * LLD_DIR (fixtures/lld-x86_64, "" on hosts that cannot run its x86_64
+ * programs) holds a program linked by LLVM lld, whose .sframe is a run of
+ * sections, and the same linked by GNU ld, whose .sframe is empty.
  *
  * The example of a live process in README and MANPAGE (doc_examples.h) is
  * compared with the tool's output on the child, ids, addresses and offsets
@@ -44,6 +48,7 @@
 
 static const char *tool_path;
 static const char *child_path;
+static const char *lld_dir;	/* fixtures/lld-x86_64, "" where its programs cannot run */
 static const char *doc_paths[2];
 
 /* ---- Children ------------------------------------------------------------------ */
@@ -90,8 +95,8 @@ static bool read_line(int fd, char *buf, size_t size, long timeout_ms)
 	return false;
 }
 
-/* Start stack_child MODE and wait for its "ready". */
-static struct child *start_child(const char *mode)
+/* Start PATH MODE and wait for its "ready". */
+static struct child *start_program(const char *path, const char *mode)
 {
 	struct child *c = NULL;
 	char line[64];
@@ -106,14 +111,20 @@ static struct child *start_child(const char *mode)
 	assert_true(c->pid >= 0);
 	if (c->pid == 0) {
 		dup2(p[1], STDOUT_FILENO);
-		execl(child_path, child_path, mode, (char *)NULL);
+		execl(path, path, mode, (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);
 	c->out = p[0];
 	if (!read_line(c->out, line, sizeof(line), 10000) || strcmp(line, "ready") != 0)
-		fail_msg("stack_child %s did not get ready (got '%s')", mode, line);
+		fail_msg("%s %s did not get ready (got '%s')", path, mode, line);
 	return c;
+}
+
+/* Start stack_child MODE and wait for its "ready". */
+static struct child *start_child(const char *mode)
+{
+	return start_program(child_path, mode);
 }
 
 /* The child must still run: answer SIGUSR1 with "bye" and exit 0. */
@@ -409,8 +420,9 @@ static void parse_output(const char *text, struct parsed *out)
 			fail_msg("TID %ld has no stop line", out->th[i].tid);
 }
 
-/* Frames 0.. of @t are @names, in order, in stack_child, described by SFrame. */
-static void expect_chain(const struct thread_block *t, const char *const *names, unsigned int n)
+/* Frames 0.. of @t are @names, in order, in @module, described by SFrame. */
+static void expect_chain_in(const struct thread_block *t, const char *const *names,
+			    unsigned int n, const char *module)
 {
 	unsigned int i;
 
@@ -423,11 +435,16 @@ static void expect_chain(const struct thread_block *t, const char *const *names,
 			fail_msg("TID %ld frame #%u is '%s', expected '%s'", t->tid, i, f->sym,
 				 names[i]);
 		assert_true(f->has_offset);
-		assert_non_null(strstr(f->module, "stack_child"));
+		assert_non_null(strstr(f->module, module));
 		assert_false(f->no_sframe);
 		assert_false(f->fp);
 		assert_true(f->pc != 0);
 	}
+}
+
+static void expect_chain(const struct thread_block *t, const char *const *names, unsigned int n)
+{
+	expect_chain_in(t, names, n, "stack_child");
 }
 
 /* What holds for every walk: marks and stop reasons agree. */
@@ -734,6 +751,87 @@ static void test_usage(void **state)
 	assert_non_null(strstr(r.out, "Usage: sframe stack PID"));
 }
 
+/*
+ * Run the tool on @c until its thread is back in level3: the program writes
+ * "ready" from say(), which level3 calls, and may still be on its way back
+ * when the tool stops it.
+ */
+static void run_tool_in_level3(struct run *r, struct parsed *p, struct child *c)
+{
+	char pid[32];
+	int tries;
+
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	for (tries = 0; tries < 20; tries++) {
+		usleep(50000);
+		run_tool(r, pid, END);
+		skip_if_not_permitted(r);
+		assert_int_equal(r->status, 0);
+		parse_output(r->out, p);
+		assert_int_equal(p->nth, 1);
+		if (p->th[0].n > 0 && strcmp(p->th[0].frames[0].sym, "level3") == 0)
+			return;
+	}
+	fail_msg("the thread never showed up in level3:\n%s", r->out);
+}
+
+/*
+ * LLVM lld's run of SFrame sections (fixtures/lld-x86_64/static, with no C
+ * library: every frame down to _start is its own): the chain crosses four
+ * of its parts, and the tool says the section is not one.
+ */
+static void test_lld_parts(void **state)
+{
+	static const char *const chain[] = { "level3", "level2", "level1", "main", "start_main" };
+	static struct run r;
+	static struct parsed p;
+	const struct frame *last;
+	char path[1024];
+	struct child *c;
+
+	(void)state;
+	if (!lld_dir[0])
+		skip();
+	snprintf(path, sizeof(path), "%s/static", lld_dir);
+	c = start_program(path, "single");
+	run_tool_in_level3(&r, &p, c);
+	assert_non_null(strstr(r.err, "lld-x86_64/static: warning: not one SFrame section but 6 "
+				      "concatenated sections (as LLVM lld links them); stack uses "
+				      "every one"));
+	expect_chain_in(&p.th[0], chain, 5, "lld-x86_64/static");
+	/* Then _start, assembly without SFrame, where the walk ends. */
+	assert_int_equal(p.th[0].n, 6);
+	last = &p.th[0].frames[5];
+	assert_string_equal(last->sym, "_start");
+	assert_true(last->no_sframe);
+	expect_consistent(&p.th[0], false);
+	fputs(r.out, stdout);
+	expect_child_runs_and_ends(c);
+}
+
+/* The same program linked by GNU ld: an empty .sframe, a module without SFrame. */
+static void test_lld_empty_section(void **state)
+{
+	static struct run r;
+	static struct parsed p;
+	char path[1024];
+	struct child *c;
+
+	(void)state;
+	if (!lld_dir[0])
+		skip();
+	snprintf(path, sizeof(path), "%s/empty", lld_dir);
+	c = start_program(path, "single");
+	run_tool_in_level3(&r, &p, c);
+	assert_int_equal(p.th[0].n, 1);
+	assert_string_equal(p.th[0].frames[0].sym, "level3");
+	assert_true(p.th[0].frames[0].no_sframe);
+	assert_non_null(strstr(p.th[0].stop, ": empty .sframe section (no SFrame data)"));
+	expect_consistent(&p.th[0], false);
+	fputs(r.out, stdout);
+	expect_child_runs_and_ends(c);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -744,17 +842,20 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_fp_fallback, kill_children),
 		cmocka_unit_test_teardown(test_threads, kill_children),
 		cmocka_unit_test_teardown(test_documented_example, free_documents),
+		cmocka_unit_test_teardown(test_lld_parts, kill_children),
+		cmocka_unit_test_teardown(test_lld_empty_section, kill_children),
 	};
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: %s SFRAME_TOOL STACK_CHILD SKIP_REASON README MANPAGE\n",
+	if (argc != 7) {
+		fprintf(stderr, "usage: %s SFRAME_TOOL STACK_CHILD SKIP_REASON LLD_DIR README MANPAGE\n",
 			argv[0]);
 		return 2;
 	}
 	tool_path = argv[1];
 	child_path = argv[2];
-	doc_paths[0] = argv[4];
-	doc_paths[1] = argv[5];
+	lld_dir = argv[4];
+	doc_paths[0] = argv[5];
+	doc_paths[1] = argv[6];
 	if (argv[3][0] || !child_path[0]) {
 		printf("SKIP: %s\n", argv[3][0] ? argv[3] : "stack_child was not built");
 		return 77;

@@ -100,7 +100,12 @@ enum sframe_error {
 	SFRAME_ERR_DEPTH = 4118,	/* the depth bound was reached */
 	SFRAME_ERR_FULL = 4119,		/* the module table is full */
 	SFRAME_ERR_OVERLAP = 4120,	/* a module overlaps one already in the table */
-	SFRAME_ERR_MAX = 4120
+	/* Not corrupt either: the section has no bytes, so no SFrame data at all. */
+	SFRAME_ERR_EMPTY = 4121,
+	/* Bytes after the section (see sframe_part_size()). */
+	SFRAME_ERR_TRAILING = 4122,	/* after the FRE area: not padding nor another section */
+	SFRAME_ERR_CONCAT = 4123,	/* another SFrame section follows this one (LLVM lld) */
+	SFRAME_ERR_MAX = 4123
 };
 
 /**
@@ -312,7 +317,13 @@ int sframe_read_buffer(void *ctx, uint64_t addr, void *dst, size_t len);
  * byte order), version, flags allowed for that version, ABI, and that the
  * FDE and FRE areas lie inside @size without overflow.
  *
+ * Bytes after the FRE area are not looked at here (sframe_check() and
+ * sframe_part_size() do): a section opened over a run of several, as LLVM
+ * lld links them, describes the first of them only.
+ *
  * Return: 0; -SFRAME_ERR_INVAL (NULL @sec or @read, @base + @size wraps);
+ * -SFRAME_ERR_EMPTY (@size 0: no SFrame data, not damage; GNU ld leaves an
+ * empty .sframe when it keeps none of its inputs' sections);
  * -SFRAME_ERR_TRUNCATED, -SFRAME_ERR_BAD_MAGIC, -SFRAME_ERR_VERSION,
  * -SFRAME_ERR_FLAGS, -SFRAME_ERR_ABI, -SFRAME_ERR_HEADER; or the callback's
  * error.
@@ -437,11 +448,63 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
  * row starting exactly at the end covers nothing, but gas emits such rows
  * for CFI after a function's last instruction, so it is accepted); FDEs
  * flagged sorted really sorted and not overlapping; v3 attribute records
- * inside the FRE area; the FRE total equal to the header's count.
+ * inside the FRE area; the FRE total equal to the header's count; and
+ * nothing but zero padding after the FRE area, up to @sec->size (see
+ * sframe_part_size()). Problems after the FRE area are the header's
+ * (@where->fde is SFRAME_NO_INDEX).
  *
- * Return: 0 when valid; the first problem's error code otherwise.
+ * Return: 0 when valid; the first problem's error code otherwise:
+ * -SFRAME_ERR_CONCAT when another SFrame section follows (open and check
+ * each part on its own, see sframe_part_size()), -SFRAME_ERR_TRAILING when
+ * other bytes do.
  */
 int sframe_check(const struct sframe_section *sec, struct sframe_problem *where);
+
+/**
+ * sframe_part_size() - the extent of one SFrame section in a run of them.
+ * @sec: opened at the first byte of an SFrame section, with @sec->size
+ *	reaching to the end of the whole range (an ELF .sframe section).
+ * @part_size: set on success: the bytes from @sec's first byte to the
+ *	start of the next SFrame section in the range, or @sec->size when no
+ *	other follows.
+ *
+ * GNU ld merges the .sframe sections of its inputs into one; LLVM lld
+ * (up to 23 at least) concatenates them instead: the output is a run of
+ * complete SFrame sections, one per input object, each at a multiple of 8
+ * bytes from the first, and the first header describes the first object's
+ * functions only. Each part is a valid section where it lies: its function
+ * starts are PC-relative (the PCREL flag), relative to its own fields.
+ *
+ * A part's own bytes end with its FRE area. Zero bytes after it are
+ * padding, any number of them (the alignment; gas pads some sections
+ * itself). The first non-zero byte after it must be at a multiple of 8 from
+ * @sec's first byte and start the SFrame magic (either byte order): the next
+ * part, not opened nor checked here. Reads at most the bytes up to that
+ * one, SFRAME_MAX_READ at a time; none for a section that ends with its FRE
+ * area, as GNU ld writes them.
+ *
+ * To use every part of a range (@size bytes at @base, run-time address
+ * @vaddr), open each one over its own extent, which sframe_check() then
+ * validates on its own:
+ *
+ *	for (off = 0; off < size; off += len) {
+ *		err = sframe_open(&sec, read, ctx, base + off, size - off, vaddr + off);
+ *		if (!err)
+ *			err = sframe_part_size(&sec, &len);
+ *		if (!err)
+ *			err = sframe_open(&part[n++], read, ctx, base + off, len, vaddr + off);
+ *		if (err)
+ *			break;
+ *	}
+ *
+ * Every part has at least a header, so the loop ends after at most
+ * @size / 28 parts.
+ *
+ * Return: 0; -SFRAME_ERR_TRAILING when a non-zero byte after the FRE area is
+ * not the start of a part (misaligned, no magic, or the range's last byte);
+ * -SFRAME_ERR_INVAL (NULL argument); or the callback's error.
+ */
+int sframe_part_size(const struct sframe_section *sec, uint64_t *part_size);
 
 /**
  * sframe_strerror() - message for an error code.

@@ -61,7 +61,7 @@ static int check_fres(const struct sframe_section *sec, const struct sframe_fde 
 int sframe_check(const struct sframe_section *sec, struct sframe_problem *where)
 {
 	struct sframe_fde fde;
-	uint64_t total = 0;
+	uint64_t total = 0, part_size;
 	int64_t prev_start = 0;
 	uint32_t prev_size = 0, i, bad_fre;
 	int ret;
@@ -89,5 +89,13 @@ int sframe_check(const struct sframe_section *sec, struct sframe_problem *where)
 	}
 	if (total != sec->num_fres)
 		return fail(where, SFRAME_NO_INDEX, SFRAME_NO_INDEX, -SFRAME_ERR_FRE_COUNT);
-	return fail(where, SFRAME_NO_INDEX, SFRAME_NO_INDEX, 0);
+	/*
+	 * A valid header that describes only the first of several sections
+	 * must not pass for the whole: lookups would miss every function of
+	 * the others without a word.
+	 */
+	ret = sframe_part_size(sec, &part_size);
+	if (ret == 0 && part_size < sec->size)
+		ret = -SFRAME_ERR_CONCAT;
+	return fail(where, SFRAME_NO_INDEX, SFRAME_NO_INDEX, ret);
 }

@@ -36,6 +36,9 @@ static const struct err_text err_texts[SFRAME_ERR_MAX - SFRAME_ERR_BASE + 1] = {
 	{ "SFRAME_ERR_DEPTH", "unwind depth limit reached" },
 	{ "SFRAME_ERR_FULL", "module table is full" },
 	{ "SFRAME_ERR_OVERLAP", "module overlaps another module" },
+	{ "SFRAME_ERR_EMPTY", "no SFrame data: the section is empty" },
+	{ "SFRAME_ERR_TRAILING", "corrupt section: bytes after the FRE area are neither padding nor another SFrame section" },
+	{ "SFRAME_ERR_CONCAT", "not one SFrame section but several back to back (as LLVM lld links them)" },
 };
 
 static const struct err_text *lookup(int err)

@@ -54,8 +54,15 @@ int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
 
 	if (!sec || !read)
 		return -SFRAME_ERR_INVAL;
+	/*
+	 * A linker leaves an empty .sframe when it keeps none of its inputs'
+	 * sections (GNU ld 2.47 takes no v2 input): no SFrame data, which is
+	 * not damage.
+	 */
+	if (size == 0)
+		return -SFRAME_ERR_EMPTY;
 	/* The last byte must be addressable: base + size - 1 may not wrap. */
-	if (size && base > UINT64_MAX - (size - 1))
+	if (base > UINT64_MAX - (size - 1))
 		return -SFRAME_ERR_INVAL;
 
 	s.read = read;

@@ -174,6 +174,7 @@ static bool has_sframe(const struct sf_proc_modules *pm, const struct sframe_fra
 {
 	uint64_t at = lookup_pc(f);
 	const struct sf_proc_image *img = sf_proc_image_at(pm, at);
+	const struct sframe_section *sec;
 	struct sframe_row row;
 	int r;
 
@@ -181,23 +182,25 @@ static bool has_sframe(const struct sf_proc_modules *pm, const struct sframe_fra
 		return false;
 	if (!img || !img->has_sec)
 		return false;
-	r = sframe_lookup(&img->sec, at, &row);
+	r = sf_parts_lookup(&img->parts, at, &row, &sec);
 	if (r == -SFRAME_ERR_NOT_FOUND && at != f->pc) {
 		/* A signal trampoline is looked up at its exact address. */
+		const struct sframe_section *sig_sec;
 		struct sframe_row sig;
-		int r2 = sframe_lookup(&img->sec, f->pc, &sig);
+		int r2 = sf_parts_lookup(&img->parts, f->pc, &sig, &sig_sec);
 
 		if ((r2 == 0 || r2 == -SFRAME_ERR_NOT_FOUND) && sig.fde.index != SFRAME_NO_INDEX &&
 		    sig.fde.signal) {
 			r = r2;
 			row = sig;
+			sec = sig_sec;
 		}
 	}
 	if (r != -SFRAME_ERR_NOT_FOUND)
 		return true;
 	/* A v3 function without rows: an outermost or signal frame, described. */
 	return row.fde.index != SFRAME_NO_INDEX && row.fde.num_fres == 0 &&
-	       img->sec.version == SFRAME_VERSION_3;
+	       sec->version == SFRAME_VERSION_3;
 }
 
 static void print_frame(FILE *out, const struct sf_proc_modules *pm,

@@ -91,7 +91,7 @@ static int unwind_file(const struct sf_target *t, const char *path, uint32_t fla
 		fprintf(stderr, "sframe: %s\n", err);
 		return r == SF_SNAP_EIO ? SF_EXIT_USAGE : SF_EXIT_BAD;
 	}
-	if (sf_machine_abi(snap.machine, t->sec.abi) != t->sec.abi) {
+	if (sf_machine_abi(snap.machine, t->abi) != t->abi) {
 		char m1[32], m2[32];
 
 		fprintf(stderr, "sframe: %s: a snapshot of %s code, but the executable is for %s\n",
@@ -170,6 +170,11 @@ int sf_cmd_unwind(int argc, char **argv)
 		fprintf(stderr, "sframe: %s\n", err);
 		return r == SF_INPUT_EIO ? SF_EXIT_USAGE : SF_EXIT_BAD;
 	}
+	if (!t.has_sframe)
+		fprintf(stderr, "sframe: %s: warning: no SFrame data: the .sframe %s is empty\n",
+			elf, t.in.how);
+	else
+		sf_parts_warn(&t.parts, elf, "unwind");
 	/* One module table for the whole run: one cache. */
 	sframe_unwind_cache_init(&cache, entries, CACHE_ENTRIES);
 	for (i = 1; i < argc; i++) {

@@ -425,12 +425,15 @@ static struct sf_proc_image *get_image(struct sf_proc_modules *pm, struct sf_pro
 {
 	struct sf_proc_image *img, **nv;
 	size_t i;
+	bool seen = false;
 	int r;
 
-	for (i = 0; i < pm->nimages; i++)
+	for (i = 0; i < pm->nimages; i++) {
 		if (pm->images[i]->file == f && pm->images[i]->bias == bias &&
 		    pm->images[i]->bias_known == known)
 			return pm->images[i];
+		seen |= pm->images[i]->file == f;
+	}
 	nv = realloc(pm->images, (pm->nimages + 1) * sizeof(*nv));
 	if (!nv)
 		return NULL;
@@ -444,25 +447,50 @@ static struct sf_proc_image *get_image(struct sf_proc_modules *pm, struct sf_pro
 	pm->images[pm->nimages++] = img;
 	if (!known || !f->in.sec)
 		return img;
-	r = sframe_open_buffer(&img->sec, &img->buf, f->in.sec, f->in.sec_size,
-			       f->in.vaddr + bias);
-	if (r) {
-		snprintf(f->why, sizeof(f->why), "SFrame section: %s (%s)", sframe_strerror(r),
-			 sframe_errname(r));
-	} else if (img->sec.abi != pm->abi) {
+	r = sf_parts_open(&img->parts, f->in.sec, f->in.sec_size, f->in.vaddr + bias);
+	if (r == -SFRAME_ERR_EMPTY) {
+		snprintf(f->why, sizeof(f->why), "empty .sframe %s (no SFrame data)", f->in.how);
+	} else if (r) {
+		snprintf(f->why, sizeof(f->why), "SFrame section: %s (%s)",
+			 r == -ENOMEM ? "out of memory" : sframe_strerror(r), sframe_errname(r));
+	} else if (img->parts.sec[0].abi != pm->abi) {
 		snprintf(f->why, sizeof(f->why), "an SFrame section for %s in a process on %s",
-			 sf_abi_name(img->sec.abi), sf_abi_name(pm->abi));
+			 sf_abi_name(img->parts.sec[0].abi), sf_abi_name(pm->abi));
 	} else {
 		img->has_sec = true;
+		/* Once per file, however often it is mapped. */
+		if (!seen)
+			sf_parts_warn(&img->parts, f->key_path, "stack");
 	}
 	return img;
+}
+
+/* Room for @more modules in the table (a section of several parts). */
+static int grow_table(struct sf_proc_modules *pm, size_t more)
+{
+	struct sframe_module *ns;
+	size_t cap = pm->table.capacity;
+
+	if (more == 0)
+		return 0;
+	if (more > UINT32_MAX - cap)
+		return -1;
+	ns = realloc(pm->slots, (cap + more) * sizeof(*ns));
+	if (!ns)
+		return -1;
+	/* The table keeps its entries, in the moved array. */
+	pm->slots = ns;
+	pm->table.slots = ns;
+	pm->table.capacity = (uint32_t)(cap + more);
+	return 0;
 }
 
 int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
 			  sframe_read_fn read_mem, void *mem_ctx, struct sf_proc_modules *pm,
 			  char *err, size_t errlen)
 {
-	size_t i, count = 0;
+	struct sf_range *ranges = NULL;
+	size_t i, j, count = 0, nranges;
 
 	memset(pm, 0, sizeof(*pm));
 	pm->abi = abi;
@@ -496,13 +524,24 @@ int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
 		img = get_image(pm, f, bias, known);
 		if (!img)
 			goto oom;
-		/* Mappings never overlap; a failure only loses this range. */
-		(void)sframe_modules_add(&pm->table, m->start, m->end,
-					 img->has_sec ? &img->sec : NULL, img);
+		if (!img->has_sec) {
+			/* Mappings never overlap; a failure only loses this range. */
+			(void)sframe_modules_add(&pm->table, m->start, m->end, NULL, img);
+			continue;
+		}
+		if (sf_parts_ranges(&img->parts, m->start, m->end, &ranges, &nranges) ||
+		    grow_table(pm, nranges - 1))
+			goto oom;
+		for (j = 0; j < nranges; j++)
+			(void)sframe_modules_add(&pm->table, ranges[j].start, ranges[j].end,
+						 ranges[j].sec, img);
+		free(ranges);
+		ranges = NULL;
 	}
 	return 0;
 
 oom:
+	free(ranges);
 	snprintf(err, errlen, "out of memory");
 	return -1;
 }
@@ -511,8 +550,10 @@ void sf_proc_modules_free(struct sf_proc_modules *pm)
 {
 	size_t i;
 
-	for (i = 0; i < pm->nimages; i++)
+	for (i = 0; i < pm->nimages; i++) {
+		sf_parts_free(&pm->images[i]->parts);
 		free(pm->images[i]);
+	}
 	for (i = 0; i < pm->nfiles; i++) {
 		sf_elf_info_free(&pm->files[i]->info);
 		sf_input_free(&pm->files[i]->in);

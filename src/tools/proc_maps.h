@@ -15,6 +15,7 @@
 #include <sframe/sframe_unwind.h>
 
 #include "elf_input.h"
+#include "parts.h"
 
 /**
  * struct sf_map - one line of /proc/PID/maps.
@@ -90,23 +91,24 @@ struct sf_proc_file {
  * @bias_known: false when the file could not be read or none of its PT_LOAD
  *	segments maps the mapping: then @bias is meaningless and the image
  *	only names the file.
- * @has_sec: @sec is open (the file has SFrame for this process's ABI).
- * @sec: its section, at vaddr = section address + @bias.
- * @buf: @sec's buffer (over the file bytes).
+ * @has_sec: @parts is open (the file has SFrame for this process's ABI).
+ * @parts: its section, at vaddr = section address + @bias: one part, or
+ *	several when LLVM lld concatenated its inputs' sections.
  */
 struct sf_proc_image {
 	struct sf_proc_file *file;
 	uint64_t bias;
 	bool bias_known;
 	bool has_sec;
-	struct sframe_section sec;
-	struct sframe_buffer buf;
+	struct sf_parts parts;
 };
 
 /**
  * struct sf_proc_modules - the module table of a process.
- * @table: one module per executable mapping; @user is its struct
- *	sf_proc_image, @sec NULL when the image has no SFrame.
+ * @table: one module per executable mapping (for a section of several
+ *	parts, one per range of a part's functions in the mapping, and the
+ *	gaps between them); @user is its struct sf_proc_image, @sec NULL
+ *	where the image has no SFrame.
  */
 struct sf_proc_modules {
 	uint8_t abi;

@@ -11,6 +11,7 @@
  * Every command takes -h/--help (its own usage) and --version. Exit status:
  * as tool_cli.h says, for every command.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "cmd_unwind.h"
 #include "elf_input.h"
 #include "format_row.h"
+#include "parts.h"
 #include "tool_cli.h"
 
 #define EXIT_BAD	SF_EXIT_BAD
@@ -332,16 +334,17 @@ static int dump_fde(const struct sframe_section *sec, uint32_t idx, const char *
 }
 
 /*
- * A damaged FDE or FRE stops only its own function's dump: the others are
- * printed (objdump's layout on standard output), the problem goes to
- * standard error where the function would be, and the exit status is 1.
+ * One part: what objdump prints for a section, under @title. A damaged FDE
+ * or FRE stops only its own function's dump: the others are printed
+ * (objdump's layout on standard output), the problem goes to standard error
+ * where the function would be, and the part counts as failed.
  */
-static int cmd_dump(const struct sframe_section *sec, const char *file)
+static bool dump_part(const struct sframe_section *sec, const char *file, const char *title)
 {
 	bool ok = true;
 	uint32_t i;
 
-	printf("Contents of the SFrame section .sframe:\n  Header :\n\n");
+	printf("%s\n  Header :\n\n", title);
 	printf("    Version: SFRAME_VERSION_%u\n", sec->version);
 	dump_flags(sec);
 	if (sec->fixed_fp != 0)
@@ -354,19 +357,47 @@ static int cmd_dump(const struct sframe_section *sec, const char *file)
 	for (i = 0; i < sec->num_fdes; i++)
 		if (dump_fde(sec, i, file))
 			ok = false;
+	return ok;
+}
+
+/*
+ * A section of several parts: each part as objdump prints it when it is
+ * cut out and dumped as a section at its own address, the title line
+ * naming the part; a blank line between parts. A damaged part does not
+ * stop the others.
+ */
+static int cmd_dump(const struct sf_parts *p, const char *file)
+{
+	char title[128];
+	bool ok = !p->err;
+	size_t i;
+
+	if (p->n == 1)
+		return finish(dump_part(&p->sec[0], file, "Contents of the SFrame section .sframe:") &&
+			      ok ? EXIT_SUCCESS : EXIT_BAD);
+	for (i = 0; i < p->n; i++) {
+		snprintf(title, sizeof(title),
+			 "Contents of the SFrame section .sframe (part %zu of %zu, at offset 0x%" PRIx64
+			 "):", i + 1, p->n, p->off[i]);
+		if (i > 0)
+			putchar('\n');
+		if (!dump_part(&p->sec[i], file, title))
+			ok = false;
+	}
 	return finish(ok ? EXIT_SUCCESS : EXIT_BAD);
 }
 
 /* ---- lookup ----------------------------------------------------------------- */
 
 /* One PC; returns false when the lookup failed. */
-static bool lookup_pc(const struct sframe_section *sec, uint64_t pc, const char *file)
+static bool lookup_pc(const struct sf_parts *p, uint64_t pc, const char *file)
 {
+	const struct sframe_section *sec;
 	struct sframe_row row;
 	struct sf_row_text text;
 	int r;
 
-	r = sframe_lookup(sec, pc, &row);
+	r = sf_parts_lookup(p, pc, &row, &sec);
 	if (r == -SFRAME_ERR_NOT_FOUND) {
 		printf("0x%" PRIx64 " -\n", pc);
 		return true;
@@ -401,7 +432,7 @@ static char *trim(char *s)
 	return s;
 }
 
-static int cmd_lookup(const struct sframe_section *sec, const struct options *o)
+static int cmd_lookup(const struct sf_parts *p, const struct options *o)
 {
 	bool ok = true;
 	uint64_t pc;
@@ -416,10 +447,10 @@ static int cmd_lookup(const struct sframe_section *sec, const struct options *o)
 			finish(EXIT_USAGE);
 			return EXIT_USAGE;
 		}
-		ok &= lookup_pc(sec, pc, o->file);
+		ok &= lookup_pc(p, pc, o->file);
 	}
 	if (o->npcs > 0)
-		return finish(ok ? EXIT_SUCCESS : EXIT_BAD);
+		return finish(ok && !p->err ? EXIT_SUCCESS : EXIT_BAD);
 
 	while (fgets(line, sizeof(line), stdin)) {
 		size_t len = strlen(line);
@@ -442,7 +473,7 @@ static int cmd_lookup(const struct sframe_section *sec, const struct options *o)
 			finish(EXIT_USAGE);
 			return EXIT_USAGE;
 		}
-		ok &= lookup_pc(sec, pc, o->file);
+		ok &= lookup_pc(p, pc, o->file);
 	}
 	if (ferror(stdin)) {
 		fflush(stdout);
@@ -450,7 +481,7 @@ static int cmd_lookup(const struct sframe_section *sec, const struct options *o)
 		finish(EXIT_USAGE);
 		return EXIT_USAGE;
 	}
-	return finish(ok ? EXIT_SUCCESS : EXIT_BAD);
+	return finish(ok && !p->err ? EXIT_SUCCESS : EXIT_BAD);
 }
 
 /* ---- check ------------------------------------------------------------------ */
@@ -466,27 +497,64 @@ static const char *abi_name(uint8_t abi)
 	return "unknown ABI";
 }
 
-static int cmd_check(const struct sframe_section *sec, const char *file)
+/* Validate one part; @part names it ("" for a section of one part). */
+static bool check_part(const struct sframe_section *sec, const char *file, const char *part)
 {
 	struct sframe_problem where;
-	char what[64];
+	char what[160];
 	int r;
 
 	r = sframe_check(sec, &where);
 	if (r == 0) {
-		printf("%s: valid (%" PRIu32 " FDE%s, %" PRIu32 " FRE%s, SFrame v%u, %s)\n", file,
-		       sec->num_fdes, sec->num_fdes == 1 ? "" : "s", sec->num_fres,
+		printf("%s: %svalid (%" PRIu32 " FDE%s, %" PRIu32 " FRE%s, SFrame v%u, %s)\n", file,
+		       part, sec->num_fdes, sec->num_fdes == 1 ? "" : "s", sec->num_fres,
 		       sec->num_fres == 1 ? "" : "s", sec->version, abi_name(sec->abi));
-		return finish(EXIT_SUCCESS);
+		return true;
 	}
-	if (where.fde == SFRAME_NO_INDEX)
-		snprintf(what, sizeof(what), "invalid: header");
+	if (r == -SFRAME_ERR_TRAILING)
+		snprintf(what, sizeof(what), "%sinvalid: after the FRE area", part);
+	else if (where.fde == SFRAME_NO_INDEX)
+		snprintf(what, sizeof(what), "%sinvalid: header", part);
 	else if (where.fre == SFRAME_NO_INDEX)
-		snprintf(what, sizeof(what), "invalid: FDE %" PRIu32, where.fde);
+		snprintf(what, sizeof(what), "%sinvalid: FDE %" PRIu32, part, where.fde);
 	else
-		snprintf(what, sizeof(what), "invalid: FDE %" PRIu32 ", FRE %" PRIu32, where.fde,
-			 where.fre);
+		snprintf(what, sizeof(what), "%sinvalid: FDE %" PRIu32 ", FRE %" PRIu32, part,
+			 where.fde, where.fre);
 	report(file, what, r);
+	return false;
+}
+
+/*
+ * Several parts are not one valid section, whatever each is worth: every
+ * reader of the first header (objdump, libsframe, the kernel) sees only the
+ * first part's functions. Each part is checked on its own as well.
+ */
+static int cmd_check(const struct sf_parts *p, const char *file)
+{
+	/* Garbage after the last part is that part's problem (sframe_check() says so). */
+	bool broken_next = p->err && p->err != -SFRAME_ERR_TRAILING;
+	size_t total = p->n + (broken_next ? 1 : 0), i;
+	char part[96], what[96];
+	bool ok = true;
+
+	if (total == 1)
+		return finish(check_part(&p->sec[0], file, "") ? EXIT_SUCCESS : EXIT_BAD);
+	for (i = 0; i < p->n; i++) {
+		snprintf(part, sizeof(part), "part %zu of %zu (offset 0x%" PRIx64 "): ", i + 1,
+			 total, p->off[i]);
+		ok &= check_part(&p->sec[i], file, part);
+	}
+	if (broken_next) {
+		snprintf(what, sizeof(what), "part %zu of %zu (offset 0x%" PRIx64 "): invalid",
+			 total, total, p->err_off);
+		report(file, what, p->err);
+	}
+	fflush(stdout);
+	fprintf(stderr, "%s: invalid: not one SFrame section but %zu concatenated sections, as "
+		"LLVM lld links them (one per input object, unmerged: readers of the first "
+		"header see only the first object's functions)%s (%s)\n", file, total,
+		ok && !broken_next ? "; each is valid on its own" : "",
+		sframe_errname(-SFRAME_ERR_CONCAT));
 	return finish(EXIT_BAD);
 }
 
@@ -495,8 +563,7 @@ static int cmd_check(const struct sframe_section *sec, const char *file)
 int main(int argc, char **argv)
 {
 	static char outbuf[1 << 16];
-	struct sframe_section sec;
-	struct sframe_buffer buf;
+	struct sf_parts parts;
 	struct sf_input in;
 	struct options o;
 	char err[512];
@@ -519,18 +586,28 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 
-	r = sframe_open_buffer(&sec, &buf, in.sec, in.sec_size, in.vaddr);
+	r = sf_parts_open(&parts, in.sec, in.sec_size, in.vaddr);
 	if (r) {
-		report(o.file, "", r);
+		if (r == -SFRAME_ERR_EMPTY)
+			fprintf(stderr, "%s: no SFrame data: the .sframe %s is empty\n", o.file,
+				in.how);
+		else if (r == -ENOMEM)
+			fprintf(stderr, "%s: out of memory\n", o.file);
+		else
+			report(o.file, "", r);
+		sf_parts_free(&parts);
 		sf_input_free(&in);
 		return EXIT_BAD;
 	}
+	if (strcmp(o.cmd, "check") != 0 && (parts.n > 1 || parts.err))
+		sf_parts_warn(&parts, o.file, o.cmd);
 	if (strcmp(o.cmd, "dump") == 0)
-		r = cmd_dump(&sec, o.file);
+		r = cmd_dump(&parts, o.file);
 	else if (strcmp(o.cmd, "lookup") == 0)
-		r = cmd_lookup(&sec, &o);
+		r = cmd_lookup(&parts, &o);
 	else
-		r = cmd_check(&sec, o.file);
+		r = cmd_check(&parts, o.file);
+	sf_parts_free(&parts);
 	sf_input_free(&in);
 	return r;
 }

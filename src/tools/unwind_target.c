@@ -4,7 +4,10 @@
  */
 #include "unwind_target.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EM_S390		22
@@ -40,7 +43,8 @@ const char *sf_abi_name(uint8_t abi)
 
 int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errlen)
 {
-	size_t i;
+	struct sf_range *ranges = NULL;
+	size_t i, nranges = 0;
 	int r;
 
 	memset(t, 0, sizeof(*t));
@@ -49,43 +53,86 @@ int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errl
 		return r;
 	if (t->in.is_rel || strcmp(t->in.how, "raw") == 0) {
 		snprintf(err, errlen, "%s: not a linked ELF executable or library", path);
-		sf_target_free(t);
-		return SF_INPUT_EFORMAT;
+		goto fail;
 	}
-	if (sf_elf_info_load(&t->in, &t->info, err, errlen)) {
-		sf_target_free(t);
-		return SF_INPUT_EFORMAT;
+	if (sf_elf_info_load(&t->in, &t->info, err, errlen))
+		goto fail;
+	r = sf_parts_open(&t->parts, t->in.sec, t->in.sec_size, t->in.vaddr);
+	if (r && r != -SFRAME_ERR_EMPTY) {
+		snprintf(err, errlen, "%s: %s (%s)", path, r == -ENOMEM ? "out of memory" :
+			 sframe_strerror(r), r == -ENOMEM ? "ENOMEM" : sframe_errname(r));
+		goto fail;
 	}
-	r = sframe_open_buffer(&t->sec, &t->buf, t->in.sec, t->in.sec_size, t->in.vaddr);
-	if (r) {
-		snprintf(err, errlen, "%s: %s (%s)", path, sframe_strerror(r), sframe_errname(r));
-		sf_target_free(t);
-		return SF_INPUT_EFORMAT;
-	}
-	if (sf_machine_abi(t->info.machine, t->sec.abi) != t->sec.abi) {
+	/* An empty section: no SFrame at all, as for code without a section. */
+	t->has_sframe = r == 0;
+	if (t->has_sframe)
+		t->sec = t->parts.sec[0];
+	t->abi = sf_machine_abi(t->info.machine, t->has_sframe ? t->sec.abi : 0);
+	if (t->has_sframe && t->abi != t->sec.abi) {
 		char m[32];
 
 		snprintf(err, errlen, "%s: an ELF file for %s with an SFrame section for %s", path,
 			 sf_machine_name(t->info.machine, m, sizeof(m)), sf_abi_name(t->sec.abi));
-		sf_target_free(t);
-		return SF_INPUT_EFORMAT;
+		goto fail;
 	}
-	sframe_modules_init(&t->modules, t->slots, SF_MAX_TEXT);
+	/* Every segment's ranges first, then one table over them all. */
 	for (i = 0; i < t->info.ntext; i++) {
-		r = sframe_modules_add(&t->modules, t->info.text[i].start, t->info.text[i].end,
-				       &t->sec, NULL);
+		struct sf_range *rs, *nv;
+		size_t n;
+
+		if (t->has_sframe) {
+			if (sf_parts_ranges(&t->parts, t->info.text[i].start, t->info.text[i].end,
+					    &rs, &n))
+				goto oom;
+		} else {
+			rs = malloc(sizeof(*rs));
+			if (!rs)
+				goto oom;
+			rs[0] = (struct sf_range){ t->info.text[i].start, t->info.text[i].end, NULL };
+			n = 1;
+		}
+		nv = realloc(ranges, (nranges + n) * sizeof(*nv));
+		if (!nv) {
+			free(rs);
+			goto oom;
+		}
+		ranges = nv;
+		memcpy(ranges + nranges, rs, n * sizeof(*rs));
+		nranges += n;
+		free(rs);
+	}
+	t->slots = calloc(nranges ? nranges : 1, sizeof(*t->slots));
+	if (!t->slots || nranges > UINT32_MAX)
+		goto oom;
+	sframe_modules_init(&t->modules, t->slots, (uint32_t)nranges);
+	for (i = 0; i < nranges; i++) {
+		r = sframe_modules_add(&t->modules, ranges[i].start, ranges[i].end, ranges[i].sec,
+				       NULL);
 		if (r) {
-			snprintf(err, errlen, "%s: executable segment %zu: %s", path, i,
-				 sframe_strerror(r));
-			sf_target_free(t);
-			return SF_INPUT_EFORMAT;
+			snprintf(err, errlen, "%s: executable segment at 0x%" PRIx64 ": %s", path,
+				 ranges[i].start, sframe_strerror(r));
+			goto fail;
 		}
 	}
+	free(ranges);
 	return 0;
+
+oom:
+	/* Not the file's fault: the same exit status as a failed read. */
+	snprintf(err, errlen, "%s: out of memory", path);
+	free(ranges);
+	sf_target_free(t);
+	return SF_INPUT_EIO;
+fail:
+	free(ranges);
+	sf_target_free(t);
+	return SF_INPUT_EFORMAT;
 }
 
 void sf_target_free(struct sf_target *t)
 {
+	free(t->slots);
+	sf_parts_free(&t->parts);
 	sf_elf_info_free(&t->info);
 	sf_input_free(&t->in);
 	memset(t, 0, sizeof(*t));
@@ -95,7 +142,7 @@ void sf_target_unwinder(const struct sf_target *t, const struct sf_sample *smp, 
 			struct sframe_unwinder *u, struct sframe_regs *regs)
 {
 	memset(u, 0, sizeof(*u));
-	u->abi = t->sec.abi;
+	u->abi = t->abi;
 	u->flags = flags;
 	u->modules = &t->modules;
 	u->read_stack = sf_sample_read;

@@ -6,24 +6,45 @@
 #ifndef SFRAME_TOOL_UNWIND_TARGET_H
 #define SFRAME_TOOL_UNWIND_TARGET_H
 
+#include <stdbool.h>
+
 #include <sframe/sframe_unwind.h>
 
 #include "elf_input.h"
+#include "parts.h"
 #include "snapshot.h"
 
+/**
+ * struct sf_target - an executable ready for offline unwinding.
+ * @in: the file.
+ * @info: its symbols and executable segments.
+ * @abi: the SFrame ABI of its machine (of its section, when it has one).
+ * @has_sframe: it has SFrame data: false for an empty .sframe section,
+ *	whose segments are then modules without a section.
+ * @sec: the first part of its section (the only one, but for LLVM lld
+ *	output: see @parts).
+ * @parts: every part of the section.
+ * @slots: the module table's entries: for a section of several parts, the
+ *	address ranges of each part's functions within each executable
+ *	segment, and the gaps between them (without a section).
+ * @modules: the module table.
+ */
 struct sf_target {
 	struct sf_input in;
 	struct sf_elf_info info;
+	uint8_t abi;
+	bool has_sframe;
 	struct sframe_section sec;
-	struct sframe_buffer buf;
-	struct sframe_module slots[SF_MAX_TEXT];
+	struct sf_parts parts;
+	struct sframe_module *slots;
 	struct sframe_module_table modules;
 };
 
 /**
- * sf_target_load() - load @path (an ELF executable with SFrame).
- * Return: 0; SF_INPUT_EIO when the file cannot be read, SF_INPUT_EFORMAT
- * when it is not what is needed; @err says why.
+ * sf_target_load() - load @path (a linked ELF executable with a .sframe
+ * section or PT_GNU_SFRAME segment, possibly empty).
+ * Return: 0; SF_INPUT_EIO when the file cannot be read (or memory runs out),
+ * SF_INPUT_EFORMAT when it is not what is needed; @err says why.
  */
 int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errlen);
 
