@@ -442,6 +442,32 @@ static void expect_consistent(const struct thread_block *t, bool fp_fallback)
 static const char *const main_chain[] = { "level3", "level2", "level1", "main" };
 static const char *const thread_chain[] = { "thread_level2", "thread_level1", "thread_start" };
 
+/*
+ * Run the tool on @pid (options @opt, or none) until every thread's frame #0
+ * is its spin loop: the child says "ready" just before its loop, and a fast
+ * tool may catch the thread still in write() or in say(). 200 tries 10 ms
+ * apart; the last run's output stays in @r and @p either way.
+ */
+static void run_spinning(struct run *r, struct parsed *p, const char *pid, const char *opt)
+{
+	int tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		unsigned int i, spinning = 0;
+
+		run_tool(r, pid, opt, END);
+		skip_if_not_permitted(r);
+		assert_int_equal(r->status, 0);
+		parse_output(r->out, p);
+		for (i = 0; i < p->nth; i++)
+			spinning += p->th[i].n > 0 && (strcmp(p->th[i].frames[0].sym, "level3") == 0 ||
+						       strcmp(p->th[i].frames[0].sym, "thread_level2") == 0);
+		if (p->nth && spinning == p->nth)
+			return;
+		usleep(10000);
+	}
+}
+
 /* ---- Tests ------------------------------------------------------------------------- */
 
 static void test_single_thread(void **state)
@@ -457,10 +483,7 @@ static void test_single_thread(void **state)
 	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
 	/* Twice: the first run must have detached cleanly for the second to attach. */
 	for (round = 0; round < 2; round++) {
-		run_tool(&r, pid, END);
-		skip_if_not_permitted(&r);
-		assert_int_equal(r.status, 0);
-		parse_output(r.out, &p);
+		run_spinning(&r, &p, pid, NULL);
 		assert_int_equal(p.pid, c->pid);
 		assert_int_equal(p.nth, 1);
 		assert_int_equal(p.th[0].tid, c->pid);
@@ -481,10 +504,7 @@ static void test_fp_fallback(void **state)
 	(void)state;
 	c = start_child("single");
 	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
-	run_tool(&r, pid, "--fp-fallback", END);	/* options after the PID too */
-	skip_if_not_permitted(&r);
-	assert_int_equal(r.status, 0);
-	parse_output(r.out, &p);
+	run_spinning(&r, &p, pid, "--fp-fallback");	/* options after the PID too */
 	assert_int_equal(p.nth, 1);
 	expect_chain(&p.th[0], main_chain, 4);
 	expect_consistent(&p.th[0], true);
@@ -503,10 +523,7 @@ static void test_threads(void **state)
 	(void)state;
 	c = start_child("threads");
 	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
-	run_tool(&r, pid, END);
-	skip_if_not_permitted(&r);
-	assert_int_equal(r.status, 0);
-	parse_output(r.out, &p);
+	run_spinning(&r, &p, pid, NULL);
 	assert_int_equal(p.nth, 2);
 	/* The main thread has TID = PID (and is listed first, as eu-stack does). */
 	main_t = &p.th[0];

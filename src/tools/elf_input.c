@@ -8,15 +8,22 @@
  * offset or size taken from the file is checked overflow-first
  * (off > size || len > size - off) before any byte behind it is read.
  */
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L	/* open(O_CLOEXEC), mmap() */
+#endif
 #include "elf_input.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sframe/sframe_format.h>
 
@@ -158,19 +165,51 @@ static void fail(char *err, size_t errlen, const char *path, const char *fmt, ..
 
 /* ---- Reading the file ----------------------------------------------------- */
 
-static int read_file(const char *path, unsigned char **data, size_t *size, char *err,
-		     size_t errlen)
+/*
+ * A regular file is mapped read-only, so that only the pages read are
+ * loaded: the headers, the .sframe section, the symbol tables, not the
+ * code (a large static executable is megabytes of it). If the file shrinks
+ * while mapped, touching the pages past its new end raises SIGBUS, as in
+ * every tool that maps its input. Anything else (a pipe, a device), and
+ * every file in builds with SF_INPUT_NO_MMAP (the fuzz targets: the heap
+ * copy lets the sanitizer see a read past the end), is read into memory.
+ */
+static int read_file(const char *path, unsigned char **data, size_t *size, bool *mapped,
+		     char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
 	unsigned char *buf = NULL;
 	size_t cap = 0, len = 0;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (!f) {
+	*mapped = false;
+	if (fd < 0) {
 		fail(err, errlen, path, "%s", strerror(errno));
 		return SF_INPUT_EIO;
 	}
+#ifndef SF_INPUT_NO_MMAP
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *p;
+
+		if ((uintmax_t)st.st_size > SIZE_MAX) {
+			fail(err, errlen, path, "file too large");
+			close(fd);
+			return SF_INPUT_EIO;
+		}
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			close(fd);
+			*data = p;
+			*size = (size_t)st.st_size;
+			*mapped = true;
+			return SF_INPUT_OK;
+		}
+	}
+#else
+	(void)st;
+#endif
 	for (;;) {
-		size_t n;
+		ssize_t n;
 
 		if (len == cap) {
 			size_t ncap = cap ? cap * 2 : 65536;
@@ -188,23 +227,32 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
 			buf = nbuf;
 			cap = ncap;
 		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fail(err, errlen, path, "read error: %s", strerror(errno));
+			goto out_err;
+		}
 		if (n == 0)
 			break;
+		len += (size_t)n;
 	}
-	if (ferror(f)) {
-		fail(err, errlen, path, "read error: %s", strerror(errno));
-		goto out_err;
+	close(fd);
+	/* Exactly the bytes read: a read past them is outside the allocation. */
+	if (len) {
+		unsigned char *nbuf = realloc(buf, len);
+
+		if (nbuf)
+			buf = nbuf;
 	}
-	fclose(f);
 	*data = buf;
 	*size = len;
 	return SF_INPUT_OK;
 
 out_err:
 	free(buf);
-	fclose(f);
+	close(fd);
 	return SF_INPUT_EIO;
 }
 
@@ -667,7 +715,7 @@ int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_in
 	memset(in, 0, sizeof(*in));
 	if (errlen)
 		err[0] = '\0';
-	ret = read_file(path, &in->file, &in->file_size, err, errlen);
+	ret = read_file(path, &in->file, &in->file_size, &in->mapped, err, errlen);
 	if (ret)
 		return ret;
 
@@ -694,10 +742,21 @@ int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_in
 	return SF_INPUT_OK;
 }
 
+int sf_input_bytes(const char *path, struct sf_input *in, char *err, size_t errlen)
+{
+	memset(in, 0, sizeof(*in));
+	if (errlen)
+		err[0] = '\0';
+	return read_file(path, &in->file, &in->file_size, &in->mapped, err, errlen);
+}
+
 void sf_input_free(struct sf_input *in)
 {
 	free(in->owned_copy);
-	free(in->file);
+	if (in->mapped)
+		munmap(in->file, in->file_size);
+	else
+		free(in->file);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -797,6 +856,7 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
 	const unsigned char *tab, *str, *xtab = NULL;
 	struct elf_shdr sh, strsh;
 	uint64_t n, i, nx = 0;
+	bool str_ends;
 
 	get_shdr(ef, idx, &sh);
 	if (sh.link >= ef->shnum) {
@@ -820,6 +880,8 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
 			break;
 		}
 	}
+	/* A table ending in NUL ends every name in it. */
+	str_ends = strsh.size && str[strsh.size - 1] == '\0';
 	n = sh.size / entsize;
 	info->syms = calloc(n ? n : 1, sizeof(*info->syms));
 	if (!info->syms) {
@@ -853,7 +915,7 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
 		if (shndx == ELF_SHN_UNDEF || shndx >= ef->shnum)
 			continue;
 		/* The name must end inside the string table. */
-		if (name >= strsh.size || !memchr(str + name, 0, strsh.size - name))
+		if (name >= strsh.size || (!str_ends && !memchr(str + name, 0, strsh.size - name)))
 			continue;
 		add_symbol(info, &secs[shndx], value, size,
 			   (bind == ELF_STB_LOCAL ? RANK_LOCAL : bind == ELF_STB_WEAK ? RANK_WEAK : 0) | i,
@@ -935,10 +997,12 @@ static struct plt_reloc *plt_relocs(const struct elf_file *ef, size_t *n)
 			continue;
 		for (k = 0; k + 24 <= sh.size; k += 24) {
 			const unsigned char *r = ef->data + sh.offset + k;
-			uint64_t info = fld(ef, r, 8, 8);
+			uint64_t info;
 
-			if (!plt_reloc_type(ef->machine, (uint32_t)info))
+			/* The type first: r_info's low half, at byte 8 (LE) or 12 (BE). */
+			if (!plt_reloc_type(ef->machine, (uint32_t)fld(ef, r, ef->be ? 12 : 8, 4)))
 				continue;
+			info = fld(ef, r, 8, 8);
 			if (*n == cap) {
 				size_t ncap = cap ? 2 * cap : 64;
 				struct plt_reloc *nv = realloc(v, ncap * sizeof(*v));
@@ -1216,17 +1280,70 @@ out:
 }
 
 /*
+ * Sort by address, as a radix sort (8 bits a pass, only over the bits that
+ * differ between addresses: about three passes in a large executable, where
+ * qsort() of the whole table took most of the time of loading its symbols);
+ * then each run of aliases at one address by cmp_sym(). Return -1 when out
+ * of memory (@info is then unchanged).
+ */
+static int sort_symbols(struct sf_elf_info *info)
+{
+	struct sf_symbol *src = info->syms, *dst, *tmp;
+	uint64_t any = 0, all = UINT64_MAX, differ;
+	size_t n = info->nsyms, i, j;
+	unsigned shift;
+
+	for (i = 0; i < n; i++) {
+		any |= src[i].addr;
+		all &= src[i].addr;
+	}
+	differ = any ^ all;
+	dst = malloc((n ? n : 1) * sizeof(*dst));
+	if (!dst)
+		return -1;
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t pos[256] = { 0 }, sum = 0;
+
+		if (!((differ >> shift) & 0xff))
+			continue;
+		for (i = 0; i < n; i++)
+			pos[(src[i].addr >> shift) & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			size_t c = pos[i];
+
+			pos[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[pos[(src[i].addr >> shift) & 0xff]++] = src[i];
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	free(dst);
+	info->syms = src;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && src[j].addr == src[i].addr; j++)
+			;
+		if (j - i > 1)
+			qsort(src + i, j - i, sizeof(*src), cmp_sym);
+	}
+	return 0;
+}
+
+/*
  * Sort, then drop the symbols that can never be chosen: one without size
  * inside a sized one (a label within a function, which eu-stack does not
  * use there either), and one that ends no later than an alias at the same
  * address chosen before it (so ends rise along each address's symbols).
  */
-static void finish_symbols(struct sf_elf_info *info)
+static int finish_symbols(struct sf_elf_info *info)
 {
 	uint64_t covered = 0, group_end = 0;
 	size_t i, n = 0;
 
-	qsort(info->syms, info->nsyms, sizeof(*info->syms), cmp_sym);
+	if (sort_symbols(info))
+		return -1;
 	for (i = 0; i < info->nsyms; i++) {
 		const struct sf_symbol *s = &info->syms[i];
 		bool alias = n && info->syms[n - 1].addr == s->addr;
@@ -1241,6 +1358,7 @@ static void finish_symbols(struct sf_elf_info *info)
 		info->syms[n++] = *s;
 	}
 	info->nsyms = n;
+	return 0;
 }
 
 int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *err,
@@ -1306,8 +1424,11 @@ int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *
 		return -1;
 	}
 	free(secs);
-	if (info->syms)
-		finish_symbols(info);
+	if (info->syms && finish_symbols(info)) {
+		fail(err, errlen, "ELF", "out of memory");
+		sf_elf_info_free(info);
+		return -1;
+	}
 	return 0;
 }
 

@@ -11,13 +11,15 @@
 #ifndef SFRAME_TOOL_ELF_INPUT_H
 #define SFRAME_TOOL_ELF_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /**
  * struct sf_input - a loaded file and the SFrame section found in it.
- * @file: the whole file (owned).
+ * @file: the whole file (owned): mapped read-only, or read into memory.
  * @file_size: its size.
+ * @mapped: @file is a mapping (else allocated).
  * @sec: the section bytes: inside @file, or @owned_copy for a relocated
  *	section of a relocatable object.
  * @sec_size: their number.
@@ -30,6 +32,7 @@
 struct sf_input {
 	unsigned char *file;
 	size_t file_size;
+	bool mapped;
 	unsigned char *sec;
 	uint64_t sec_size;
 	uint64_t vaddr;
@@ -61,7 +64,18 @@ int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_in
 		  char *err, size_t errlen);
 
 /**
- * sf_input_free() - release what sf_input_load() allocated.
+ * sf_input_bytes() - only the bytes of @path, for a file without SFrame.
+ * @path: the file.
+ * @in: @in->file and @in->file_size set, the rest zero.
+ * @err: receives "PATH: message" on failure.
+ * @errlen: size of @err.
+ *
+ * Return: SF_INPUT_OK or SF_INPUT_EIO.
+ */
+int sf_input_bytes(const char *path, struct sf_input *in, char *err, size_t errlen);
+
+/**
+ * sf_input_free() - release what sf_input_load() or sf_input_bytes() allocated.
  * @in: a loaded input, or one zeroed by a failed load; zeroed again.
  */
 void sf_input_free(struct sf_input *in);
