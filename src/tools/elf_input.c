@@ -935,7 +935,10 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
  * those relocations: that serves every layout (lazy, IBT's .plt.sec, BTI and
  * PAC entries of other sizes) without knowing which one a linker chose.
  * Relocations not against the dynamic symbol table (a static executable's
- * IRELATIVE ones) name nothing, as in objdump and gdb.
+ * IRELATIVE ones) name nothing, as in objdump and gdb. (objdump counts
+ * aarch64 entries by relocation index instead, so it also names the TLS
+ * descriptor trampoline after the TLSDESC relocations that follow the
+ * others: that code is no PLT entry, and stays unnamed here.)
  */
 
 struct plt_reloc {
