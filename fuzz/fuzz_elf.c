@@ -16,7 +16,8 @@
  *   - the bytes found go through sframe_open() and sframe_check() with
  *     reads inside them (fz_read aborts otherwise);
  *   - symbols and executable segments: names inside the file and
- *     NUL-terminated there, sorted, non-empty ranges, and sf_symbol_find()
+ *     NUL-terminated there, or (PLT entries) in the info's own names and
+ *     ending in "@plt"; sorted; non-empty ranges; and sf_symbol_find()
  *     returns a symbol containing the address or none.
  */
 #define _GNU_SOURCE
@@ -88,8 +89,10 @@ static int cmp_syms(const struct sf_symbol *a, const struct sf_symbol *b)
 {
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
-	if (a->size != b->size)
-		return a->size > b->size ? -1 : 1;
+	if (!a->size != !b->size)
+		return a->size ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
 
@@ -105,8 +108,18 @@ static void check_info(const struct sf_input *in, const struct sf_elf_info *info
 		const struct sf_symbol *s = &info->syms[i];
 		const unsigned char *nm = (const unsigned char *)s->name;
 
-		FZ_ASSERT(nm >= in->file && nm < end);
-		FZ_ASSERT(memchr(nm, 0, (size_t)(end - nm)) != NULL);
+		if (nm >= in->file && nm < end) {
+			FZ_ASSERT(memchr(nm, 0, (size_t)(end - nm)) != NULL);
+		} else {
+			size_t len;
+
+			/* (ASan checks that the string ends inside the allocation.) */
+			FZ_ASSERT(info->names && s->name >= info->names);
+			len = strlen(s->name);
+			FZ_ASSERT(len >= 4 && strcmp(s->name + len - 4, "@plt") == 0);
+		}
+		FZ_ASSERT(s->addr < s->end);
+		FZ_ASSERT(s->size == 0 || s->end - s->addr <= s->size);
 		if (i > 0)
 			FZ_ASSERT(cmp_syms(&info->syms[i - 1], s) <= 0);
 	}
@@ -122,7 +135,7 @@ static void check_info(const struct sf_input *in, const struct sf_elf_info *info
 			if (!f)
 				continue;
 			FZ_ASSERT(f >= info->syms && f < info->syms + info->nsyms);
-			FZ_ASSERT(f->addr <= probe[k]);
+			FZ_ASSERT(f->addr <= probe[k] && probe[k] < f->end);
 			FZ_ASSERT(f->size == 0 || probe[k] - f->addr < f->size);
 		}
 	}

@@ -15,9 +15,11 @@ Seeds per target (input formats: the comment at the top of each fuzz_*.c):
       fixture PCs (fixtures/v*/*.pcs);
   unwind: each unwind fixture's section with 6 of its real samples
       (registers and stack copy from unwind.snap);
-  elf: the real relocatable objects fixtures/v*/cfi.o, plus small ELF files
-      built here around fixture sections: ELF64/ELF32, both byte orders, with
-      section headers and program headers, segment-only, and a raw section.
+  elf: the real relocatable objects fixtures/v*/cfi.o, the small linked
+      programs of fixtures/symbols/ (PLT layouts: x86_64 IBT and mark-plt,
+      s390x), plus small ELF files built here around fixture sections:
+      ELF64/ELF32, both byte orders, with section headers and program
+      headers, segment-only, and a raw section.
 Deterministic: the same fixtures give the same files.
 """
 import os
@@ -199,6 +201,8 @@ def main():
         p = os.path.join(FIX, d, 'cfi.o')
         if d.startswith('v') and os.path.exists(p):
             write('elf', d + '-cfi.o', open(p, 'rb').read())
+    for f in ('plt-x86_64-ibt', 'plt-x86_64-mark-plt', 'plt-s390x'):
+        write('elf', f, open(os.path.join(FIX, 'symbols', f), 'rb').read())
     by = {n: (data, addr) for n, data, addr, _ in secs}
     x, xa = by['v3-x86_64-lib.so']
     s, sa = by['v3-s390x-exe']

@@ -6,6 +6,8 @@
  *   stack_child single    main -> level1 -> level2 -> level3
  *   stack_child threads   the same, plus a thread:
  *                         thread_start -> thread_level1 -> thread_level2
+ *   stack_child plt       main -> plt_spin, which calls getppid() through
+ *                         the PLT in its loop
  *
  * Every chain ends in a busy loop, so that each thread's topmost PC is in
  * this program's own code, described by SFrame (a thread blocked in a
@@ -58,6 +60,7 @@ int level3(int wait_thread);
 int thread_level1(void);
 int thread_level2(void);
 void *thread_start(void *arg);
+int plt_spin(void);
 
 FRAME int level3(int wait_thread)
 {
@@ -108,9 +111,18 @@ FRAME void *thread_start(void *arg)
 	return arg;
 }
 
+FRAME int plt_spin(void)
+{
+	say("ready\n");
+	while (!stop)
+		spins += (unsigned long)getppid();
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	int threads = argc > 1 && strcmp(argv[1], "threads") == 0;
+	int plt = argc > 1 && strcmp(argv[1], "plt") == 0;
 	struct sigaction sa;
 	pthread_t t;
 	int r;
@@ -126,7 +138,7 @@ int main(int argc, char **argv)
 
 	if (threads && pthread_create(&t, NULL, thread_start, NULL) != 0)
 		return 2;
-	r = level1(threads);
+	r = plt ? plt_spin() : level1(threads);
 	if (threads)
 		pthread_join(t, NULL);
 	say("bye\n");

@@ -2392,6 +2392,101 @@ static void test_fixture_bytes_in_elf32_be(void **state)
 	free(raw);
 }
 
+/* ---- Symbols ----------------------------------------------------------------------- */
+
+#define SHT_SYMTAB_SHNDX	18
+#define SHN_ABS			0xfff1u
+#define SHN_XINDEX		0xffffu
+
+/* One symbol table entry: a global function. */
+static void put_func(const struct elf_img *im, unsigned char *tab, unsigned idx, uint32_t name,
+		     uint64_t value, uint64_t size, uint16_t shndx)
+{
+	unsigned char *e = tab + idx * (im->is64 ? 24 : 16);
+
+	put(e, 4, im->be, name);
+	if (im->is64) {
+		e[4] = 0x12;	/* STB_GLOBAL, STT_FUNC */
+		put(e + 6, 2, im->be, shndx);
+		put(e + 8, 8, im->be, value);
+		put(e + 16, 8, im->be, size);
+	} else {
+		put(e + 4, 4, im->be, value);
+		put(e + 8, 4, im->be, size);
+		e[12] = 0x12;
+		put(e + 14, 2, im->be, shndx);
+	}
+}
+
+/*
+ * A function symbol names addresses of its own section only: st_shndx, or
+ * its SHT_SYMTAB_SHNDX entry when st_shndx is SHN_XINDEX. .text is
+ * 0x1000..0x1080 (section 1):
+ *   viax     0x1010, 16 bytes, section 1 through SHN_XINDEX
+ *   abs      0x1020, 16 bytes, SHN_ABS: in no section, names nothing
+ *   outside  0x2000, in section 1 but outside it: names nothing
+ *   plain    0x1040, no size: names up to the end of .text
+ */
+static void check_symbol_sections(bool is64, bool be)
+{
+	static const char names[] = "\0viax\0abs\0outside\0plain";
+	struct sf_elf_info info;
+	struct elf_img im;
+	struct sf_input in;
+	char err[512];
+	unsigned char *tab, *xtab;
+	unsigned i, sym;
+	size_t n;
+
+	img_init(&im, is64, be, ET_EXEC, be ? EM_S390 : EM_X86_64);
+	i = img_add(&im, ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, text_bytes,
+		    sizeof(text_bytes));
+	im.sec[i].addr = 0x1000;
+	n = make_sframe(im.scratch[SC_SFRAME], be, 3, SF_PCREL | 1);
+	img_add(&im, ".sframe", SHT_GNU_SFRAME, SHF_ALLOC, im.scratch[SC_SFRAME], n);
+	tab = im.scratch[SC_SYMS];
+	memset(tab, 0, 5 * 24);
+	put_func(&im, tab, 1, 1, 0x1010, 16, SHN_XINDEX);
+	put_func(&im, tab, 2, 6, 0x1020, 16, SHN_ABS);
+	put_func(&im, tab, 3, 10, 0x2000, 16, 1);
+	put_func(&im, tab, 4, 18, 0x1040, 0, 1);
+	sym = img_add(&im, ".symtab", SHT_SYMTAB, 0, tab, 5 * (is64 ? 24 : 16));
+	im.sec[sym].lnk = img_add(&im, ".strtab", SHT_STRTAB, 0, names, sizeof(names));
+	im.sec[sym].info = 1;
+	xtab = im.scratch[SC_MISC];
+	memset(xtab, 0, 5 * 4);
+	put(xtab + 4, 4, be, 1);	/* viax: section 1 */
+	i = img_add(&im, ".symtab_shndx", SHT_SYMTAB_SHNDX, 0, xtab, 5 * 4);
+	im.sec[i].lnk = sym;
+	img_build(&im);
+	expect_img_ok(&im, &in, im.scratch[SC_SFRAME], n);
+	if (sf_elf_info_load(&in, &info, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(info.nsyms, 2);
+	assert_string_equal(sf_symbol_find(&info, 0x1010)->name, "viax");
+	assert_string_equal(sf_symbol_find(&info, 0x101f)->name, "viax");
+	assert_null(sf_symbol_find(&info, 0x1020));
+	assert_null(sf_symbol_find(&info, 0x103f));
+	assert_string_equal(sf_symbol_find(&info, 0x1040)->name, "plain");
+	assert_string_equal(sf_symbol_find(&info, 0x107f)->name, "plain");
+	assert_null(sf_symbol_find(&info, 0x1080));
+	assert_null(sf_symbol_find(&info, 0x2000));
+	sf_elf_info_free(&info);
+	sf_input_free(&in);
+}
+
+static void test_symbol_sections_elf64_le(void **state)
+{
+	(void)state;
+	check_symbol_sections(true, false);
+}
+
+static void test_symbol_sections_elf32_be(void **state)
+{
+	(void)state;
+	check_symbol_sections(false, true);
+}
+
 #define T(fn) cmocka_unit_test_teardown(fn, cleanup)
 
 int main(int argc, char **argv)
@@ -2456,6 +2551,8 @@ int main(int argc, char **argv)
 		T(test_fixture_objects_relocated),
 		T(test_fixture_raw),
 		T(test_fixture_bytes_in_elf32_be),
+		T(test_symbol_sections_elf64_le),
+		T(test_symbol_sections_elf32_be),
 	};
 
 	if (argc > 1)

@@ -14,13 +14,20 @@
  * compared with the tool's output on the child, ids, addresses and offsets
  * aside.
  *
+ * A PLT entry is named as objdump names it: the test single-steps the
+ * child's plt_spin loop with ptrace until it calls out (the call lands on
+ * the first instruction of getppid's PLT entry), leaves it stopped there
+ * (detached with SIGSTOP), and the tool must print "getppid@plt" as frame #0.
+ *
  * A non-empty SKIP_REASON (the compiler cannot make SFrame, or a cross
  * build run under an emulator, which has no ptrace) skips the whole test:
  * exit 77, the reason printed. When ptrace is not permitted
  * here (Yama ptrace_scope, containers without CAP_SYS_PTRACE) the tests
  * that need it are skipped, with the tool's message.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -37,12 +44,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "doc_examples.h"
+#include "elf_input.h"
+#include "proc_maps.h"
+#include "ptrace_target.h"
 
 #define END ((const char *)NULL)	/* ends run_tool()'s arguments */
 
@@ -466,6 +477,32 @@ static void expect_consistent(const struct thread_block *t, bool fp_fallback)
 static const char *const main_chain[] = { "level3", "level2", "level1", "main" };
 static const char *const thread_chain[] = { "thread_level2", "thread_level1", "thread_start" };
 
+/*
+ * Run the tool on @pid (options @opt, or none) until every thread's frame #0
+ * is its spin loop: the child says "ready" just before its loop, and a fast
+ * tool may catch the thread still in write() or in say(). 200 tries 10 ms
+ * apart; the last run's output stays in @r and @p either way.
+ */
+static void run_spinning(struct run *r, struct parsed *p, const char *pid, const char *opt)
+{
+	int tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		unsigned int i, spinning = 0;
+
+		run_tool(r, pid, opt, END);
+		skip_if_not_permitted(r);
+		assert_int_equal(r->status, 0);
+		parse_output(r->out, p);
+		for (i = 0; i < p->nth; i++)
+			spinning += p->th[i].n > 0 && (strcmp(p->th[i].frames[0].sym, "level3") == 0 ||
+						       strcmp(p->th[i].frames[0].sym, "thread_level2") == 0);
+		if (p->nth && spinning == p->nth)
+			return;
+		usleep(10000);
+	}
+}
+
 /* ---- Tests ------------------------------------------------------------------------- */
 
 static void test_single_thread(void **state)
@@ -481,10 +518,7 @@ static void test_single_thread(void **state)
 	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
 	/* Twice: the first run must have detached cleanly for the second to attach. */
 	for (round = 0; round < 2; round++) {
-		run_tool(&r, pid, END);
-		skip_if_not_permitted(&r);
-		assert_int_equal(r.status, 0);
-		parse_output(r.out, &p);
+		run_spinning(&r, &p, pid, NULL);
 		assert_int_equal(p.pid, c->pid);
 		assert_int_equal(p.nth, 1);
 		assert_int_equal(p.th[0].tid, c->pid);
@@ -505,10 +539,7 @@ static void test_fp_fallback(void **state)
 	(void)state;
 	c = start_child("single");
 	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
-	run_tool(&r, pid, "--fp-fallback", END);	/* options after the PID too */
-	skip_if_not_permitted(&r);
-	assert_int_equal(r.status, 0);
-	parse_output(r.out, &p);
+	run_spinning(&r, &p, pid, "--fp-fallback");	/* options after the PID too */
 	assert_int_equal(p.nth, 1);
 	expect_chain(&p.th[0], main_chain, 4);
 	expect_consistent(&p.th[0], true);
@@ -527,10 +558,7 @@ static void test_threads(void **state)
 	(void)state;
 	c = start_child("threads");
 	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
-	run_tool(&r, pid, END);
-	skip_if_not_permitted(&r);
-	assert_int_equal(r.status, 0);
-	parse_output(r.out, &p);
+	run_spinning(&r, &p, pid, NULL);
 	assert_int_equal(p.nth, 2);
 	/* The main thread has TID = PID (and is listed first, as eu-stack does). */
 	main_t = &p.th[0];
@@ -542,6 +570,142 @@ static void test_threads(void **state)
 	expect_consistent(main_t, false);
 	expect_consistent(other, false);
 	fputs(r.out, stdout);
+	expect_child_runs_and_ends(c);
+}
+
+/*
+ * The run-time range of function @name of @pid's executable (child_path),
+ * and of the executable's code.
+ */
+static void function_range(pid_t pid, const char *name, uint64_t *lo, uint64_t *hi,
+			   uint64_t *text_lo, uint64_t *text_hi)
+{
+	char err[512], real[4096];
+	const struct sf_symbol *s = NULL;
+	struct sf_elf_info info;
+	struct sf_input in;
+	struct sf_maps maps;
+	bool found = false;
+	size_t i;
+
+	assert_non_null(realpath(child_path, real));
+	if (sf_input_load(real, 0, 0, &in, err, sizeof(err)))
+		fail_msg("%s", err);
+	if (sf_elf_info_load(&in, &info, err, sizeof(err)))
+		fail_msg("%s", err);
+	for (i = 0; i < info.nsyms && !s; i++)
+		if (strcmp(info.syms[i].name, name) == 0)
+			s = &info.syms[i];
+	assert_non_null(s);
+	assert_int_equal(sf_maps_read(pid, &maps, err, sizeof(err)), 0);
+	for (i = 0; i < maps.n && !found; i++) {
+		const struct sf_map *m = &maps.v[i];
+		uint64_t bias;
+
+		if (m->perms[2] == 'x' && strcmp(m->path, real) == 0 &&
+		    sf_elf_load_bias(in.file, in.file_size, m->start, m->offset, &bias)) {
+			*lo = s->addr + bias;
+			*hi = s->end + bias;
+			*text_lo = m->start;
+			*text_hi = m->end;
+			found = true;
+		}
+	}
+	assert_true(found);
+	sf_maps_free(&maps);
+	sf_elf_info_free(&info);
+	sf_input_free(&in);
+}
+
+static uint64_t pc_of(pid_t pid)
+{
+	struct sf_arch_regs r;
+	char err[256];
+
+	if (sf_arch_get_regs(pid, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	return r.regs.pc;
+}
+
+static void single_step(pid_t pid)
+{
+	int st;
+
+	assert_int_equal(ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL), 0);
+	assert_int_equal(waitpid(pid, &st, __WALL), pid);
+	assert_true(WIFSTOPPED(st));
+}
+
+/*
+ * Single-step @pid into [@lo, @hi) (plt_spin), then on until it leaves
+ * that range: the first instruction of what its loop calls, getppid()'s PLT
+ * entry. Return that PC, the process left stopped there (detached with
+ * SIGSTOP: a group-stop, as after kill -STOP).
+ */
+static uint64_t stop_at_callee(pid_t pid, uint64_t lo, uint64_t hi)
+{
+	uint64_t pc = 0;
+	int st, i;
+
+	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) != 0) {
+		printf("SKIP: ptrace is not available here: %s\n", strerror(errno));
+		kill_children(NULL);
+		skip();
+	}
+	assert_int_equal(ptrace(PTRACE_INTERRUPT, pid, NULL, NULL), 0);
+	assert_int_equal(waitpid(pid, &st, __WALL), pid);
+	assert_true(WIFSTOPPED(st));
+	for (i = 0; i < 100000 && !((pc = pc_of(pid)) >= lo && pc < hi); i++)
+		single_step(pid);
+	for (; i < 200000 && (pc = pc_of(pid)) >= lo && pc < hi; i++)
+		single_step(pid);
+	if (pc >= lo && pc < hi)
+		fail_msg("plt_spin (0x%" PRIx64 "..0x%" PRIx64 ") never called out", lo, hi);
+	assert_int_equal(ptrace(PTRACE_DETACH, pid, NULL, (void *)(long)SIGSTOP), 0);
+	assert_int_equal(waitpid(pid, &st, WUNTRACED), pid);
+	assert_true(WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP);
+	return pc;
+}
+
+static void test_in_plt_entry(void **state)
+{
+	static struct run r;
+	static struct parsed p;
+	const struct thread_block *t;
+	uint64_t lo, hi, text_lo, text_hi, pc;
+	struct child *c;
+	char pid[32];
+
+	(void)state;
+	c = start_child("plt");
+	function_range(c->pid, "plt_spin", &lo, &hi, &text_lo, &text_hi);
+	pc = stop_at_callee(c->pid, lo, hi);
+	if (pc < text_lo || pc >= text_hi) {
+		printf("SKIP: stack_child calls getppid() without a PLT entry here\n");
+		kill_children(NULL);
+		skip();
+	}
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	run_tool(&r, pid, END);
+	skip_if_not_permitted(&r);
+	assert_int_equal(r.status, 0);
+	fputs(r.out, stdout);
+	parse_output(r.out, &p);
+	assert_int_equal(p.nth, 1);
+	t = &p.th[0];
+	assert_true(t->n >= 1);
+	assert_int_equal(t->frames[0].pc, pc);
+	/* The entry's first instruction: objdump's "<getppid@plt>" label. */
+	assert_string_equal(t->frames[0].sym, "getppid@plt");
+	assert_non_null(strstr(t->frames[0].module, "stack_child"));
+	/* Where the linker describes its PLT with SFrame (x86_64, s390x), the walk goes on. */
+	if (!t->frames[0].no_sframe) {
+		static const char *const chain[] = { "getppid@plt", "plt_spin", "main" };
+
+		expect_chain(t, chain, 3);
+	}
+	expect_consistent(t, false);
+	assert_int_equal(kill(c->pid, SIGCONT), 0);
 	expect_child_runs_and_ends(c);
 }
 
@@ -844,6 +1008,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_documented_example, free_documents),
 		cmocka_unit_test_teardown(test_lld_parts, kill_children),
 		cmocka_unit_test_teardown(test_lld_empty_section, kill_children),
+		cmocka_unit_test_teardown(test_in_plt_entry, kill_children),
 	};
 
 	if (argc != 7) {

@@ -210,6 +210,9 @@ static struct sfb_fde *flex_fde(struct sfb *b, uint64_t start, uint32_t size)
 #define X_LOOP		UINT64_C(0x401b00)	/* 0x40: FP+16, FP at c-16 */
 #define X_MISAL		UINT64_C(0x401c00)	/* 0x40: SP+12 */
 #define X_FPRULE	UINT64_C(0x401d00)	/* 0x40: FLEX CFA sp+16, RA pad, FP = *(fp+0) */
+#define X_EPI		UINT64_C(0x401e00)	/* 0x40: @0 SP+8; @1 SP+16, FP c-16; @4 FP+16,
+						 * FP c-16; @0x20 (after leave) SP+8, FP c-16 */
+#define X_EPI_RET	(X_EPI + 0x20)
 #define X_TRAMP		UINT64_C(0x402000)	/* 0x10: v3 signal FDE, zero FREs */
 #define X_MOD_END	UINT64_C(0x402100)
 #define X_NOSF		UINT64_C(0x600000)	/* module without SFrame, up to 0x601000 */
@@ -258,6 +261,12 @@ static void build_amd64(void)
 	sfb_fre(b, 0, SP, 1, 1, 12);
 	flex_fde(b, X_FPRULE, 0x40);
 	sfb_fre(b, 0, FP, 1, 5, SFB_FLEX_CTRL(7, 0, 1), 16, 0, SFB_FLEX_CTRL(6, 1, 1), 0);
+	/* gcc's frame-pointer function: "leave" leaves the FP rule as it was. */
+	sfb_fde(b, X_EPI, 0x40, ADDR1, INC);
+	sfb_fre(b, 0, SP, 1, 1, 8);
+	sfb_fre(b, 1, SP, 1, 2, 16, -16);
+	sfb_fre(b, 4, FP, 1, 2, 16, -16);
+	sfb_fre(b, 0x20, SP, 1, 2, 8, -16);
 	f = sfb_fde(b, X_TRAMP, 0x10, ADDR1, INC);
 	f->signal = true;
 	finish(&amd, 0x1000);
@@ -1298,6 +1307,172 @@ static void test_amd64_flex_fp_rule_unknown_base(void **state)
 	assert_int_equal(fr[1].pc, X_OUTER_RA);
 	assert_int_equal(fr[1].flags, F_LOST);
 	assert_false(fr[1].valid & SFRAME_REG_FP);
+}
+
+/* ---- amd64: the topmost FP already restored ---------------------------------- */
+
+#define FP1	(S0 + 0x30)	/* the caller's frame pointer */
+
+/*
+ * A sample at X_EPI_RET, after "leave": rbp already holds the caller's FP
+ * (FP1) and was popped from S0 - 8, below SP; the row still says "CFA =
+ * SP+8, FP at CFA-16".
+ * frame 0  X_EPI_RET, sp S0, fp FP1: CFA = S0+8, RA at S0 = X_OUTER_RA; the
+ *          FP slot S0-8 lies below SP: the FP is kept.
+ * frame 1  X_OUTER_RA (row @4 FP+16): CFA = FP1+16, RA at FP1+8 =
+ *          X_START_RA, FP at FP1 = 0.
+ * frame 2  X_START_RA, sp FP1+16: END.
+ */
+static struct sframe_regs amd64_after_leave(void)
+{
+	put64(S0, X_OUTER_RA);
+	put64(FP1, 0);
+	put64(FP1 + 8, X_START_RA);
+	return mkregs(X_EPI_RET, S0, FP1, 0, V_PSF);
+}
+
+static const struct xf after_leave_x[3] = {
+	{ X_EPI_RET, S0, FP1, S0 + 8, V_PSF, F_TOP, M_AMD },
+	{ X_OUTER_RA, S0 + 8, FP1, FP1 + 16, V_PSF, 0, M_AMD },
+	{ X_START_RA, FP1 + 16, 0, 0, V_PSF, 0, M_AMD },
+};
+
+/*
+ * The walk just made (fr, nfr, @ret) again with a cache large enough to
+ * keep every entry: a first walk fills it, the second must be the same
+ * with @hits steps from the cache (the exact topmost entry among them) and
+ * @misses looked up, and so must sframe_unwind_pcs() (its loop over cached
+ * steps).
+ */
+static void expect_cached_rewalk(const struct sframe_regs *r, int ret, uint64_t hits,
+				 uint64_t misses)
+{
+	static struct sframe_frame f2[16];
+	struct sframe_cache_entry entries[64];
+	struct sframe_unwind_cache cache;
+	struct sframe_unwinder uc = u;
+	uint64_t pcs[16];
+	uint32_t n2, k;
+
+	assert_err(sframe_unwind_cache_init(&cache, entries, 64), 0);
+	uc.cache = &cache;
+	if (!uc.stack_data) {
+		uc.stack_data = stk.mem;
+		uc.stack_addr = stk.base;
+		uc.stack_len = STK_SIZE;
+	}
+	assert_err(sframe_unwind_stack(&uc, r, f2, 16, &n2), ret);
+	cache.hits = cache.misses = 0;
+	assert_err(sframe_unwind_stack(&uc, r, f2, 16, &n2), ret);
+	assert_int_equal(n2, nfr);
+	assert_frames_equal(f2, fr, nfr);
+	assert_int_equal(cache.hits, hits);
+	assert_int_equal(cache.misses, misses);
+	assert_err(sframe_unwind_pcs(&uc, r, pcs, 16, &n2), ret);
+	assert_int_equal(n2, nfr);
+	for (k = 0; k < nfr; k++)
+		assert_int_equal(pcs[k], fr[k].pc);
+}
+
+/* A profiler's stack copy starts at SP: the popped slot is not in it. */
+static void test_amd64_fp_popped_window_at_sp(void **state)
+{
+	struct sframe_regs r = amd64_after_leave();
+
+	(void)state;
+	u.read_stack = NULL;
+	u.stack_data = stk.mem + (S0 - STK);
+	u.stack_addr = S0;
+	u.stack_len = STK + STK_SIZE - S0;
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 3);
+	EXPECT_FRAMES(after_leave_x, 3);
+	expect_cached_rewalk(&r, SFRAME_UNWIND_END, 3, 0);
+}
+
+/* On a live stack the slot is readable but stale: it is not read. */
+static void test_amd64_fp_popped_live_stack(void **state)
+{
+	struct sframe_regs r = amd64_after_leave();
+
+	(void)state;
+	put64(S0 - 8, 0x1230);	/* as a caller's FP: a CFA far below SP */
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 3);
+	EXPECT_FRAMES(after_leave_x, 3);
+	/* Three reads: frame 0's RA, frame 1's RA and FP: never the slot. */
+	assert_int_equal(stk.calls, 3);
+	for (unsigned i = 0; i < 3; i++)
+		assert_true(stk.log[i] != S0 - 8);
+	expect_cached_rewalk(&r, SFRAME_UNWIND_END, 3, 0);
+}
+
+/*
+ * Only where SP is exact. Reached through a return address, the row's SP is
+ * its callee's CFA, and the rule is followed as written:
+ * frame 0  X_LEAF (SP+8), sp S0: RA at S0 = X_EPI_RET + 1 (looked up at
+ *          X_EPI_RET).
+ * frame 1  sp S0+8: CFA = S0+16, RA at S0+8 = X_START_RA, FP read from
+ *          CFA-16 = S0 (below this frame's SP): X_EPI_RET + 1.
+ * frame 2  X_START_RA: END, with that FP.
+ */
+static void test_amd64_fp_slot_below_sp_not_topmost(void **state)
+{
+	struct sframe_regs r = mkregs(X_LEAF, S0, FP0, 0, V_PSF);
+	const struct xf x[3] = {
+		{ X_LEAF, S0, FP0, S0 + 8, V_PSF, F_TOP, M_AMD },
+		{ X_EPI_RET + 1, S0 + 8, FP0, S0 + 16, V_PSF, 0, M_AMD },
+		{ X_START_RA, S0 + 16, X_EPI_RET + 1, 0, V_PSF, 0, M_AMD },
+	};
+
+	(void)state;
+	put64(S0, X_EPI_RET + 1);
+	put64(S0 + 8, X_START_RA);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 3);
+	EXPECT_FRAMES(x, 3);
+	expect_cached_rewalk(&r, SFRAME_UNWIND_END, 3, 0);
+}
+
+/*
+ * A signal interrupted X_EPI after "leave": its SP (from the ucontext) is
+ * exact too, and its FP is kept the same way.
+ * frame 0  X_HANDLER (SP+8), sp S0: RA at S0 = X_TRAMP.
+ * frame 1  X_TRAMP: ucontext at S0+8, rip X_EPI_RET, rsp S2, rbp FP2.
+ * frame 2  X_EPI_RET, interrupted: CFA = S2+8, RA at S2 = X_OUTER_RA, the
+ *          FP slot S2-8 (holding 0x1230) below SP: FP2 kept.
+ * frame 3  X_OUTER_RA: CFA = FP2+16, RA at FP2+8 = X_START_RA, FP at FP2 = 0.
+ * frame 4  X_START_RA: END.
+ */
+#define S2	(STK + 0x300)
+#define FP2	(STK + 0x330)
+
+static void test_amd64_fp_popped_interrupted(void **state)
+{
+	struct sframe_regs r = mkregs(X_HANDLER + 4, S0, FP0, 0, V_PSF);
+	const uint64_t uc = S0 + 8 + 40;
+	const struct xf x[5] = {
+		{ X_HANDLER + 4, S0, FP0, S0 + 8, V_PSF, F_TOP, M_AMD },
+		{ X_TRAMP, S0 + 8, FP0, 0, V_PSF, F_SIG, M_AMD },
+		{ X_EPI_RET, S2, FP2, S2 + 8, V_PSF, F_INT, M_AMD },
+		{ X_OUTER_RA, S2 + 8, FP2, FP2 + 16, V_PSF, 0, M_AMD },
+		{ X_START_RA, FP2 + 16, 0, 0, V_PSF, 0, M_AMD },
+	};
+
+	(void)state;
+	put64(S0, X_TRAMP);
+	put64(uc + 8 * 16, X_EPI_RET);	/* rip */
+	put64(uc + 8 * 15, S2);		/* rsp */
+	put64(uc + 8 * 10, FP2);	/* rbp */
+	put64(S2, X_OUTER_RA);
+	put64(S2 - 8, 0x1230);
+	put64(FP2, 0);
+	put64(FP2 + 8, X_START_RA);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 5);
+	EXPECT_FRAMES(x, 5);
+	/* Every step but the trampoline's (signal frames are never cached). */
+	expect_cached_rewalk(&r, SFRAME_UNWIND_END, 4, 1);
 }
 
 /* ---- amd64 signal frame ---------------------------------------------------- */
@@ -2692,6 +2867,10 @@ int main(void)
 		T(test_amd64_flex_ra_override, setup_amd64),
 		T(test_amd64_flex_ra_override_n4, setup_amd64),
 		T(test_amd64_flex_fp_rule_unknown_base, setup_amd64),
+		T(test_amd64_fp_popped_window_at_sp, setup_amd64),
+		T(test_amd64_fp_popped_live_stack, setup_amd64),
+		T(test_amd64_fp_slot_below_sp_not_topmost, setup_amd64),
+		T(test_amd64_fp_popped_interrupted, setup_amd64),
 
 		T(test_amd64_signal_frame, setup_amd64),
 		T(test_amd64_signal_cursor, setup_amd64),

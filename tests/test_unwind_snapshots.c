@@ -156,6 +156,30 @@ static void check_cached(const struct sf_target *t, const struct sf_sample *smp,
 		assert_int_equal(pcs[k], frames[k].pc);
 }
 
+/*
+ * The x86_64 samples hold the red zone below SP as well; a profiler that
+ * copies the stack from SP up (perf does) has only the part from SP. After
+ * an epilogue's "leave" or "pop %rbp", the row's FP slot lies in the red
+ * zone: the FP already restored must be kept, so the walk must be the same
+ * without it, frame for frame (the slot held the very value restored).
+ */
+static void check_from_sp(const struct sf_target *t, const struct sf_sample *smp,
+			  const struct sframe_frame *frames, uint32_t n, int stop,
+			  unsigned long *count)
+{
+	static struct sframe_frame f2[64];
+	struct sf_sample cut = *smp;
+	uint32_t n2;
+
+	cut.stack += smp->sp - smp->stack_addr;
+	cut.stack_len -= smp->sp - smp->stack_addr;
+	cut.stack_addr = smp->sp;
+	assert_int_equal(sf_target_unwind(t, &cut, 0, f2, 64, &n2), stop);
+	assert_int_equal(n2, n);
+	assert_frames_equal(f2, frames, n);
+	(*count)++;
+}
+
 static void test_combo(void **state)
 {
 	const char *combo = *state;
@@ -166,7 +190,7 @@ static void test_combo(void **state)
 	struct sf_sample smp;
 	struct chain ch;
 	unsigned long total = 0, in_scope = 0, ok = 0, outside = 0, no_row = 0, no_fde = 0;
-	unsigned long stop_end = 0, stop_not_found = 0;
+	unsigned long stop_end = 0, stop_not_found = 0, from_sp = 0;
 	bool fde_ok[MAX_CHAIN + 1];
 	static struct sframe_cache_entry entries[CACHE_ENTRIES];
 	struct sframe_unwind_cache cache;
@@ -222,6 +246,8 @@ static void test_combo(void **state)
 
 		stop = sf_target_unwind(&t, &smp, 0, frames, 64, &n);
 		check_cached(&t, &smp, &cache, frames, n, stop);
+		if (smp.stack_addr < smp.sp)
+			check_from_sp(&t, &smp, frames, n, stop, &from_sp);
 		for (k = 0; k < depth; k++) {
 			if ((uint32_t)k >= n || strcmp(frame_fn(&t, &frames[k]), expect[k]) != 0)
 				break;
@@ -251,6 +277,9 @@ static void test_combo(void **state)
 		      "chain %lu, beyond SFrame %lu, PC without row %lu\n",
 		      combo, total, in_scope, ok, stop_end, stop_not_found, outside, no_fde,
 		      no_row);
+	if (from_sp)
+		print_message("%s: %lu in-scope samples walked again with the stack from SP only "
+			      "(no red zone): the same frames\n", combo, from_sp);
 	print_message("%s: cache: %" PRIu64 " steps served, %" PRIu64 " looked up\n", combo,
 		      cache.hits, cache.misses);
 	sf_snapshot_close(&snap);

@@ -29,7 +29,10 @@
  * that read's error. A saved-FP rule that cannot be evaluated (a stale rule
  * on an epilogue row whose base register was already restored) leaves the
  * caller's FP unknown (SFRAME_FRAME_FP_LOST) rather than ending the walk; a
- * later rule needing that FP fails with -SFRAME_ERR_NO_REG.
+ * later rule needing that FP fails with -SFRAME_ERR_NO_REG. In a frame whose
+ * PC and SP are exact (the topmost, or one a signal interrupted), an FP slot
+ * CFA + k below SP has been popped already (a sample after x86_64's "leave"):
+ * the FP register then holds the caller's FP and is kept, not read back.
  */
 #ifndef SFRAME_UNWIND_H
 #define SFRAME_UNWIND_H

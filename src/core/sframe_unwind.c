@@ -196,6 +196,24 @@ static int caller_sp(const struct sframe_unwinder *u, uint64_t cfa, uint64_t *sp
 	return 0;
 }
 
+/*
+ * Is the caller's FP slot CFA + @off already popped? In a frame whose PC and
+ * SP are exact (the topmost, or one a signal interrupted), a slot below SP
+ * is no longer part of the frame: the epilogue has restored the FP from it
+ * (a sample right after x86_64's "leave" or "pop %rbp", whose row still says
+ * "FP at CFA-16"), so the FP register already holds the caller's value.
+ * Reading the slot instead fails on a stack copy that starts at SP (a
+ * profiler's) and finds whatever was written there since on a live stack.
+ */
+static inline bool fp_slot_popped(uint32_t frame_flags, uint32_t valid, uint64_t sp,
+				  uint64_t cfa, int64_t off)
+{
+	uint64_t slot;
+
+	return (frame_flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED)) &&
+	       (valid & SFRAME_REG_SP) && add_off(cfa, off, &slot) && slot < sp;
+}
+
 static int step_rules(const struct sframe_unwinder *u, struct sframe_cursor *c,
 		      const struct sframe_row *row)
 {
@@ -247,7 +265,9 @@ static int step_rules(const struct sframe_unwinder *u, struct sframe_cursor *c,
 	 * unknown instead of ending the walk: a rule that later needs it fails
 	 * with -SFRAME_ERR_NO_REG, and no value is ever guessed.
 	 */
-	if (r->fp.kind == SFRAME_LOC_SAME) {
+	if (r->fp.kind == SFRAME_LOC_SAME ||
+	    (r->fp.kind == SFRAME_LOC_CFA && r->fp.deref &&
+	     fp_slot_popped(c->flags, c->regs.valid, c->regs.sp, cfa, r->fp.offset))) {
 		fp = c->regs.fp;
 		n.valid |= c->regs.valid & SFRAME_REG_FP;
 	} else if (loc_value(u, c, &r->fp, cfa, &fp) == 0) {
@@ -667,7 +687,10 @@ static inline int cache_step(const struct sframe_unwinder *u, struct sframe_curs
 	if (ra == 0)
 		return CACHE_FALLBACK;
 	nvalid = SFRAME_REG_PC | SFRAME_REG_SP;
-	if (e->kind & SFRAME_CACHE_FP_SAVED) {
+	/* (An exact entry serves only frames with an exact PC, as step_rules() tests.) */
+	if ((e->kind & SFRAME_CACHE_FP_SAVED) &&
+	    !((e->kind & SFRAME_CACHE_EXACT) &&
+	      fp_slot_popped(c->flags, valid, c->regs.sp, cfa, e->fp_off))) {
 		if (!add_off(cfa, e->fp_off, &addr) || read_u64(u, addr, &fp))
 			return CACHE_FALLBACK;
 		nvalid |= SFRAME_REG_FP;
@@ -949,6 +972,14 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 	if (slot < 0)
 		return n;
 	e = &entries[slot];
+	/* A topmost FP already restored is cache_step()'s (not the loop's) to keep. */
+	if (exact && (e->kind & SFRAME_CACHE_FP_SAVED)) {
+		uint64_t cfa;
+
+		if (add_off((e->kind & SFRAME_CACHE_CFA_FP) ? fp : sp, e->cfa_off, &cfa) &&
+		    fp_slot_popped(c->flags, c->regs.valid, sp, cfa, e->fp_off))
+			return n;
+	}
 	/* An 8-byte read at window offset r fits iff r <= wlim. */
 	wlim = u->stack_len - 8;
 	/* Steps allowed: by the array, and by the depth bound (step() checks). */

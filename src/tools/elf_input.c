@@ -8,15 +8,22 @@
  * offset or size taken from the file is checked overflow-first
  * (off > size || len > size - off) before any byte behind it is read.
  */
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L	/* open(O_CLOEXEC), mmap() */
+#endif
 #include "elf_input.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sframe/sframe_format.h>
 
@@ -158,19 +165,51 @@ static void fail(char *err, size_t errlen, const char *path, const char *fmt, ..
 
 /* ---- Reading the file ----------------------------------------------------- */
 
-static int read_file(const char *path, unsigned char **data, size_t *size, char *err,
-		     size_t errlen)
+/*
+ * A regular file is mapped read-only, so that only the pages read are
+ * loaded: the headers, the .sframe section, the symbol tables, not the
+ * code (a large static executable is megabytes of it). If the file shrinks
+ * while mapped, touching the pages past its new end raises SIGBUS, as in
+ * every tool that maps its input. Anything else (a pipe, a device), and
+ * every file in builds with SF_INPUT_NO_MMAP (the fuzz targets: the heap
+ * copy lets the sanitizer see a read past the end), is read into memory.
+ */
+static int read_file(const char *path, unsigned char **data, size_t *size, bool *mapped,
+		     char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
 	unsigned char *buf = NULL;
 	size_t cap = 0, len = 0;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (!f) {
+	*mapped = false;
+	if (fd < 0) {
 		fail(err, errlen, path, "%s", strerror(errno));
 		return SF_INPUT_EIO;
 	}
+#ifndef SF_INPUT_NO_MMAP
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *p;
+
+		if ((uintmax_t)st.st_size > SIZE_MAX) {
+			fail(err, errlen, path, "file too large");
+			close(fd);
+			return SF_INPUT_EIO;
+		}
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			close(fd);
+			*data = p;
+			*size = (size_t)st.st_size;
+			*mapped = true;
+			return SF_INPUT_OK;
+		}
+	}
+#else
+	(void)st;
+#endif
 	for (;;) {
-		size_t n;
+		ssize_t n;
 
 		if (len == cap) {
 			size_t ncap = cap ? cap * 2 : 65536;
@@ -188,23 +227,32 @@ static int read_file(const char *path, unsigned char **data, size_t *size, char 
 			buf = nbuf;
 			cap = ncap;
 		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fail(err, errlen, path, "read error: %s", strerror(errno));
+			goto out_err;
+		}
 		if (n == 0)
 			break;
+		len += (size_t)n;
 	}
-	if (ferror(f)) {
-		fail(err, errlen, path, "read error: %s", strerror(errno));
-		goto out_err;
+	close(fd);
+	/* Exactly the bytes read: a read past them is outside the allocation. */
+	if (len) {
+		unsigned char *nbuf = realloc(buf, len);
+
+		if (nbuf)
+			buf = nbuf;
 	}
-	fclose(f);
 	*data = buf;
 	*size = len;
 	return SF_INPUT_OK;
 
 out_err:
 	free(buf);
-	fclose(f);
+	close(fd);
 	return SF_INPUT_EIO;
 }
 
@@ -692,7 +740,7 @@ int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_in
 	memset(in, 0, sizeof(*in));
 	if (errlen)
 		err[0] = '\0';
-	ret = read_file(path, &in->file, &in->file_size, err, errlen);
+	ret = read_file(path, &in->file, &in->file_size, &in->mapped, err, errlen);
 	if (ret)
 		return ret;
 
@@ -719,10 +767,21 @@ int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_in
 	return SF_INPUT_OK;
 }
 
+int sf_input_bytes(const char *path, struct sf_input *in, char *err, size_t errlen)
+{
+	memset(in, 0, sizeof(*in));
+	if (errlen)
+		err[0] = '\0';
+	return read_file(path, &in->file, &in->file_size, &in->mapped, err, errlen);
+}
+
 void sf_input_free(struct sf_input *in)
 {
 	free(in->owned_copy);
-	free(in->file);
+	if (in->mapped)
+		munmap(in->file, in->file_size);
+	else
+		free(in->file);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -732,6 +791,34 @@ void sf_input_free(struct sf_input *in)
 #define ELF_PF_X		1u
 #define ELF_STT_FUNC		2
 #define ELF_STT_GNU_IFUNC	10
+#define ELF_SHF_ALLOC		0x2u
+#define ELF_SHF_EXECINSTR	0x4u
+#define ELF_SHT_SYMTAB_SHNDX	18
+#define ELF_SHN_LORESERVE	0xff00u
+
+/* Dynamic relocations filling the GOT slot that a PLT entry jumps through. */
+#define R_X86_64_GLOB_DAT	6
+#define R_X86_64_JUMP_SLOT	7
+#define R_X86_64_IRELATIVE	37
+#define R_AARCH64_GLOB_DAT	1025
+#define R_AARCH64_JUMP_SLOT	1026
+#define R_AARCH64_IRELATIVE	1032
+#define R_390_GLOB_DAT		10
+#define R_390_JMP_SLOT		11
+#define R_390_IRELATIVE		61
+
+/* Where a section is at run time, [start, end); start == end when it is not allocated. */
+struct sec_range {
+	uint64_t start;
+	uint64_t end;
+};
+
+#define ELF_STB_LOCAL		0
+#define ELF_STB_WEAK		2
+/* struct sf_symbol.rank: a class (global, weak, local, PLT entry) | table index. */
+#define RANK_WEAK		(UINT64_C(1) << 32)
+#define RANK_LOCAL		(UINT64_C(2) << 32)
+#define RANK_PLT		(UINT64_C(3) << 32)
 
 static int cmp_sym(const void *a, const void *b)
 {
@@ -739,30 +826,88 @@ static int cmp_sym(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* Larger first, so that a sized symbol wins over an alias without size. */
-	if (x->size != y->size)
-		return x->size > y->size ? -1 : 1;
+	/* A sized symbol before an alias without size. */
+	if (!x->size != !y->size)
+		return x->size ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
-/* Function symbols of one symbol table section. */
-static int load_symtab(const struct elf_file *ef, const struct elf_shdr *sh,
+static struct sec_range *section_ranges(const struct elf_file *ef)
+{
+	struct sec_range *r = calloc(ef->shnum ? ef->shnum : 1, sizeof(*r));
+	uint64_t i;
+
+	if (!r)
+		return NULL;
+	for (i = 1; i < ef->shnum; i++) {
+		struct elf_shdr sh;
+
+		get_shdr(ef, i, &sh);
+		if ((sh.flags & ELF_SHF_ALLOC) && sh.addr <= UINT64_MAX - sh.size) {
+			r[i].start = sh.addr;
+			r[i].end = sh.addr + sh.size;
+		}
+	}
+	return r;
+}
+
+/*
+ * Add a symbol of @size bytes at @addr in section range @sec (room was made
+ * by the caller). A symbol outside its section names nothing. One without
+ * a size names up to its section's end at most (see sf_symbol_find()).
+ */
+static void add_symbol(struct sf_elf_info *info, const struct sec_range *sec, uint64_t addr,
+		       uint64_t size, uint64_t rank, const char *name)
+{
+	struct sf_symbol *s;
+
+	if (addr < sec->start || addr >= sec->end)
+		return;
+	s = &info->syms[info->nsyms++];
+	s->addr = addr;
+	s->size = size;
+	s->end = size && size < sec->end - addr ? addr + size : sec->end;
+	s->rank = rank;
+	s->name = name;
+}
+
+/* Function symbols of symbol table section @idx (room for all of them made here). */
+static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec_range *secs,
 		       struct sf_elf_info *info, char *err, size_t errlen)
 {
 	unsigned entsize = ef->is64 ? 24 : 16;
-	const unsigned char *tab, *str;
-	struct elf_shdr strsh;
-	uint64_t n, i;
+	const unsigned char *tab, *str, *xtab = NULL;
+	struct elf_shdr sh, strsh;
+	uint64_t n, i, nx = 0;
+	bool str_ends;
 
-	if (sh->link >= ef->shnum) {
-		fail(err, errlen, "ELF", "symbol table string section %u out of range", sh->link);
+	get_shdr(ef, idx, &sh);
+	if (sh.link >= ef->shnum) {
+		fail(err, errlen, "ELF", "symbol table string section %u out of range", sh.link);
 		return -1;
 	}
-	get_shdr(ef, sh->link, &strsh);
-	if (section_bytes(ef, sh, "symbol table", &tab, "ELF", err, errlen) ||
+	get_shdr(ef, sh.link, &strsh);
+	if (section_bytes(ef, &sh, "symbol table", &tab, "ELF", err, errlen) ||
 	    section_bytes(ef, &strsh, "symbol string table", &str, "ELF", err, errlen))
 		return -1;
-	n = sh->size / entsize;
+	/* Section indices too large for st_shndx: in the table's SHT_SYMTAB_SHNDX section. */
+	for (i = 1; i < ef->shnum; i++) {
+		struct elf_shdr xs;
+
+		get_shdr(ef, i, &xs);
+		if (xs.type == ELF_SHT_SYMTAB_SHNDX && xs.link == idx) {
+			if (in_bounds(xs.offset, xs.size, ef->size)) {
+				xtab = ef->data + xs.offset;
+				nx = xs.size / 4;
+			}
+			break;
+		}
+	}
+	/* A table ending in NUL ends every name in it. */
+	str_ends = strsh.size && str[strsh.size - 1] == '\0';
+	n = sh.size / entsize;
 	info->syms = calloc(n ? n : 1, sizeof(*info->syms));
 	if (!info->syms) {
 		fail(err, errlen, "ELF", "out of memory");
@@ -770,31 +915,477 @@ static int load_symtab(const struct elf_file *ef, const struct elf_shdr *sh,
 	}
 	for (i = 0; i < n; i++) {
 		const unsigned char *s = tab + i * entsize;
-		uint64_t name = fld(ef, s, 0, 4), value, size;
-		unsigned type, shndx;
+		uint64_t name = fld(ef, s, 0, 4), value, size, shndx;
+		unsigned type, bind;
 
 		if (ef->is64) {
 			type = s[4] & 0xfu;
-			shndx = (unsigned)fld(ef, s, 6, 2);
+			bind = s[4] >> 4;
+			shndx = fld(ef, s, 6, 2);
 			value = fld(ef, s, 8, 8);
 			size = fld(ef, s, 16, 8);
 		} else {
 			value = fld(ef, s, 4, 4);
 			size = fld(ef, s, 8, 4);
 			type = s[12] & 0xfu;
-			shndx = (unsigned)fld(ef, s, 14, 2);
+			bind = s[12] >> 4;
+			shndx = fld(ef, s, 14, 2);
 		}
-		if ((type != ELF_STT_FUNC && type != ELF_STT_GNU_IFUNC) || shndx == ELF_SHN_UNDEF)
+		if (type != ELF_STT_FUNC && type != ELF_STT_GNU_IFUNC)
+			continue;
+		if (shndx == ELF_SHN_XINDEX)
+			shndx = i < nx ? fld(ef, xtab + 4 * i, 0, 4) : ELF_SHN_UNDEF;
+		else if (shndx >= ELF_SHN_LORESERVE)
+			continue;	/* absolute or common: in no section */
+		if (shndx == ELF_SHN_UNDEF || shndx >= ef->shnum)
 			continue;
 		/* The name must end inside the string table. */
-		if (name >= strsh.size || !memchr(str + name, 0, strsh.size - name))
+		if (name >= strsh.size || (!str_ends && !memchr(str + name, 0, strsh.size - name)))
 			continue;
-		info->syms[info->nsyms].addr = value;
-		info->syms[info->nsyms].size = size;
-		info->syms[info->nsyms].name = (const char *)str + name;
-		info->nsyms++;
+		add_symbol(info, &secs[shndx], value, size,
+			   (bind == ELF_STB_LOCAL ? RANK_LOCAL : bind == ELF_STB_WEAK ? RANK_WEAK : 0) | i,
+			   (const char *)str + name);
 	}
-	qsort(info->syms, info->nsyms, sizeof(*info->syms), cmp_sym);
+	return 0;
+}
+
+/* ---- PLT entries: "name@plt" ------------------------------------------------ */
+
+/*
+ * objdump and gdb name each PLT entry after the dynamic relocation of the
+ * GOT slot it jumps through: "puts@plt" (JUMP_SLOT in .rela.plt, or
+ * GLOB_DAT in .rela.dyn for .plt.got entries), "*ABS*+0x1190@plt" for an
+ * IRELATIVE one (no symbol: the resolver's address). So each entry's
+ * instructions are decoded for its GOT slot, and the slot is looked up among
+ * those relocations: that serves every layout (lazy, IBT's .plt.sec, BTI and
+ * PAC entries of other sizes) without knowing which one a linker chose.
+ * Relocations not against the dynamic symbol table (a static executable's
+ * IRELATIVE ones) name nothing, as in objdump and gdb. (objdump counts
+ * aarch64 entries by relocation index instead, so it also names the TLS
+ * descriptor trampoline after the TLSDESC relocations that follow the
+ * others: that code is no PLT entry, and stays unnamed here.)
+ */
+
+struct plt_reloc {
+	uint64_t slot;		/* r_offset: the GOT slot */
+	uint64_t sym;		/* symbol index, 0 for none */
+	uint64_t addend;
+	uint64_t symtab;	/* the dynamic symbol table's section index */
+};
+
+struct plt_names {
+	char *pool;		/* "name@plt" strings, NUL-separated */
+	size_t len, cap;
+	struct {
+		uint64_t addr, size, sec;
+		size_t name;	/* offset in pool */
+	} *v;
+	size_t n, cap_v;
+};
+
+static int cmp_plt_reloc(const void *a, const void *b)
+{
+	const struct plt_reloc *x = a, *y = b;
+
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+static bool plt_reloc_type(uint16_t machine, uint32_t type)
+{
+	switch (machine) {
+	case ELF_EM_X86_64:
+		return type == R_X86_64_JUMP_SLOT || type == R_X86_64_GLOB_DAT ||
+		       type == R_X86_64_IRELATIVE;
+	case ELF_EM_AARCH64:
+		return type == R_AARCH64_JUMP_SLOT || type == R_AARCH64_GLOB_DAT ||
+		       type == R_AARCH64_IRELATIVE;
+	case ELF_EM_S390:
+		return type == R_390_JMP_SLOT || type == R_390_GLOB_DAT || type == R_390_IRELATIVE;
+	}
+	return false;
+}
+
+/* The relocations that may name PLT entries, sorted by slot; *@n = 0 for none. */
+static struct plt_reloc *plt_relocs(const struct elf_file *ef, size_t *n)
+{
+	struct plt_reloc *v = NULL;
+	size_t cap = 0;
+	uint64_t i, k;
+
+	*n = 0;
+	for (i = 1; i < ef->shnum; i++) {
+		struct elf_shdr sh, symsh;
+
+		get_shdr(ef, i, &sh);
+		if (sh.type != ELF_SHT_RELA || !(sh.flags & ELF_SHF_ALLOC) || sh.link == 0 ||
+		    sh.link >= ef->shnum || !in_bounds(sh.offset, sh.size, ef->size))
+			continue;
+		get_shdr(ef, sh.link, &symsh);
+		if (symsh.type != ELF_SHT_DYNSYM)
+			continue;
+		for (k = 0; k + 24 <= sh.size; k += 24) {
+			const unsigned char *r = ef->data + sh.offset + k;
+			uint64_t info;
+
+			/* The type first: r_info's low half, at byte 8 (LE) or 12 (BE). */
+			if (!plt_reloc_type(ef->machine, (uint32_t)fld(ef, r, ef->be ? 12 : 8, 4)))
+				continue;
+			info = fld(ef, r, 8, 8);
+			if (*n == cap) {
+				size_t ncap = cap ? 2 * cap : 64;
+				struct plt_reloc *nv = realloc(v, ncap * sizeof(*v));
+
+				if (!nv) {
+					free(v);
+					*n = 0;
+					return NULL;
+				}
+				v = nv;
+				cap = ncap;
+			}
+			v[*n].slot = fld(ef, r, 0, 8);
+			v[*n].sym = info >> 32;
+			v[*n].addend = fld(ef, r, 16, 8);
+			v[*n].symtab = sh.link;
+			(*n)++;
+		}
+	}
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_plt_reloc);
+	return v;
+}
+
+/*
+ * x86_64: "jmp *disp32(%rip)" (ff 25) through the slot, at the entry's
+ * start, after endbr64 (f3 0f 1e fa: IBT), after a bnd prefix (f2: MPX), or
+ * both. The lazy .plt entries of IBT layouts push and jump to PLT0 instead,
+ * and PLT0 jumps through GOT[2], which no relocation fills: no names there.
+ */
+static bool x86_64_plt_slot(const unsigned char *p, uint64_t n, uint64_t addr, uint64_t *slot)
+{
+	static const unsigned char endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	uint64_t at = 0;
+
+	if (n >= 4 && memcmp(p, endbr64, 4) == 0)
+		at = 4;
+	if (at < n && p[at] == 0xf2)
+		at++;
+	if (n < at + 6 || p[at] != 0xff || p[at + 1] != 0x25)
+		return false;
+	*slot = addr + at + 6 + (uint64_t)sign_extend(get_uint(p + at + 2, 4, false), 4);
+	return true;
+}
+
+/*
+ * aarch64 (instructions are little-endian in either data byte order):
+ * "adrp x16, page" then "ldr x17, [x16, #off]" load the slot.
+ */
+static bool aarch64_plt_slot(const unsigned char *p, uint64_t addr, uint64_t *slot)
+{
+	uint64_t adrp = get_uint(p, 4, false), ldr = get_uint(p + 4, 4, false);
+	uint64_t imm;
+
+	if ((adrp & 0x9f00001fu) != 0x90000010u || (ldr & 0xffc003ffu) != 0xf9400211u)
+		return false;
+	/* immhi:immlo, a signed count of 4 KiB pages. */
+	imm = ((adrp >> 5) & 0x7ffffu) << 2 | ((adrp >> 29) & 3u);
+	if (imm & 0x100000u)
+		imm |= ~(uint64_t)0x1fffff;
+	*slot = (addr & ~(uint64_t)0xfff) + (imm << 12) + ((ldr >> 10) & 0xfffu) * 8;
+	return true;
+}
+
+/* s390x: "larl %r1, slot" (c0 10, a signed count of halfwords, big-endian). */
+static bool s390x_plt_slot(const unsigned char *p, uint64_t addr, uint64_t *slot)
+{
+	if (p[0] != 0xc0 || p[1] != 0x10)
+		return false;
+	*slot = addr + 2 * (uint64_t)sign_extend(get_uint(p + 2, 4, true), 4);
+	return true;
+}
+
+static int plt_add_name(struct plt_names *pn, const struct elf_file *ef,
+			const struct plt_reloc *r, uint64_t addr, uint64_t size, uint64_t sec)
+{
+	char buf[64];
+	const char *sym = "*ABS*";
+	struct elf_shdr symsh, strsh;
+	size_t need;
+	int len;
+
+	if (r->sym) {
+		/* The name in the relocations' symbol table, as in the relocation section. */
+		uint64_t name;
+
+		get_shdr(ef, r->symtab, &symsh);
+		if (symsh.link >= ef->shnum || r->sym >= symsh.size / 24 ||
+		    !in_bounds(symsh.offset, symsh.size, ef->size))
+			return 0;
+		get_shdr(ef, symsh.link, &strsh);
+		name = fld(ef, ef->data + symsh.offset + r->sym * 24, 0, 4);
+		if (strsh.type == ELF_SHT_NOBITS || !in_bounds(strsh.offset, strsh.size, ef->size) ||
+		    name >= strsh.size ||
+		    !memchr(ef->data + strsh.offset + name, 0, strsh.size - name))
+			return 0;
+		sym = (const char *)ef->data + strsh.offset + name;
+	}
+	/*
+	 * Only a relocation without a symbol shows its addend (ld's "-z
+	 * mark-plt" stores each entry's address in the JUMP_SLOT addends).
+	 */
+	len = !r->sym && r->addend ? snprintf(buf, sizeof(buf), "+0x%" PRIx64 "@plt", r->addend)
+				   : snprintf(buf, sizeof(buf), "@plt");
+	need = strlen(sym) + (size_t)len + 1;
+	if (pn->cap - pn->len < need) {
+		size_t ncap = pn->cap * 2 + need + 256;
+		char *np = realloc(pn->pool, ncap);
+
+		if (!np)
+			return -1;
+		pn->pool = np;
+		pn->cap = ncap;
+	}
+	if (pn->n == pn->cap_v) {
+		size_t ncap = pn->cap_v ? 2 * pn->cap_v : 32;
+		void *nv = realloc(pn->v, ncap * sizeof(*pn->v));
+
+		if (!nv)
+			return -1;
+		pn->v = nv;
+		pn->cap_v = ncap;
+	}
+	pn->v[pn->n].addr = addr;
+	pn->v[pn->n].size = size;
+	pn->v[pn->n].sec = sec;
+	pn->v[pn->n].name = pn->len;
+	pn->n++;
+	memcpy(pn->pool + pn->len, sym, strlen(sym));
+	memcpy(pn->pool + pn->len + strlen(sym), buf, (size_t)len + 1);
+	pn->len += need;
+	return 0;
+}
+
+static const struct plt_reloc *find_plt_reloc(const struct plt_reloc *v, size_t n, uint64_t slot)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].slot < slot)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].slot == slot ? &v[lo] : NULL;
+}
+
+static bool is_plt_section(const char *name, uint64_t len)
+{
+	static const char *const names[] = { ".plt", ".plt.sec", ".plt.got", ".plt.bnd" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (len > strlen(names[i]) && memcmp(name, names[i], strlen(names[i]) + 1) == 0)
+			return true;
+	return false;
+}
+
+/* The entries of PLT section @idx (@sh), named into @pn. */
+static int plt_section(const struct elf_file *ef, uint64_t idx, const struct elf_shdr *sh,
+		       const struct plt_reloc *rel, size_t nrel, struct plt_names *pn)
+{
+	const unsigned char *p = ef->data + sh->offset;
+	const struct plt_reloc *r;
+	uint64_t stride, off, slot, prev = UINT64_MAX, prev_slot = 0;
+
+	switch (ef->machine) {
+	case ELF_EM_X86_64:
+	case ELF_EM_S390:
+		/*
+		 * Entries of sh_entsize bytes: s390x 32; x86_64 16, or 8 in a
+		 * .plt.got without IBT (mold leaves sh_entsize 0 there: 8-byte
+		 * steps find either size).
+		 */
+		if (ef->machine == ELF_EM_S390)
+			stride = 32;
+		else
+			stride = sh->entsize == 16 ? 16 : 8;
+		for (off = 0; off + stride <= sh->size; off += stride) {
+			bool ok = ef->machine == ELF_EM_S390
+					  ? s390x_plt_slot(p + off, sh->addr + off, &slot)
+					  : x86_64_plt_slot(p + off, stride, sh->addr + off, &slot);
+
+			r = ok ? find_plt_reloc(rel, nrel, slot) : NULL;
+			if (r && plt_add_name(pn, ef, r, sh->addr + off, stride, idx))
+				return -1;
+		}
+		return 0;
+	case ELF_EM_AARCH64:
+		/*
+		 * Entries of 16 or 24 bytes (PAC, BTI+PAC) after a 32-byte PLT0;
+		 * one may begin with "bti c" before its adrp. Each runs to the
+		 * next one, the last to the section's end.
+		 */
+		for (off = 0; off + 8 <= sh->size; off += 4) {
+			uint64_t start = off;
+
+			if (!aarch64_plt_slot(p + off, sh->addr + off, &slot))
+				continue;
+			if (off >= 4 && get_uint(p + off - 4, 4, false) == 0xd503245fu)
+				start = off - 4;
+			if (prev != UINT64_MAX && (r = find_plt_reloc(rel, nrel, prev_slot)) &&
+			    plt_add_name(pn, ef, r, sh->addr + prev, start - prev, idx))
+				return -1;
+			prev = start;
+			prev_slot = slot;
+		}
+		if (prev != UINT64_MAX && (r = find_plt_reloc(rel, nrel, prev_slot)) &&
+		    plt_add_name(pn, ef, r, sh->addr + prev, sh->size - prev, idx))
+			return -1;
+		return 0;
+	}
+	return 0;
+}
+
+/* Add a "name@plt" symbol for every PLT entry that has a name. */
+static int add_plt_symbols(const struct elf_file *ef, const struct sec_range *secs,
+			   struct sf_elf_info *info, char *err, size_t errlen)
+{
+	struct plt_names pn;
+	struct elf_shdr strsh;
+	struct plt_reloc *rel;
+	struct sf_symbol *nsyms;
+	size_t nrel, i;
+	uint64_t k;
+	int ret = -1;
+
+	if (!ef->is64 || (ef->machine != ELF_EM_X86_64 && ef->machine != ELF_EM_AARCH64 &&
+			  ef->machine != ELF_EM_S390) ||
+	    ef->shstrndx == ELF_SHN_UNDEF || ef->shstrndx >= ef->shnum)
+		return 0;
+	get_shdr(ef, ef->shstrndx, &strsh);
+	if (strsh.type == ELF_SHT_NOBITS || !in_bounds(strsh.offset, strsh.size, ef->size))
+		return 0;
+	memset(&pn, 0, sizeof(pn));
+	rel = plt_relocs(ef, &nrel);
+	if (!rel && nrel == 0) {
+		/* No relocation to name entries after (or no memory to hold them). */
+		return 0;
+	}
+	for (k = 1; k < ef->shnum; k++) {
+		struct elf_shdr sh;
+
+		get_shdr(ef, k, &sh);
+		if (sh.type != ELF_SHT_PROGBITS || !(sh.flags & ELF_SHF_EXECINSTR) ||
+		    sh.name >= strsh.size || secs[k].start == secs[k].end ||
+		    !in_bounds(sh.offset, sh.size, ef->size) ||
+		    !is_plt_section((const char *)ef->data + strsh.offset + sh.name,
+				    strsh.size - sh.name))
+			continue;
+		if (plt_section(ef, k, &sh, rel, nrel, &pn))
+			goto out;
+	}
+	if (pn.n) {
+		nsyms = realloc(info->syms, (info->nsyms + pn.n) * sizeof(*nsyms));
+		if (!nsyms)
+			goto out;
+		info->syms = nsyms;
+		info->names = pn.pool;
+		pn.pool = NULL;
+		for (i = 0; i < pn.n; i++)
+			add_symbol(info, &secs[pn.v[i].sec], pn.v[i].addr, pn.v[i].size,
+				   RANK_PLT | i, info->names + pn.v[i].name);
+	}
+	ret = 0;
+out:
+	if (ret)
+		fail(err, errlen, "ELF", "out of memory");
+	free(pn.pool);
+	free(pn.v);
+	free(rel);
+	return ret;
+}
+
+/*
+ * Sort by address, as a radix sort (8 bits a pass, only over the bits that
+ * differ between addresses: about three passes in a large executable, where
+ * qsort() of the whole table took most of the time of loading its symbols);
+ * then each run of aliases at one address by cmp_sym(). Return -1 when out
+ * of memory (@info is then unchanged).
+ */
+static int sort_symbols(struct sf_elf_info *info)
+{
+	struct sf_symbol *src = info->syms, *dst, *tmp;
+	uint64_t any = 0, all = UINT64_MAX, differ;
+	size_t n = info->nsyms, i, j;
+	unsigned shift;
+
+	for (i = 0; i < n; i++) {
+		any |= src[i].addr;
+		all &= src[i].addr;
+	}
+	differ = any ^ all;
+	dst = malloc((n ? n : 1) * sizeof(*dst));
+	if (!dst)
+		return -1;
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t pos[256] = { 0 }, sum = 0;
+
+		if (!((differ >> shift) & 0xff))
+			continue;
+		for (i = 0; i < n; i++)
+			pos[(src[i].addr >> shift) & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			size_t c = pos[i];
+
+			pos[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[pos[(src[i].addr >> shift) & 0xff]++] = src[i];
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	free(dst);
+	info->syms = src;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && src[j].addr == src[i].addr; j++)
+			;
+		if (j - i > 1)
+			qsort(src + i, j - i, sizeof(*src), cmp_sym);
+	}
+	return 0;
+}
+
+/*
+ * Sort, then drop the symbols that can never be chosen: one without size
+ * inside a sized one (a label within a function, which eu-stack does not
+ * use there either), and one that ends no later than an alias at the same
+ * address chosen before it (so ends rise along each address's symbols).
+ */
+static int finish_symbols(struct sf_elf_info *info)
+{
+	uint64_t covered = 0, group_end = 0;
+	size_t i, n = 0;
+
+	if (sort_symbols(info))
+		return -1;
+	for (i = 0; i < info->nsyms; i++) {
+		const struct sf_symbol *s = &info->syms[i];
+		bool alias = n && info->syms[n - 1].addr == s->addr;
+
+		if (!s->size && s->addr < covered)
+			continue;
+		if (alias && s->end <= group_end)
+			continue;
+		group_end = s->end;
+		if (s->size && s->end > covered)
+			covered = s->end;
+		info->syms[n++] = *s;
+	}
+	info->nsyms = n;
 	return 0;
 }
 
@@ -802,6 +1393,7 @@ int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *
 		     size_t errlen)
 {
 	static const unsigned char elfmag[4] = { 0x7f, 'E', 'L', 'F' };
+	struct sec_range *secs = NULL;
 	struct elf_file ef;
 	uint64_t i, symtab = UINT64_MAX, dynsym = UINT64_MAX;
 
@@ -846,14 +1438,24 @@ int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *
 	}
 	if (symtab == UINT64_MAX)
 		symtab = dynsym;
-	if (symtab != UINT64_MAX) {
-		struct elf_shdr sh;
-
-		get_shdr(&ef, symtab, &sh);
-		if (load_symtab(&ef, &sh, info, err, errlen)) {
-			sf_elf_info_free(info);
-			return -1;
-		}
+	if (symtab == UINT64_MAX && ef.shnum == 0)
+		return 0;
+	secs = section_ranges(&ef);
+	if (!secs) {
+		fail(err, errlen, "ELF", "out of memory");
+		return -1;
+	}
+	if ((symtab != UINT64_MAX && load_symtab(&ef, symtab, secs, info, err, errlen)) ||
+	    add_plt_symbols(&ef, secs, info, err, errlen)) {
+		free(secs);
+		sf_elf_info_free(info);
+		return -1;
+	}
+	free(secs);
+	if (info->syms && finish_symbols(info)) {
+		fail(err, errlen, "ELF", "out of memory");
+		sf_elf_info_free(info);
+		return -1;
 	}
 	return 0;
 }
@@ -861,14 +1463,25 @@ int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *
 void sf_elf_info_free(struct sf_elf_info *info)
 {
 	free(info->syms);
+	free(info->names);
 	memset(info, 0, sizeof(*info));
 }
 
+/*
+ * Symbols are matched as eu-stack matches them: within their size and
+ * their section. A symbol without a size (hand-written assembly, _init and
+ * _fini of crti.o) names the addresses after it up to the next symbol, in
+ * its own section only, and not inside a sized symbol. So a PC past the
+ * last function of a file, or in another section, has no name (gdb does the
+ * same, but for a label inside a sized function, which it names past that
+ * function's end).
+ */
 const struct sf_symbol *sf_symbol_find(const struct sf_elf_info *info, uint64_t addr)
 {
-	size_t lo = 0, hi = info->nsyms;
-	const struct sf_symbol *s;
+	size_t lo = 0, hi = info->nsyms, first;
+	uint64_t at;
 
+	/* The last symbol at or below @addr... */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -879,11 +1492,20 @@ const struct sf_symbol *sf_symbol_find(const struct sf_elf_info *info, uint64_t 
 	}
 	if (lo == 0)
 		return NULL;
-	/* Among symbols at the same address the sized one sorts first. */
-	s = &info->syms[lo - 1];
-	while (s > info->syms && s[-1].addr == s->addr)
-		s--;
-	if (s->size && addr - s->addr >= s->size)
-		return NULL;
-	return s;
+	/* ...and the first one at its address. */
+	at = info->syms[lo - 1].addr;
+	hi = lo;
+	lo = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (info->syms[mid].addr < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (first = lo; first < info->nsyms && info->syms[first].addr == at; first++)
+		if (addr < info->syms[first].end)
+			return &info->syms[first];
+	return NULL;
 }

@@ -11,13 +11,15 @@
 #ifndef SFRAME_TOOL_ELF_INPUT_H
 #define SFRAME_TOOL_ELF_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /**
  * struct sf_input - a loaded file and the SFrame section found in it.
- * @file: the whole file (owned).
+ * @file: the whole file (owned): mapped read-only, or read into memory.
  * @file_size: its size.
+ * @mapped: @file is a mapping (else allocated).
  * @sec: the section bytes: inside @file, or @owned_copy for a relocated
  *	section of a relocatable object.
  * @sec_size: their number.
@@ -30,6 +32,7 @@
 struct sf_input {
 	unsigned char *file;
 	size_t file_size;
+	bool mapped;
 	unsigned char *sec;
 	uint64_t sec_size;
 	uint64_t vaddr;
@@ -71,20 +74,39 @@ int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_in
 const char *sf_machine_name(uint16_t machine, char *buf, size_t len);
 
 /**
- * sf_input_free() - release what sf_input_load() allocated.
+ * sf_input_bytes() - only the bytes of @path, for a file without SFrame.
+ * @path: the file.
+ * @in: @in->file and @in->file_size set, the rest zero.
+ * @err: receives "PATH: message" on failure.
+ * @errlen: size of @err.
+ *
+ * Return: SF_INPUT_OK or SF_INPUT_EIO.
+ */
+int sf_input_bytes(const char *path, struct sf_input *in, char *err, size_t errlen);
+
+/**
+ * sf_input_free() - release what sf_input_load() or sf_input_bytes() allocated.
  * @in: a loaded input, or one zeroed by a failed load; zeroed again.
  */
 void sf_input_free(struct sf_input *in);
 
 /**
- * struct sf_symbol - a function symbol.
- * @addr: st_value.
- * @size: st_size (0 when unknown).
- * @name: NUL-terminated, inside the loaded file.
+ * struct sf_symbol - a function symbol, or a PLT entry.
+ * @addr: st_value; a PLT entry's first byte.
+ * @size: st_size (0 when unknown); a PLT entry's size.
+ * @end: the first address after those it names: @addr + @size, or the end
+ *	of its section for a symbol without size; never past its section.
+ * @rank: among symbols at one address, the lower first (after those with a
+ *	size): global, weak, local, then in symbol table order; PLT entries
+ *	last. As eu-stack chooses.
+ * @name: NUL-terminated, inside the loaded file; "name@plt" for a PLT
+ *	entry, inside &struct sf_elf_info.names.
  */
 struct sf_symbol {
 	uint64_t addr;
 	uint64_t size;
+	uint64_t end;
+	uint64_t rank;
 	const char *name;
 };
 
@@ -93,8 +115,10 @@ struct sf_symbol {
 /**
  * struct sf_elf_info - what the unwind commands need from an ELF file.
  * @machine: e_machine.
- * @syms: function symbols (.symtab, else .dynsym), sorted by address.
+ * @syms: function symbols (.symtab, else .dynsym) and PLT entries, sorted
+ *	by address, then as sf_symbol_find() chooses among them.
  * @nsyms: their number.
+ * @names: the names of the PLT entries (owned), or NULL.
  * @text: executable PT_LOAD ranges [start, end).
  * @ntext: their number.
  */
@@ -102,6 +126,7 @@ struct sf_elf_info {
 	uint16_t machine;
 	struct sf_symbol *syms;
 	size_t nsyms;
+	char *names;
 	struct {
 		uint64_t start;
 		uint64_t end;
@@ -132,8 +157,11 @@ void sf_elf_info_free(struct sf_elf_info *info);
  * @info: loaded info.
  * @addr: an address.
  *
- * Return: the symbol with the greatest address <= @addr that contains it
- * (or has no size), or NULL.
+ * Return: among the symbols at the greatest address <= @addr, the first (by
+ * &struct sf_symbol.rank) whose &struct sf_symbol.end lies above @addr; NULL
+ * when there is none. A symbol without size names the addresses after it in
+ * its section up to the next symbol, unless it lies inside a sized one (the
+ * sized one names them), as eu-stack names them.
  */
 const struct sf_symbol *sf_symbol_find(const struct sf_elf_info *info, uint64_t addr);
 

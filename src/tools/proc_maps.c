@@ -232,48 +232,6 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* The whole of @path; NULL and errno set on failure. */
-static unsigned char *read_whole(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rbe");
-	unsigned char *buf = NULL;
-	size_t cap = 0, len = 0;
-	int e = 0;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		size_t n;
-
-		if (len == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			unsigned char *nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
-
-			if (!nbuf) {
-				e = ENOMEM;
-				break;
-			}
-			buf = nbuf;
-			cap = ncap;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0) {
-			if (ferror(f))
-				e = EIO;
-			break;
-		}
-	}
-	fclose(f);
-	if (e) {
-		free(buf);
-		errno = e;
-		return NULL;
-	}
-	*size = len;
-	return buf;
-}
-
 /*
  * Load @open_path into @f: with its SFrame section when it has one, else as
  * plain bytes for its symbols. Return 0, or -1 when the file cannot be read
@@ -282,8 +240,6 @@ static unsigned char *read_whole(const char *path, size_t *size)
 static int load_path(struct sf_proc_file *f, const char *open_path)
 {
 	char err[512];
-	size_t size = 0;
-	unsigned char *bytes;
 	int r;
 
 	r = sf_input_load(open_path, 0, 0, &f->in, err, sizeof(err));
@@ -303,12 +259,8 @@ static int load_path(struct sf_proc_file *f, const char *open_path)
 
 		snprintf(f->why, sizeof(f->why), "%.200s", msg ? msg + 2 : err);
 	}
-	bytes = read_whole(open_path, &size);
-	if (!bytes)
+	if (sf_input_bytes(open_path, &f->in, err, sizeof(err)) != SF_INPUT_OK)
 		return -1;
-	memset(&f->in, 0, sizeof(f->in));
-	f->in.file = bytes;
-	f->in.file_size = size;
 	f->loaded = true;
 	return 0;
 }

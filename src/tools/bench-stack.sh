@@ -1,0 +1,130 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
+#
+# bench-stack.sh - "sframe stack PID" against "eu-stack -p PID" on the same
+# stopped process: the figures of README.md "Performance", "sframe stack".
+#
+# Builds two programs from tests/stack_child.c (a thread spinning at a known
+# depth), with SFrame and frame pointers like the test's child:
+#   stack-dynamic  the child alone, linked dynamically (the C library, ld.so
+#                  and the vDSO are mapped besides it);
+#   stack-static   the child linked statically with N generated functions
+#                  (sframe-bench gen-c, -O2 -Wa,--gsframe; default 70,000:
+#                  an executable of about 11 MB, most of it code, with a
+#                  symbol table of that many functions).
+# Each is started, stopped with SIGSTOP once it spins (both tools leave a
+# stopped process stopped), and both tools are run on it alternately
+# (hyperfine when installed, else the shell's own loop), the median of each
+# reported in milliseconds. The process is then let go and ended.
+#
+# Usage, from the top of the source tree, after meson compile -C BUILDDIR:
+#   sh src/tools/bench-stack.sh [--functions N] [--runs R] BUILDDIR WORKDIR
+# BUILDDIR holds sframe and sframe-bench; CC (default cc) is the compiler
+# (GNU as 2.40 or later). The generated program is kept in WORKDIR and
+# reused by later runs with the same N.
+set -eu
+
+n=70000
+runs=100
+while [ $# -gt 2 ]; do
+	case "$1" in
+	--functions) n="$2"; shift 2 ;;
+	--runs) runs="$2"; shift 2 ;;
+	*) break ;;
+	esac
+done
+if [ $# -ne 2 ] || [ ! -f tests/stack_child.c ]; then
+	echo "usage: sh src/tools/bench-stack.sh [--functions N] [--runs R] BUILDDIR WORKDIR" >&2
+	echo "(from the top of the source tree)" >&2
+	exit 2
+fi
+tool="$1/sframe"
+bench="$1/sframe-bench"
+w="$2"
+cc="${CC:-cc}"
+command -v eu-stack >/dev/null || { echo "eu-stack not found (elfutils)" >&2; exit 1; }
+mkdir -p "$w"
+
+echo "== machine"
+grep -m1 'model name' /proc/cpuinfo || true
+echo "cores: $(nproc)"
+uname -sr
+"$cc" --version | head -n 1
+eu-stack --version | head -n 1
+command -v hyperfine >/dev/null && hyperfine --version
+
+echo "== build"
+flags="-O2 -Wa,--gsframe"
+child="-O1 -fno-omit-frame-pointer -Wa,--gsframe -pthread"
+"$cc" $child -o "$w/stack-dynamic" tests/stack_child.c
+if [ ! -f "$w/stack-static-$n" ]; then
+	k=1
+	while [ "$k" -le 4 ]; do
+		"$bench" gen-c "$n" --part "$k/4" >"$w/gen$k.c"
+		# The generated main() is renamed: the child's is the program's.
+		"$cc" $flags -Dmain=gen_main -c "$w/gen$k.c" -o "$w/gen$k.o" &
+		if [ $((k % 2)) -eq 0 ]; then wait; fi
+		k=$((k + 1))
+	done
+	wait
+	"$cc" $child -static -o "$w/stack-static-$n" tests/stack_child.c \
+		"$w/gen1.o" "$w/gen2.o" "$w/gen3.o" "$w/gen4.o"
+fi
+cp "$w/stack-static-$n" "$w/stack-static"
+
+# median FILE: the middle of the numbers in FILE, one a line.
+median() {
+	sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# now_ms: a monotonic-enough clock in milliseconds (GNU date).
+now_ms() {
+	date +%s%N | awk '{ printf "%.3f\n", $1 / 1000000 }'
+}
+
+one() {
+	prog="$w/$1"
+	echo "== $1: $(wc -c <"$prog") bytes"
+	fifo="$w/ready"
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	"$prog" single >"$fifo" &
+	pid=$!
+	read -r line <"$fifo"
+	rm -f "$fifo"
+	[ "$line" = ready ] || { echo "$1 did not start" >&2; kill "$pid"; exit 1; }
+	kill -STOP "$pid"
+	"$tool" stack "$pid"
+	eu-stack -p "$pid"
+	if command -v hyperfine >/dev/null; then
+		hyperfine -N --warmup 10 --runs "$runs" --export-json "$w/$1.json" \
+			"$tool stack $pid" "eu-stack -p $pid" >/dev/null
+		# One "median" (seconds) per command, in the order given.
+		grep '"median"' "$w/$1.json" | tr -dc '0-9.\n' >"$w/$1.med"
+		s=$(sed -n 1p "$w/$1.med")
+		e=$(sed -n 2p "$w/$1.med")
+		echo "$1 sframe_stack_ms=$(awk "BEGIN { printf \"%.2f\", $s * 1000 }")" \
+			"eu_stack_ms=$(awk "BEGIN { printf \"%.2f\", $e * 1000 }")" \
+			"ratio=$(awk "BEGIN { printf \"%.2f\", $s / $e }")"
+	else
+		: >"$w/s.ms"
+		: >"$w/e.ms"
+		i=0
+		while [ "$i" -lt "$runs" ]; do
+			t0=$(now_ms); "$tool" stack "$pid" >/dev/null; t1=$(now_ms)
+			eu-stack -p "$pid" >/dev/null; t2=$(now_ms)
+			echo "$t1 $t0" | awk '{ print $1 - $2 }' >>"$w/s.ms"
+			echo "$t2 $t1" | awk '{ print $1 - $2 }' >>"$w/e.ms"
+			i=$((i + 1))
+		done
+		s=$(median "$w/s.ms")
+		e=$(median "$w/e.ms")
+		echo "$1 sframe_stack_ms=$s eu_stack_ms=$e (shell loop)"
+	fi
+	kill -CONT "$pid"
+	kill -USR1 "$pid"
+	wait "$pid" || true
+}
+
+one stack-dynamic
+one stack-static
