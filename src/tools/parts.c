@@ -158,6 +158,17 @@ void sf_parts_free(struct sf_parts *p)
 	memset(p, 0, sizeof(*p));
 }
 
+bool sf_parts_error(int r, const char *file, const char *how, char *buf, size_t len)
+{
+	if (r == -ENOMEM)
+		snprintf(buf, len, "%s: out of memory", file);
+	else if (r == -SFRAME_ERR_EMPTY)
+		snprintf(buf, len, "%s: no SFrame data: the .sframe %s is empty", file, how);
+	else
+		snprintf(buf, len, "%s: %s (%s)", file, sframe_strerror(r), sframe_errname(r));
+	return r == -ENOMEM;
+}
+
 int sf_parts_lookup(const struct sf_parts *p, uint64_t pc, struct sframe_row *row,
 		    const struct sframe_section **part)
 {

@@ -8,6 +8,7 @@
 #ifndef SFRAME_TOOL_PARTS_H
 #define SFRAME_TOOL_PARTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,6 +63,22 @@ struct sf_parts {
 int sf_parts_open(struct sf_parts *p, const void *data, uint64_t size, uint64_t vaddr);
 
 void sf_parts_free(struct sf_parts *p);
+
+/**
+ * sf_parts_error() - say why sf_parts_open() failed.
+ * @r: its error.
+ * @file: the file's name.
+ * @how: where the section came from ("section", "segment", "raw").
+ * @buf: receives "FILE: message (NAME)"; for an empty section "FILE: no
+ *	SFrame data: the .sframe HOW is empty", for no memory "FILE: out of
+ *	memory".
+ * @len: size of @buf.
+ *
+ * Return: true when memory ran out: not the file's fault, so the command
+ * fails as for a file it cannot read (exit status 2), not as for bad
+ * content.
+ */
+bool sf_parts_error(int r, const char *file, const char *how, char *buf, size_t len);
 
 /**
  * sf_parts_lookup() - sframe_lookup() in the part whose functions cover @pc.

@@ -400,11 +400,14 @@ static struct sf_proc_image *get_image(struct sf_proc_modules *pm, struct sf_pro
 	if (!known || !f->in.sec)
 		return img;
 	r = sf_parts_open(&img->parts, f->in.sec, f->in.sec_size, f->in.vaddr + bias);
-	if (r == -SFRAME_ERR_EMPTY) {
+	if (r == -ENOMEM) {
+		/* The image stays in the list: sf_proc_modules_free() frees it. */
+		return NULL;
+	} else if (r == -SFRAME_ERR_EMPTY) {
 		snprintf(f->why, sizeof(f->why), "empty .sframe %s (no SFrame data)", f->in.how);
 	} else if (r) {
-		snprintf(f->why, sizeof(f->why), "SFrame section: %s (%s)",
-			 r == -ENOMEM ? "out of memory" : sframe_strerror(r), sframe_errname(r));
+		snprintf(f->why, sizeof(f->why), "SFrame section: %s (%s)", sframe_strerror(r),
+			 sframe_errname(r));
 	} else if (img->parts.sec[0].abi != pm->abi) {
 		snprintf(f->why, sizeof(f->why), "an SFrame section for %s in a process on %s",
 			 sf_abi_name(img->parts.sec[0].abi), sf_abi_name(pm->abi));

@@ -588,16 +588,12 @@ int main(int argc, char **argv)
 
 	r = sf_parts_open(&parts, in.sec, in.sec_size, in.vaddr);
 	if (r) {
-		if (r == -SFRAME_ERR_EMPTY)
-			fprintf(stderr, "%s: no SFrame data: the .sframe %s is empty\n", o.file,
-				in.how);
-		else if (r == -ENOMEM)
-			fprintf(stderr, "%s: out of memory\n", o.file);
-		else
-			report(o.file, "", r);
+		bool oom = sf_parts_error(r, o.file, in.how, err, sizeof(err));
+
+		fprintf(stderr, "%s\n", err);
 		sf_parts_free(&parts);
 		sf_input_free(&in);
-		return EXIT_BAD;
+		return oom ? EXIT_USAGE : EXIT_BAD;
 	}
 	if (strcmp(o.cmd, "check") != 0 && (parts.n > 1 || parts.err))
 		sf_parts_warn(&parts, o.file, o.cmd);

@@ -59,8 +59,8 @@ int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errl
 		goto fail;
 	r = sf_parts_open(&t->parts, t->in.sec, t->in.sec_size, t->in.vaddr);
 	if (r && r != -SFRAME_ERR_EMPTY) {
-		snprintf(err, errlen, "%s: %s (%s)", path, r == -ENOMEM ? "out of memory" :
-			 sframe_strerror(r), r == -ENOMEM ? "ENOMEM" : sframe_errname(r));
+		if (sf_parts_error(r, path, t->in.how, err, errlen))
+			goto oom;
 		goto fail;
 	}
 	/* An empty section: no SFrame at all, as for code without a section. */
