@@ -486,6 +486,11 @@ static int cmd_lookup(const struct sf_parts *p, const struct options *o)
 
 /* ---- check ------------------------------------------------------------------ */
 
+/*
+ * The format's own ABI names, as check's documented line prints them; the
+ * messages that compare an ELF machine with a section say sf_abi_name()'s
+ * machine names instead, the words sf_machine_name() uses.
+ */
 static const char *abi_name(uint8_t abi)
 {
 	switch (abi) {
