@@ -100,7 +100,7 @@ enum sframe_error {
 	SFRAME_ERR_DEPTH = 4118,	/* the depth bound was reached */
 	SFRAME_ERR_FULL = 4119,		/* the module table is full */
 	SFRAME_ERR_OVERLAP = 4120,	/* a module overlaps one already in the table */
-	/* Not corrupt either: the section has no bytes, so no SFrame data at all. */
+	/* Not corrupt: the section has no bytes, so no SFrame data at all. */
 	SFRAME_ERR_EMPTY = 4121,
 	/* Bytes after the section (see sframe_part_size()). */
 	SFRAME_ERR_TRAILING = 4122,	/* after the FRE area: not padding nor another section */
@@ -395,8 +395,9 @@ int sframe_fre_iter_next(const struct sframe_section *sec, struct sframe_fre_ite
  * Applies the ABI's rules: which word is RA or FP, the fixed header offsets,
  * s390x CFA bias/scale and v2 register-number encoding, v3 FLEX pairs.
  *
- * Return: 0 or -SFRAME_ERR_WORDS when the word count or contents are not
- * valid for the ABI and FDE type.
+ * Return: 0; -SFRAME_ERR_WORDS when the word count or contents are not
+ * valid for the ABI and FDE type; -SFRAME_ERR_INVAL (NULL argument, or @fre
+ * with more than SFRAME_MAX_WORDS words).
  */
 int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *fde,
 		     const struct sframe_fre *fre, struct sframe_rules *rules);
@@ -479,9 +480,10 @@ int sframe_check(const struct sframe_section *sec, struct sframe_problem *where)
  * padding, any number of them (the alignment; gas pads some sections
  * itself). The first non-zero byte after it must be at a multiple of 8 from
  * @sec's first byte and start the SFrame magic (either byte order): the next
- * part, not opened nor checked here. Reads at most the bytes up to that
- * one, SFRAME_MAX_READ at a time; none for a section that ends with its FRE
- * area, as GNU ld writes them.
+ * part, not opened nor checked here. Reads the bytes after the FRE area
+ * SFRAME_MAX_READ at a time, up to the read that holds that byte (and a
+ * 2-byte read of the magic when that byte ends a read); none for a section
+ * that ends with its FRE area, as GNU ld writes them.
  *
  * To use every part of a range (@size bytes at @base, run-time address
  * @vaddr), open each one over its own extent, which sframe_check() then

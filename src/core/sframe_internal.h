@@ -127,6 +127,19 @@ static inline uint64_t sf_be64(const uint8_t *p)
 	       (uint64_t)p[6] << 8 | p[7];
 }
 
+/*
+ * The byte order the SFrame magic at @p (two bytes) stands for: 0 little
+ * endian, 1 big endian, -1 not the magic.
+ */
+static inline int sf_magic_order(const uint8_t *p)
+{
+	if (p[0] == (SFRAME_MAGIC & 0xffu) && p[1] == SFRAME_MAGIC >> 8)
+		return 0;
+	if (p[0] == SFRAME_MAGIC >> 8 && p[1] == (SFRAME_MAGIC & 0xffu))
+		return 1;
+	return -1;
+}
+
 /* Loads in the section's byte order. */
 static inline uint16_t sf_u16(const struct sframe_section *sec, const uint8_t *p)
 {

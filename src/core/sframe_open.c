@@ -78,12 +78,10 @@ int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
 	ret = sf_read(&s, 0, h, n, -SFRAME_ERR_TRUNCATED);
 	if (ret)
 		return ret;
-	if (h[0] == 0xe2 && h[1] == 0xde)
-		s.big_endian = false;
-	else if (h[0] == 0xde && h[1] == 0xe2)
-		s.big_endian = true;
-	else
+	ret = sf_magic_order(h);
+	if (ret < 0)
 		return -SFRAME_ERR_BAD_MAGIC;
+	s.big_endian = ret == 1;
 	if (n < SFRAME_HDR_SIZE)
 		return -SFRAME_ERR_TRUNCATED;
 

@@ -17,6 +17,7 @@
 int sframe_part_size(const struct sframe_section *sec, uint64_t *part_size)
 {
 	uint8_t buf[SFRAME_MAX_READ];
+	const uint8_t *magic;
 	uint64_t off;
 	size_t n, i;
 	int ret;
@@ -45,15 +46,14 @@ int sframe_part_size(const struct sframe_section *sec, uint64_t *part_size)
 		off += i;
 		if (off % SF_PART_ALIGN != 0)
 			return -SFRAME_ERR_TRAILING;
-		if (i + 1 < n) {
-			buf[0] = buf[i];
-			buf[1] = buf[i + 1];
-		} else {
+		magic = buf + i;
+		if (i + 1 == n) {
 			ret = sf_read(sec, off, buf, 2, -SFRAME_ERR_TRAILING);
 			if (ret)
 				return ret;
+			magic = buf;
 		}
-		if (!(buf[0] == 0xe2 && buf[1] == 0xde) && !(buf[0] == 0xde && buf[1] == 0xe2))
+		if (sf_magic_order(magic) < 0)
 			return -SFRAME_ERR_TRAILING;
 		*part_size = off;
 		return 0;
