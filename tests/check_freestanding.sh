@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
-# The core builds with -ffreestanding -nostdlib, includes nothing but the
-# compiler's own headers, and once linked together references no symbol but
+# The core (the reader, src/core/, and the unwinder, src/unwind/) builds
+# with -ffreestanding -nostdlib, includes nothing but the compiler's own
+# headers, and once linked together references no symbol but
 # memcpy/memset/memmove/memcmp (and _GLOBAL_OFFSET_TABLE_, which the linker
-# itself defines, for position-independent code on i386).
+# itself defines, for position-independent code on i386). So does the
+# reader alone: README.md's kernel recipe copies src/core/ only.
 # Usage: check_freestanding.sh CC SOURCE_ROOT
 set -eu
 cc=$1
@@ -16,22 +18,28 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 bad=$(grep -h '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' "$root"/src/core/*.c "$root"/src/core/*.h \
-	"$root"/include/sframe/*.h | grep -v -E '<(stdint|stddef|stdbool|limits)\.h>|<sframe/' || true)
+	"$root"/src/unwind/*.c "$root"/include/sframe/*.h | grep -v -E '<(stdint|stddef|stdbool|limits)\.h>|<sframe/' || true)
 if [ -n "$bad" ]; then
 	echo "core includes headers beyond the compiler's own:"; echo "$bad"; fail=1
 fi
 
 for std in c11 gnu11; do
-	for src in "$root"/src/core/*.c; do
-		obj="$tmp/$(basename "$src" .c).$std.o"
-		$cc -std=$std -O2 -ffreestanding -nostdlib -fno-stack-protector -Wall -Wextra -Werror \
-			-I"$root/include" -I"$root/src/core" -c "$src" -o "$obj"
+	for part in core unwind; do
+		mkdir -p "$tmp/$part.$std"
+		for src in "$root/src/$part"/*.c; do
+			$cc -std=$std -O2 -ffreestanding -nostdlib -fno-stack-protector -Wall -Wextra -Werror \
+				-I"$root/include" -I"$root/src/core" -c "$src" \
+				-o "$tmp/$part.$std/$(basename "$src" .c).o"
+		done
 	done
-	"$ld" -r -o "$tmp/core.$std.o" "$tmp"/*.$std.o
-	undef=$("$nm" -u "$tmp/core.$std.o" | awk '{print $NF}' | grep -v -x -E 'memcpy|memset|memmove|memcmp|_GLOBAL_OFFSET_TABLE_' || true)
-	if [ -n "$undef" ]; then
-		echo "core ($std) references symbols outside the allowed set:"; echo "$undef"; fail=1
-	fi
+	"$ld" -r -o "$tmp/reader.$std.o" "$tmp/core.$std"/*.o
+	"$ld" -r -o "$tmp/core.$std.o" "$tmp/core.$std"/*.o "$tmp/unwind.$std"/*.o
+	for linked in reader core; do
+		undef=$("$nm" -u "$tmp/$linked.$std.o" | awk '{print $NF}' | grep -v -x -E 'memcpy|memset|memmove|memcmp|_GLOBAL_OFFSET_TABLE_' || true)
+		if [ -n "$undef" ]; then
+			echo "$linked ($std) references symbols outside the allowed set:"; echo "$undef"; fail=1
+		fi
+	done
 done
-if [ $fail -eq 0 ]; then echo "freestanding core: ok"; fi
+if [ $fail -eq 0 ]; then echo "freestanding reader and core: ok"; fi
 exit $fail

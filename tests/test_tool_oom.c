@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
  * test_tool_oom.c - running out of memory while opening the parts of an
- * LLVM lld section (src/tools/parts.c, built for this test with its
+ * LLVM lld section (src/tool/parts.c, built for this test with its
  * malloc/calloc/realloc renamed to the counting ones below) is out of
  * memory for the tool's loaders too: never a file with bad content (exit
  * 1), nor one quietly without SFrame.

@@ -14,7 +14,7 @@
 # series, and the unwinders.
 #
 # Usage, from the top of the source tree:
-#   sh src/tools/bench-real.sh [--libsframe LIB] [--seconds S] WORKDIR
+#   sh src/bench/bench-real.sh [--libsframe LIB] [--seconds S] WORKDIR
 # LIB is what dlopen() is given, e.g. libsframe.so.3 (binutils 2.46 and
 # later: v2 and v3 sections) or libsframe.so.0 (binutils 2.40: v1). CC
 # (default cc) is the compiler. The generated programs are kept in WORKDIR
@@ -30,8 +30,8 @@ while [ $# -gt 1 ]; do
 	*) break ;;
 	esac
 done
-if [ $# -ne 1 ] || [ ! -f src/tools/sframe_bench.c ]; then
-	echo "usage: sh src/tools/bench-real.sh [--libsframe LIB] [--seconds S] WORKDIR" >&2
+if [ $# -ne 1 ] || [ ! -f src/bench/sframe_bench.c ]; then
+	echo "usage: sh src/bench/bench-real.sh [--libsframe LIB] [--seconds S] WORKDIR" >&2
 	echo "(from the top of the source tree)" >&2
 	exit 2
 fi
@@ -48,16 +48,16 @@ echo "cores: $(nproc)"
 
 echo "== build"
 flags="-O2 -g -std=c11 -Wall -Wextra"
-for f in src/core/*.c; do
+for f in src/core/*.c src/unwind/*.c; do
 	"$cc" $flags -ffreestanding -Iinclude -Isrc/core -c "$f" -o "$w/obj/core_$(basename "$f" .c).o"
 done
-"$cc" $flags -fno-omit-frame-pointer -Wa,--gsframe -Iinclude -c src/tools/bench_chain.c \
+"$cc" $flags -fno-omit-frame-pointer -Wa,--gsframe -Iinclude -c src/bench/bench_chain.c \
 	-o "$w/obj/bench_chain.o"
-"$cc" $flags -D_GNU_SOURCE -Iinclude -o "$w/sframe-bench" \
-	src/tools/sframe_bench.c src/tools/bench_util.c src/tools/bench_heap.c \
-	src/tools/bench_synth.c src/tools/bench_peer.c src/tools/bench_unwind.c \
-	src/tools/bench_gen.c src/tools/bench_stack.c \
-	src/tools/elf_input.c src/tools/snapshot.c src/tools/unwind_target.c \
+"$cc" $flags -D_GNU_SOURCE -Iinclude -Isrc/tool -o "$w/sframe-bench" \
+	src/bench/sframe_bench.c src/bench/bench_util.c src/bench/bench_heap.c \
+	src/bench/bench_synth.c src/bench/bench_peer.c src/bench/bench_unwind.c \
+	src/bench/bench_gen.c src/bench/bench_stack.c \
+	src/tool/elf_input.c src/tool/snapshot.c src/tool/unwind_target.c \
 	"$w"/obj/core_*.o "$w/obj/bench_chain.o" -ldl
 b="$w/sframe-bench"
 

@@ -18,7 +18,7 @@
 # reported in milliseconds. The process is then let go and ended.
 #
 # Usage, from the top of the source tree, after meson compile -C BUILDDIR:
-#   sh src/tools/bench-stack.sh [--functions N] [--runs R] BUILDDIR WORKDIR
+#   sh src/bench/bench-stack.sh [--functions N] [--runs R] BUILDDIR WORKDIR
 # BUILDDIR holds sframe and sframe-bench; CC (default cc) is the compiler
 # (GNU as 2.40 or later). The generated program is kept in WORKDIR and
 # reused by later runs with the same N.
@@ -34,7 +34,7 @@ while [ $# -gt 2 ]; do
 	esac
 done
 if [ $# -ne 2 ] || [ ! -f tests/stack_child.c ]; then
-	echo "usage: sh src/tools/bench-stack.sh [--functions N] [--runs R] BUILDDIR WORKDIR" >&2
+	echo "usage: sh src/bench/bench-stack.sh [--functions N] [--runs R] BUILDDIR WORKDIR" >&2
 	echo "(from the top of the source tree)" >&2
 	exit 2
 fi
