@@ -57,7 +57,7 @@ done
 	src/bench/sframe_bench.c src/bench/bench_util.c src/bench/bench_heap.c \
 	src/bench/bench_synth.c src/bench/bench_peer.c src/bench/bench_unwind.c \
 	src/bench/bench_gen.c src/bench/bench_stack.c \
-	src/tool/elf_input.c src/tool/snapshot.c src/tool/unwind_target.c \
+	src/tool/elf_input.c src/tool/snapshot.c src/tool/unwind_target.c src/tool/parts.c \
 	"$w"/obj/core_*.o "$w/obj/bench_chain.o" -ldl
 b="$w/sframe-bench"
 
