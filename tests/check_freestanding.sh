@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
 # The core builds with -ffreestanding -nostdlib, includes nothing but the
-# compiler's own headers, and once linked together references no symbol but
+# compiler's own headers, uses compiler builtins, attributes and asm only
+# through the env header, and once linked together references no symbol but
 # memcpy/memset/memmove/memcmp (and _GLOBAL_OFFSET_TABLE_, which the linker
 # itself defines, for position-independent code on i386).
 # Usage: check_freestanding.sh CC SOURCE_ROOT
@@ -19,6 +20,14 @@ bad=$(grep -h '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' "$root"/src/core/
 	"$root"/include/sframe/*.h | grep -v -E '<(stdint|stddef|stdbool|limits)\.h>|<sframe/' || true)
 if [ -n "$bad" ]; then
 	echo "core includes headers beyond the compiler's own:"; echo "$bad"; fail=1
+fi
+
+# Compiler specifics (builtins, attributes, inline asm) only in the env
+# header, where an embedder's own header can replace each of them.
+bad=$(grep -n -E '__builtin|__attribute__|\basm\b|__asm' "$root"/src/core/*.c "$root"/src/core/*.h \
+	"$root"/include/sframe/*.h | grep -v '/include/sframe/sframe_env\.h:' || true)
+if [ -n "$bad" ]; then
+	echo "compiler specifics outside include/sframe/sframe_env.h:"; echo "$bad"; fail=1
 fi
 
 for std in c11 gnu11; do

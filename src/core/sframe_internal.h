@@ -17,30 +17,6 @@
 #endif
 #define SF_LOOKUP_ASSUME ((unsigned int)(SFRAME_ASSUME_MASK) & SFRAME_ASSUME_VALID)
 
-/*
- * For small helpers taking constant flags, so that each caller gets a copy
- * specialised on them (plain inline where the compiler has no attribute).
- */
-#if defined(__GNUC__) || defined(__clang__)
-#define SF_ALWAYS_INLINE inline __attribute__((__always_inline__))
-#define SF_NOINLINE __attribute__((__noinline__))
-/* A hint only (no fault, no effect on results), for memory the core owns a pointer to. */
-#define SF_PREFETCH(p) __builtin_prefetch(p)
-#define SF_UNLIKELY(x) __builtin_expect(!!(x), 0)
-/*
- * The compiler may no longer assume anything about @x's value (it is in a
- * register, "changed" by an empty asm): for a load that must stay
- * unconditional, not be sunk into a branch. No instruction is emitted.
- */
-#define SF_OPAQUE(x) __asm__("" : "+r"(x))
-#else
-#define SF_ALWAYS_INLINE inline
-#define SF_NOINLINE
-#define SF_PREFETCH(p) ((void)(p))
-#define SF_UNLIKELY(x) (x)
-#define SF_OPAQUE(x) ((void)0)
-#endif
-
 /* Largest valid FRE: 4-byte start, info byte, six 4-byte words. */
 #define SF_FRE_MAX_BYTES (4 + 1 + SFRAME_MAX_WORDS * 4)
 
@@ -161,7 +137,7 @@ static inline uint64_t sf_u64(const struct sframe_section *sec, const uint8_t *p
 /* Two's-complement reinterpretations without implementation-defined casts. */
 static inline int64_t sf_s64(uint64_t v)
 {
-	if (v <= (uint64_t)INT64_MAX)
+	if (v <= (uint64_t)SFRAME_INT64_MAX)
 		return (int64_t)v;
 	return -(int64_t)(~v) - 1;
 }
@@ -182,7 +158,7 @@ static inline int16_t sf_s16(uint16_t v)
 
 static inline int32_t sf_s32(uint32_t v)
 {
-	if (v <= (uint32_t)INT32_MAX)
+	if (v <= (uint32_t)SFRAME_INT32_MAX)
 		return (int32_t)v;
 	return -(int32_t)(~v) - 1;
 }

@@ -62,7 +62,7 @@ int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
 	if (size == 0)
 		return -SFRAME_ERR_EMPTY;
 	/* The last byte must be addressable: base + size - 1 may not wrap. */
-	if (base > UINT64_MAX - (size - 1))
+	if (base > SFRAME_UINT64_MAX - (size - 1))
 		return -SFRAME_ERR_INVAL;
 
 	s.read = read;
