@@ -35,6 +35,22 @@
  * SFRAME_INT32_MIN, SFRAME_INT32_MAX, SFRAME_UINT32_MAX, SFRAME_INT64_MAX,
  * SFRAME_UINT64_MAX
  *	the limits of int32_t, uint32_t, int64_t and uint64_t, of those types.
+ * SFRAME_READ_HOOK(sec, addr, dst, len)
+ *	optional; undefined by default. When defined, the core reads the bytes
+ *	of a section that is not in memory with it instead of calling
+ *	@sec->read: an expression of type int, 0 when all @len bytes at
+ *	callback address @addr were stored at @dst, else a negative error
+ *	(returned to the core's caller unchanged, as a callback's is; a
+ *	positive value becomes -SFRAME_ERR_READ). @sec is the const struct
+ *	sframe_section being read (its read and read_ctx are the ones given
+ *	to sframe_open(), for the hook to use or to tell sections apart);
+ *	@addr .. @addr + @len - 1 lies inside the section, checked first;
+ *	@len is 1 .. SFRAME_MAX_READ. Sections in memory (sframe_open_buffer())
+ *	are read with loads and SFRAME_MEMCPY() as always. For a kernel that
+ *	reads sections from user memory with inline user-access loads
+ *	(calls are not allowed between user_read_access_begin() and
+ *	user_read_access_end(), and an indirect call per read costs a
+ *	retpoline).
  *
  * A Linux kernel copy: tests/kernel/sframe_env_kernel.h.
  */

@@ -21,19 +21,37 @@
 #define SF_FRE_MAX_BYTES (4 + 1 + SFRAME_MAX_WORDS * 4)
 
 /*
+ * sf_fetch() - the bytes at @off of a section behind a callback, already
+ * checked to lie inside it: through the embedder's SFRAME_READ_HOOK() when
+ * the env header defines one (inline, no indirect call), else the callback.
+ * A positive value from a misbehaving reader is turned into
+ * -SFRAME_ERR_READ so that success is never faked.
+ */
+static SFRAME_ALWAYS_INLINE int sf_fetch(const struct sframe_section *sec, uint64_t off,
+					 void *dst, size_t len)
+{
+#ifdef SFRAME_READ_HOOK
+	int ret = SFRAME_READ_HOOK(sec, sec->base + off, dst, len);
+#else
+	int ret = sec->read(sec->read_ctx, sec->base + off, dst, len);
+#endif
+
+	if (ret > 0)
+		return -SFRAME_ERR_READ;
+	return ret;
+}
+
+/*
  * sf_read() - the one checked way to read section bytes.
  *
  * Bounds are checked overflow-first against the section size; a range
  * outside the section returns @oob_err (the caller knows which part of the
- * section it was reading, so the error can name it). A callback error is
- * passed through unchanged; a positive value from a misbehaving callback is
- * turned into -SFRAME_ERR_READ so that success is never faked.
+ * section it was reading, so the error can name it). A callback (or read
+ * hook) error is passed through unchanged, as sf_fetch() says.
  */
 static inline int sf_read(const struct sframe_section *sec, uint64_t off, void *dst,
 			  size_t len, int oob_err)
 {
-	int ret;
-
 	if (len == 0 || len > SFRAME_MAX_READ)
 		return -SFRAME_ERR_INVAL;
 	if (off > sec->size || len > sec->size - off)
@@ -42,10 +60,7 @@ static inline int sf_read(const struct sframe_section *sec, uint64_t off, void *
 		SFRAME_MEMCPY(dst, sec->data + off, len);
 		return 0;
 	}
-	ret = sec->read(sec->read_ctx, sec->base + off, dst, len);
-	if (ret > 0)
-		return -SFRAME_ERR_READ;
-	return ret;
+	return sf_fetch(sec, off, dst, len);
 }
 
 /*
@@ -67,9 +82,7 @@ static inline int sf_view(const struct sframe_section *sec, uint64_t off, size_t
 		*p = sec->data + off;
 		return 0;
 	}
-	ret = sec->read(sec->read_ctx, sec->base + off, tmp, len);
-	if (ret > 0)
-		return -SFRAME_ERR_READ;
+	ret = sf_fetch(sec, off, tmp, len);
 	*p = tmp;
 	return ret;
 }
