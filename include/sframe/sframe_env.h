@@ -75,7 +75,14 @@
 #if SFRAME_ENV_GNUC
 #define SFRAME_MEMCPY(dst, src, len) __builtin_memcpy((dst), (src), (len))
 #else
-/* No builtin to name, and no <string.h> in a freestanding build. */
+/**
+ * sframe_env_memcpy() - the default SFRAME_MEMCPY() without GNU C.
+ * @dst: where to copy to.
+ * @src: where to copy from; does not overlap @dst.
+ * @len: the number of bytes.
+ *
+ * No builtin to name, and no <string.h> in a freestanding build.
+ */
 static inline void sframe_env_memcpy(void *dst, const void *src, size_t len)
 {
 	unsigned char *d = (unsigned char *)dst;
