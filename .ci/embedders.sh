@@ -14,7 +14,9 @@
 #     example, run as written into a fresh prefix;
 #   - consumers: a Meson project taking sframe as a subproject, a Makefile
 #     project using the installed library through pkg-config, every public
-#     header compiled on its own, and all of them as C++.
+#     header compiled on its own, and all of them as C++;
+#   - kernel-doc: the public headers' comments, checked by the kernel's own
+#     scripts/kernel-doc (from Debian's linux-source) without a warning.
 # Installs what it needs (apt), builds in a temporary folder (kept when
 # EMBEDDERS_WORK names one), and prints one line "PASS: <name>" or
 # "FAIL: <name>" per check, the failing check's log tail, and exits non-zero
@@ -61,7 +63,7 @@ check() {
 pkgs="meson ninja-build gcc g++ clang make pkg-config python3 binutils libcmocka-dev
 linux-headers-amd64 qemu-system-x86 busybox-static
 gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-gcc-i686-linux-gnu libc6-dev-i386-cross qemu-user-static
+gcc-i686-linux-gnu libc6-dev-i386-cross qemu-user-static linux-source perl xz-utils
 libcmocka-dev:s390x libcmocka-dev:arm64 libcmocka-dev:i386"
 
 install_packages() {
@@ -210,6 +212,41 @@ headers_cxx() {
 	done
 }
 check headers-c++ headers_cxx
+
+# ---- kernel-doc -------------------------------------------------------------------
+# The public headers' comments through the kernel's scripts/kernel-doc, taken
+# from Debian's kernel source tarball (a single perl script in 6.1): -v adds
+# the check that every function says what it returns, -Werror makes any
+# warning (an undocumented member, parameter or enum value) fail. kernel-doc
+# checks the blocks there are; every struct, enum, typedef and function the
+# headers declare must also have one.
+kernel_doc() {
+	local tarball kdoc=$work/kernel-doc/scripts/kernel-doc out st documented declared missing
+	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$tarball" ] || { echo "no /usr/src/linux-source-*.tar.xz (package linux-source)"; return 1; }
+	echo "kernel-doc from $tarball"
+	rm -rf "$work/kernel-doc"
+	mkdir -p "$work/kernel-doc"
+	tar -xJf "$tarball" -C "$work/kernel-doc" --strip-components=1 --wildcards \
+		'*/scripts/kernel-doc' || return 1
+	out=$(perl "$kdoc" -v -none -Werror include/sframe/*.h 2>&1)
+	st=$?
+	echo "$out" | grep -v ': info: '
+	[ "$st" -eq 0 ] || return 1
+	documented=$(echo "$out" | sed -n 's/.*: info: Scanning doc for [a-z]* \([A-Za-z0-9_]*\).*/\1/p' |
+		sort -u)
+	declared=$(sed -n -E 's/^(struct|enum) ([a-z0-9_]+) \{.*/\2/p
+		s/^typedef .*\(\*([a-z0-9_]+)\)\(.*/\1/p
+		s/^(static inline )?[a-z].*[ *](sframe_[a-z0-9_]+)\(.*/\2/p' include/sframe/*.h | sort -u)
+	missing=$(comm -13 <(echo "$documented") <(echo "$declared"))
+	if [ -n "$missing" ]; then
+		echo "declared without a kernel-doc comment:"
+		echo "$missing"
+		return 1
+	fi
+	echo "$(echo "$declared" | wc -l) declarations, each with a kernel-doc comment"
+}
+check kernel-doc kernel_doc
 
 echo
 echo "embedders: $passed passed, $failed failed ($((SECONDS - t_all))s)"

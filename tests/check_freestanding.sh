@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
 # The core (the reader, src/core/, and the unwinder, src/unwind/) builds
 # with -ffreestanding -nostdlib, includes nothing but the compiler's own
-# headers, and once linked together references no symbol but
+# headers, uses compiler builtins, attributes and asm only through the env
+# header, and once linked together references no symbol but
 # memcpy/memset/memmove/memcmp (and _GLOBAL_OFFSET_TABLE_, which the linker
 # itself defines, for position-independent code on i386). So does the
 # reader alone: README.md's kernel recipe copies src/core/ only.
@@ -21,6 +22,14 @@ bad=$(grep -h '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' "$root"/src/core/
 	"$root"/src/unwind/*.c "$root"/include/sframe/*.h | grep -v -E '<(stdint|stddef|stdbool|limits)\.h>|<sframe/' || true)
 if [ -n "$bad" ]; then
 	echo "core includes headers beyond the compiler's own:"; echo "$bad"; fail=1
+fi
+
+# Compiler specifics (builtins, attributes, inline asm) only in the env
+# header, where an embedder's own header can replace each of them.
+bad=$(grep -n -E '__builtin|__attribute__|\basm\b|__asm' "$root"/src/core/*.c "$root"/src/core/*.h \
+	"$root"/src/unwind/*.c "$root"/include/sframe/*.h | grep -v '/include/sframe/sframe_env\.h:' || true)
+if [ -n "$bad" ]; then
+	echo "compiler specifics outside include/sframe/sframe_env.h:"; echo "$bad"; fail=1
 fi
 
 for std in c11 gnu11; do

@@ -601,9 +601,72 @@ static void test_strings(void **state)
 	assert_non_null(sframe_errname(INT32_MIN));
 }
 
+/*
+ * Every code from SFRAME_ERR_BASE to SFRAME_ERR_MAX has its own name (the
+ * identifier of sframe.h's enum, written out here) and a message of its own
+ * (only SFRAME_ERR_READ's is the one callback errors get). A code added to
+ * the enum without a line here, or without an entry in the table of
+ * sframe_error.c, fails.
+ */
+static void test_every_code(void **state)
+{
+	static const struct {
+		int code;
+		const char *name;
+	} codes[] = {
+		{ SFRAME_ERR_NOT_FOUND, "SFRAME_ERR_NOT_FOUND" },
+		{ SFRAME_ERR_INVAL, "SFRAME_ERR_INVAL" },
+		{ SFRAME_ERR_BAD_MAGIC, "SFRAME_ERR_BAD_MAGIC" },
+		{ SFRAME_ERR_VERSION, "SFRAME_ERR_VERSION" },
+		{ SFRAME_ERR_ABI, "SFRAME_ERR_ABI" },
+		{ SFRAME_ERR_UNSUPPORTED, "SFRAME_ERR_UNSUPPORTED" },
+		{ SFRAME_ERR_TRUNCATED, "SFRAME_ERR_TRUNCATED" },
+		{ SFRAME_ERR_FLAGS, "SFRAME_ERR_FLAGS" },
+		{ SFRAME_ERR_HEADER, "SFRAME_ERR_HEADER" },
+		{ SFRAME_ERR_FDE, "SFRAME_ERR_FDE" },
+		{ SFRAME_ERR_FDE_ORDER, "SFRAME_ERR_FDE_ORDER" },
+		{ SFRAME_ERR_FRE_TYPE, "SFRAME_ERR_FRE_TYPE" },
+		{ SFRAME_ERR_FDE_TYPE, "SFRAME_ERR_FDE_TYPE" },
+		{ SFRAME_ERR_REP_SIZE, "SFRAME_ERR_REP_SIZE" },
+		{ SFRAME_ERR_FRE, "SFRAME_ERR_FRE" },
+		{ SFRAME_ERR_WORD_SIZE, "SFRAME_ERR_WORD_SIZE" },
+		{ SFRAME_ERR_WORDS, "SFRAME_ERR_WORDS" },
+		{ SFRAME_ERR_FRE_COUNT, "SFRAME_ERR_FRE_COUNT" },
+		{ SFRAME_ERR_READ, "SFRAME_ERR_READ" },
+		{ SFRAME_ERR_NO_REG, "SFRAME_ERR_NO_REG" },
+		{ SFRAME_ERR_BAD_CFA, "SFRAME_ERR_BAD_CFA" },
+		{ SFRAME_ERR_BAD_RA, "SFRAME_ERR_BAD_RA" },
+		{ SFRAME_ERR_DEPTH, "SFRAME_ERR_DEPTH" },
+		{ SFRAME_ERR_FULL, "SFRAME_ERR_FULL" },
+		{ SFRAME_ERR_OVERLAP, "SFRAME_ERR_OVERLAP" },
+		{ SFRAME_ERR_EMPTY, "SFRAME_ERR_EMPTY" },
+		{ SFRAME_ERR_TRAILING, "SFRAME_ERR_TRAILING" },
+		{ SFRAME_ERR_CONCAT, "SFRAME_ERR_CONCAT" },
+	};
+	const size_t n = sizeof(codes) / sizeof(codes[0]);
+	int seen[SFRAME_ERR_MAX - SFRAME_ERR_BASE + 1] = { 0 };
+	size_t i, j;
+
+	(void)state;
+	assert_int_equal(n, SFRAME_ERR_MAX - SFRAME_ERR_BASE + 1);
+	for (i = 0; i < n; i++) {
+		const char *msg = sframe_strerror(-codes[i].code);
+
+		assert_true(codes[i].code >= SFRAME_ERR_BASE && codes[i].code <= SFRAME_ERR_MAX);
+		assert_int_equal(seen[codes[i].code - SFRAME_ERR_BASE]++, 0);
+		assert_string_equal(sframe_errname(-codes[i].code), codes[i].name);
+		assert_true(msg[0] != '\0');
+		if (codes[i].code != SFRAME_ERR_READ)
+			assert_string_not_equal(msg, sframe_strerror(-5));
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(sframe_strerror(-codes[j].code), msg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_code),
 		cmocka_unit_test(test_open_truncated),
 		cmocka_unit_test(test_open_bad_magic),
 		cmocka_unit_test(test_open_version),

@@ -64,52 +64,86 @@ extern "C" {
 
 /**
  * enum sframe_error - error codes; functions return their negation.
+ * @SFRAME_ERR_BASE: the lowest code (above every errno-style value).
+ * @SFRAME_ERR_NOT_FOUND: not an error of the input: the section has no row
+ *	for this PC.
+ * @SFRAME_ERR_INVAL: bad arguments.
+ * @SFRAME_ERR_BAD_MAGIC: unsupported: not an SFrame section.
+ * @SFRAME_ERR_VERSION: unsupported: a format version this library does not
+ *	read.
+ * @SFRAME_ERR_ABI: unsupported: an ABI this library does not read (or not
+ *	defined for the section's version).
+ * @SFRAME_ERR_UNSUPPORTED: unsupported: well-formed, but not something this
+ *	library reads.
+ * @SFRAME_ERR_TRUNCATED: corrupt: shorter than its header.
+ * @SFRAME_ERR_FLAGS: corrupt: flag bits not allowed for the version.
+ * @SFRAME_ERR_HEADER: corrupt: offsets or counts do not fit the section.
+ * @SFRAME_ERR_FDE: corrupt: an FDE is out of bounds or inconsistent.
+ * @SFRAME_ERR_FDE_ORDER: corrupt: FDEs flagged sorted are not, or overlap.
+ * @SFRAME_ERR_FRE_TYPE: corrupt: FRE type 3..15.
+ * @SFRAME_ERR_FDE_TYPE: corrupt: v3 FDE type unknown (2..31).
+ * @SFRAME_ERR_REP_SIZE: corrupt: PCMASK FDE with repetition size 0.
+ * @SFRAME_ERR_FRE: corrupt: an FRE is out of bounds or misordered.
+ * @SFRAME_ERR_WORD_SIZE: corrupt: data-word size code 3.
+ * @SFRAME_ERR_WORDS: corrupt: data-word count or contents invalid for the
+ *	ABI and FDE type.
+ * @SFRAME_ERR_FRE_COUNT: corrupt: FRE counts disagree with the header.
+ * @SFRAME_ERR_READ: the read callback failed without an errno-style code of
+ *	its own.
+ * @SFRAME_ERR_NO_REG: unwinding: a rule needs a register unknown in this
+ *	frame.
+ * @SFRAME_ERR_BAD_CFA: unwinding: CFA not above the previous one, or
+ *	misaligned.
+ * @SFRAME_ERR_BAD_RA: unwinding: return address zero or not a code address.
+ * @SFRAME_ERR_DEPTH: unwinding: the depth bound was reached.
+ * @SFRAME_ERR_FULL: the module table is full.
+ * @SFRAME_ERR_OVERLAP: a module overlaps one already in the table.
+ * @SFRAME_ERR_EMPTY: not corrupt: the section has no bytes, so no SFrame
+ *	data at all.
+ * @SFRAME_ERR_TRAILING: bytes after the FRE area that are neither padding
+ *	nor another section (see sframe_part_size()).
+ * @SFRAME_ERR_CONCAT: another SFrame section follows this one (LLVM lld;
+ *	see sframe_part_size()).
+ * @SFRAME_ERR_MAX: the highest code.
  *
- * Values are pinned: they are part of the ABI.
+ * Values are pinned: they are part of the ABI. The codes for corrupt
+ * sections name the part that is.
  */
 enum sframe_error {
 	SFRAME_ERR_BASE = 4096,
-	/* Not an error of the input: the section has no row for this PC. */
 	SFRAME_ERR_NOT_FOUND = 4096,
-	/* Bad arguments. */
 	SFRAME_ERR_INVAL = 4097,
-	/* Unsupported (well-formed, but not something this library reads). */
 	SFRAME_ERR_BAD_MAGIC = 4098,
 	SFRAME_ERR_VERSION = 4099,
 	SFRAME_ERR_ABI = 4100,
 	SFRAME_ERR_UNSUPPORTED = 4101,
-	/* Corrupt section; the name says which part. */
-	SFRAME_ERR_TRUNCATED = 4102,	/* shorter than its header */
-	SFRAME_ERR_FLAGS = 4103,	/* flag bits not allowed for the version */
-	SFRAME_ERR_HEADER = 4104,	/* offsets/counts do not fit the section */
-	SFRAME_ERR_FDE = 4105,		/* an FDE is out of bounds or inconsistent */
-	SFRAME_ERR_FDE_ORDER = 4106,	/* FDEs flagged sorted are not, or overlap */
-	SFRAME_ERR_FRE_TYPE = 4107,	/* FRE type 3..15 */
-	SFRAME_ERR_FDE_TYPE = 4108,	/* v3 FDE type unknown (2..31) */
-	SFRAME_ERR_REP_SIZE = 4109,	/* PCMASK FDE with repetition size 0 */
-	SFRAME_ERR_FRE = 4110,		/* an FRE is out of bounds or misordered */
-	SFRAME_ERR_WORD_SIZE = 4111,	/* data-word size code 3 */
-	SFRAME_ERR_WORDS = 4112,	/* data-word count/contents invalid for ABI and FDE type */
-	SFRAME_ERR_FRE_COUNT = 4113,	/* FRE counts disagree with the header */
-	/* The read callback failed without an errno-style code of its own. */
+	SFRAME_ERR_TRUNCATED = 4102,
+	SFRAME_ERR_FLAGS = 4103,
+	SFRAME_ERR_HEADER = 4104,
+	SFRAME_ERR_FDE = 4105,
+	SFRAME_ERR_FDE_ORDER = 4106,
+	SFRAME_ERR_FRE_TYPE = 4107,
+	SFRAME_ERR_FDE_TYPE = 4108,
+	SFRAME_ERR_REP_SIZE = 4109,
+	SFRAME_ERR_FRE = 4110,
+	SFRAME_ERR_WORD_SIZE = 4111,
+	SFRAME_ERR_WORDS = 4112,
+	SFRAME_ERR_FRE_COUNT = 4113,
 	SFRAME_ERR_READ = 4114,
-	/* Unwinding (sframe_unwind.h). */
-	SFRAME_ERR_NO_REG = 4115,	/* a rule needs a register unknown in this frame */
-	SFRAME_ERR_BAD_CFA = 4116,	/* CFA not above the previous one, or misaligned */
-	SFRAME_ERR_BAD_RA = 4117,	/* return address zero or not a code address */
-	SFRAME_ERR_DEPTH = 4118,	/* the depth bound was reached */
-	SFRAME_ERR_FULL = 4119,		/* the module table is full */
-	SFRAME_ERR_OVERLAP = 4120,	/* a module overlaps one already in the table */
-	/* Not corrupt: the section has no bytes, so no SFrame data at all. */
+	SFRAME_ERR_NO_REG = 4115,
+	SFRAME_ERR_BAD_CFA = 4116,
+	SFRAME_ERR_BAD_RA = 4117,
+	SFRAME_ERR_DEPTH = 4118,
+	SFRAME_ERR_FULL = 4119,
+	SFRAME_ERR_OVERLAP = 4120,
 	SFRAME_ERR_EMPTY = 4121,
-	/* Bytes after the section (see sframe_part_size()). */
-	SFRAME_ERR_TRAILING = 4122,	/* after the FRE area: not padding nor another section */
-	SFRAME_ERR_CONCAT = 4123,	/* another SFrame section follows this one (LLVM lld) */
+	SFRAME_ERR_TRAILING = 4122,
+	SFRAME_ERR_CONCAT = 4123,
 	SFRAME_ERR_MAX = 4123
 };
 
 /**
- * sframe_read_fn - read section bytes.
+ * typedef sframe_read_fn - read section bytes.
  * @ctx: the caller's context, as given to sframe_open().
  * @addr: address to read from, in the callback's own address space.
  * @dst: where to store @len bytes.
@@ -125,70 +159,112 @@ typedef int (*sframe_read_fn)(void *ctx, uint64_t addr, void *dst, size_t len);
 #define SFRAME_MAX_READ 64
 
 /**
- * struct sframe_section - an opened section. Caller-owned; treat as opaque
- * but for the header fields, which sframe_open() decodes and never changes.
+ * struct sframe_section - an opened section.
+ * @read: the read callback given to sframe_open().
+ * @read_ctx: its context.
+ * @base: the callback address byte 0 is read from.
+ * @vaddr: the run-time address of byte 0.
+ * @size: the section's size in bytes.
+ * @fde_start: section offset of the FDE area.
+ * @fre_start: section offset of the FRE area.
+ * @num_fdes: the header's FDE count.
+ * @num_fres: the header's FRE count.
+ * @fre_len: the header's FRE area length in bytes.
+ * @version: SFRAME_VERSION_*.
+ * @flags: the header's SFRAME_F_* flags.
+ * @abi: SFRAME_ABI_*.
+ * @fixed_fp: the header's fixed FP offset from the CFA; 0: not fixed.
+ * @fixed_ra: the header's fixed RA offset from the CFA; 0: not fixed.
+ * @auxhdr_len: length of the auxiliary header after the fixed one.
+ * @fde_size: bytes per FDE index entry: 17, 20 or 16 (v1, v2, v3).
+ * @big_endian: the section is in big-endian byte order.
+ * @data: the section's bytes when they are in memory (opened over a struct
+ *	sframe_buffer): reads then become bounds-checked loads, without a
+ *	callback or a copy. NULL for sections behind any other callback.
+ *
+ * Caller-owned; treat as opaque but for the header fields, which
+ * sframe_open() decodes and never changes.
  */
 struct sframe_section {
 	sframe_read_fn read;
 	void *read_ctx;
-	uint64_t base;		/* where byte 0 is read from */
-	uint64_t vaddr;		/* run-time address of byte 0 */
-	uint64_t size;		/* section size in bytes */
-	uint64_t fde_start;	/* section offset of the FDE area */
-	uint64_t fre_start;	/* section offset of the FRE area */
+	uint64_t base;
+	uint64_t vaddr;
+	uint64_t size;
+	uint64_t fde_start;
+	uint64_t fre_start;
 	uint32_t num_fdes;
 	uint32_t num_fres;
 	uint32_t fre_len;
 	uint8_t version;
 	uint8_t flags;
 	uint8_t abi;
-	int8_t fixed_fp;	/* 0: not fixed */
-	int8_t fixed_ra;	/* 0: not fixed */
+	int8_t fixed_fp;
+	int8_t fixed_ra;
 	uint8_t auxhdr_len;
-	uint8_t fde_size;	/* 17, 20 or 16 */
+	uint8_t fde_size;
 	bool big_endian;
-	/*
-	 * The section's bytes when they are in memory (opened over a struct
-	 * sframe_buffer): reads then become bounds-checked loads, without a
-	 * callback or a copy. NULL for sections behind any other callback.
-	 */
 	const uint8_t *data;
 };
 
 /**
  * struct sframe_fde - one function descriptor, every field decoded.
+ * @index: position in the FDE area.
+ * @func_start: run-time start address: vaddr + @func_offset.
+ * @func_offset: start relative to the section's first byte.
+ * @func_size: the function's size in bytes.
+ * @start_field: the stored start value, sign-extended.
+ * @start_field_off: section offset of the stored start value.
+ * @fres_off: section offset of the first FRE.
+ * @num_fres: the function's FRE count.
+ * @info: raw func_info.
+ * @info2: raw v3 func_info2 (0 before v3).
+ * @rep_size: PCMASK block size (v2, v3; v1 see sframe_lookup()).
+ * @fre_type: SFRAME_FRE_TYPE_*.
+ * @pc_type: SFRAME_PC_TYPE_INC or _MASK.
+ * @fde_type: SFRAME_FDE_TYPE_DEFAULT or _FLEX.
+ * @pauth_key: SFRAME_PAUTH_KEY_A or _B (aarch64).
+ * @signal: the v3 signal-frame bit.
  */
 struct sframe_fde {
-	uint32_t index;		/* position in the FDE area */
-	uint64_t func_start;	/* run-time start address: vaddr + func_offset */
-	int64_t func_offset;	/* start relative to the section's first byte */
+	uint32_t index;
+	uint64_t func_start;
+	int64_t func_offset;
 	uint32_t func_size;
-	int64_t start_field;	/* the stored start value, sign-extended */
-	uint64_t start_field_off; /* section offset of the stored start value */
-	uint64_t fres_off;	/* section offset of the first FRE */
+	int64_t start_field;
+	uint64_t start_field_off;
+	uint64_t fres_off;
 	uint32_t num_fres;
-	uint8_t info;		/* raw func_info */
-	uint8_t info2;		/* raw v3 func_info2 (0 before v3) */
-	uint8_t rep_size;	/* PCMASK block size (v2, v3; v1 see sframe_lookup()) */
-	uint8_t fre_type;	/* SFRAME_FRE_TYPE_* */
-	uint8_t pc_type;	/* SFRAME_PC_TYPE_INC or _MASK */
-	uint8_t fde_type;	/* SFRAME_FDE_TYPE_DEFAULT or _FLEX */
-	uint8_t pauth_key;	/* SFRAME_PAUTH_KEY_A or _B (aarch64) */
-	bool signal;		/* v3 signal-frame bit */
+	uint8_t info;
+	uint8_t info2;
+	uint8_t rep_size;
+	uint8_t fre_type;
+	uint8_t pc_type;
+	uint8_t fde_type;
+	uint8_t pauth_key;
+	bool signal;
 };
 
 /**
  * struct sframe_fre - one frame row entry, raw words decoded.
+ * @start: offset from the function's (PCMASK: the block's) start.
+ * @info: raw fre_info.
+ * @num_words: the number of data words, 0..SFRAME_MAX_WORDS.
+ * @word_bytes: the size of each, 1, 2 or 4.
+ * @size: encoded size in bytes.
+ * @mangled_ra: aarch64: the RA carries a PAuth signature.
+ * @words: the data words, sign-extended.
+ * @uwords: the data words, zero-extended (FLEX control words).
  */
 struct sframe_fre {
-	uint32_t start;		/* offset from function (PCMASK: block) start */
-	uint8_t info;		/* raw fre_info */
-	uint8_t num_words;	/* N, 0..SFRAME_MAX_WORDS */
-	uint8_t word_bytes;	/* 1, 2 or 4 */
-	uint8_t size;		/* encoded size in bytes */
-	bool mangled_ra;	/* aarch64: RA carries a PAuth signature */
-	int32_t words[SFRAME_MAX_WORDS];	/* sign-extended */
-	uint32_t uwords[SFRAME_MAX_WORDS];	/* zero-extended (FLEX control words) */
+	uint32_t start;
+	uint8_t info;
+	uint8_t num_words;
+	uint8_t word_bytes;
+	uint8_t size;
+	bool mangled_ra;
+	int32_t words[SFRAME_MAX_WORDS];
+	uint32_t uwords[SFRAME_MAX_WORDS];
 };
 
 /**
@@ -215,33 +291,47 @@ enum sframe_loc_kind {
 
 /**
  * struct sframe_loc - the rule recovering one register of the caller.
- *
- * @reg holds any DWARF register number a row can name: a v3 FLEX control
- * word carries it in its bits 3 and up (29 bits with 4-byte data words).
+ * @kind: enum sframe_loc_kind.
+ * @flags: SFRAME_LOCF_*.
+ * @deref: the value is loaded from the computed address.
+ * @reg: DWARF register, SFRAME_LOC_REG only: any number a row can name (a v3
+ *	FLEX control word carries it in its bits 3 and up, 29 bits with 4-byte
+ *	data words).
+ * @offset: added to the CFA or to @reg.
  */
 struct sframe_loc {
-	uint8_t kind;		/* enum sframe_loc_kind */
-	uint8_t flags;		/* SFRAME_LOCF_* */
+	uint8_t kind;
+	uint8_t flags;
 	bool deref;
-	uint32_t reg;		/* DWARF register, SFRAME_LOC_REG only */
+	uint32_t reg;
 	int32_t offset;
 };
 
 /**
  * struct sframe_cfa - the rule computing the CFA: (*)(reg + offset).
+ * @reg: DWARF register number (SP or FP for default FDEs).
+ * @deref: CFA = *(@reg + @offset).
+ * @is_sp: @reg is the ABI's stack pointer.
+ * @is_fp: @reg is the ABI's frame pointer.
+ * @offset: s390x bias and scale already applied.
  */
 struct sframe_cfa {
-	uint32_t reg;		/* DWARF register number (SP or FP for default FDEs) */
-	bool deref;		/* CFA = *(reg + offset) */
-	bool is_sp;		/* reg is the ABI's stack pointer */
-	bool is_fp;		/* reg is the ABI's frame pointer */
-	int32_t offset;		/* s390x bias and scale already applied */
+	uint32_t reg;
+	bool deref;
+	bool is_sp;
+	bool is_fp;
+	int32_t offset;
 };
 
 /**
  * struct sframe_rules - a row fully decoded: how to compute the caller's
- * frame. When @ra_undefined is set the row marks the outermost frame and
- * nothing else is meaningful.
+ * frame.
+ * @cfa: the CFA rule.
+ * @ra: the return address rule.
+ * @fp: the caller's frame pointer rule.
+ * @ra_undefined: the row marks the outermost frame; nothing else is
+ *	meaningful.
+ * @ra_mangled: aarch64: the return address is PAuth-signed.
  */
 struct sframe_rules {
 	struct sframe_cfa cfa;
@@ -253,6 +343,9 @@ struct sframe_rules {
 
 /**
  * struct sframe_row - answer of sframe_lookup(): the function and its row.
+ * @fde: the function.
+ * @fre: the row.
+ * @rules: the row decoded.
  */
 struct sframe_row {
 	struct sframe_fde fde;
@@ -262,12 +355,17 @@ struct sframe_row {
 
 /**
  * struct sframe_fre_iter - cursor over one function's FREs.
+ * @off: section offset of the next FRE.
+ * @end: section offset of the end of the FRE area.
+ * @next: index of the next FRE.
+ * @count: the number of FREs in the function.
+ * @fre_type: the function's SFRAME_FRE_TYPE_*.
  */
 struct sframe_fre_iter {
-	uint64_t off;		/* section offset of the next FRE */
-	uint64_t end;		/* end of the FRE area */
-	uint32_t next;		/* index of the next FRE */
-	uint32_t count;		/* FREs in the function */
+	uint64_t off;
+	uint64_t end;
+	uint32_t next;
+	uint32_t count;
 	uint8_t fre_type;
 };
 
@@ -543,11 +641,24 @@ static inline bool sframe_is_read_error(int err)
  * sframe_abi_sp_reg() - DWARF number of the ABI's stack pointer.
  * @abi: SFRAME_ABI_*.
  *
- * Return: the register number, or -1 for an unknown ABI. Likewise
- * sframe_abi_fp_reg() and sframe_abi_ra_reg().
+ * Return: the register number, or -1 for an unknown ABI.
  */
 int sframe_abi_sp_reg(uint8_t abi);
+
+/**
+ * sframe_abi_fp_reg() - DWARF number of the ABI's frame pointer.
+ * @abi: SFRAME_ABI_*.
+ *
+ * Return: the register number, or -1 for an unknown ABI.
+ */
 int sframe_abi_fp_reg(uint8_t abi);
+
+/**
+ * sframe_abi_ra_reg() - DWARF number of the ABI's return-address register.
+ * @abi: SFRAME_ABI_*.
+ *
+ * Return: the register number, or -1 for an unknown ABI.
+ */
 int sframe_abi_ra_reg(uint8_t abi);
 
 #ifdef __cplusplus

@@ -67,7 +67,7 @@ struct sframe_regs {
 };
 
 /**
- * sframe_get_reg_fn - read any DWARF register of the topmost frame.
+ * typedef sframe_get_reg_fn - read any DWARF register of the topmost frame.
  * @ctx: the caller's context.
  * @dwarf_reg: DWARF register number (FLEX rules and s390x register-saved
  *	RA/FP may name registers other than PC, SP, FP and RA; a FLEX rule
@@ -79,7 +79,7 @@ struct sframe_regs {
 typedef int (*sframe_get_reg_fn)(void *ctx, unsigned int dwarf_reg, uint64_t *value);
 
 /**
- * sframe_strip_ra_fn - remove a PAuth signature from a return address.
+ * typedef sframe_strip_ra_fn - remove a PAuth signature from a return address.
  * @ctx: the caller's context.
  * @ra: the signed return address as found on the stack or in x30.
  *
@@ -106,6 +106,9 @@ struct sframe_module {
 
 /**
  * struct sframe_module_table - caller-owned, sorted table of modules.
+ * @slots: the caller's array, sorted by start address.
+ * @count: the number of modules in it.
+ * @capacity: its length.
  *
  * Set up with sframe_modules_init() over an array the caller provides.
  */
@@ -329,15 +332,21 @@ struct sframe_frame {
 /**
  * struct sframe_cursor - state of a walk; caller-owned, set up by
  * sframe_unwind_init().
+ * @regs: the registers of the current frame.
+ * @prev_cfa: CFA of the frame just left (0 at the top, and after a signal
+ *	frame: it may be on another stack).
+ * @sigctx: amd64: address of the interrupted registers, or 0.
+ * @depth: 0 for the topmost frame.
+ * @flags: SFRAME_FRAME_* of the current frame.
+ * @prev_flags: SFRAME_FRAME_* learnt about the frame just left.
  */
 struct sframe_cursor {
-	struct sframe_regs regs;	/* of the current frame */
-	uint64_t prev_cfa;		/* CFA of the frame just left (0 at the top, and
-					 * after a signal frame: it may be on another stack) */
-	uint64_t sigctx;		/* amd64: address of the interrupted registers, or 0 */
-	uint32_t depth;			/* 0 for the topmost frame */
-	uint32_t flags;			/* SFRAME_FRAME_* of the current frame */
-	uint32_t prev_flags;		/* SFRAME_FRAME_* learnt about the frame just left */
+	struct sframe_regs regs;
+	uint64_t prev_cfa;
+	uint64_t sigctx;
+	uint32_t depth;
+	uint32_t flags;
+	uint32_t prev_flags;
 };
 
 /* Positive results of sframe_unwind_step() and sframe_unwind_stack(). */

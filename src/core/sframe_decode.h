@@ -28,7 +28,7 @@ static inline int sf_fde_offset(const struct sframe_section *sec, int64_t field,
 		return 0;
 	}
 	/* field_off < 2^33, far below INT64_MAX. */
-	if (field > INT64_MAX - (int64_t)field_off)
+	if (field > SFRAME_INT64_MAX - (int64_t)field_off)
 		return -SFRAME_ERR_FDE;
 	*offset = field + (int64_t)field_off;
 	return 0;
@@ -39,8 +39,8 @@ static inline int sf_fde_offset(const struct sframe_section *sec, int64_t field,
  * (attribute record and FRE run inside the FRE area, FRE type, FDE type);
  * the reads stay bounds-checked and no arithmetic can overflow.
  */
-static SF_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, uint32_t index,
-					  struct sframe_fde *fde, unsigned int assume)
+static SFRAME_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, uint32_t index,
+					      struct sframe_fde *fde, unsigned int assume)
 {
 	const bool check = !(assume & SFRAME_ASSUME_VALID_FDES);
 	uint8_t tmp[SFRAME_V2_FDE_SIZE];
@@ -115,7 +115,7 @@ static SF_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, uint
 	if (ret)
 		return ret;
 	/* The offset range may not overflow (see func_start below). */
-	if (func_size && func_offset > INT64_MAX - (int64_t)(func_size - 1))
+	if (func_size && func_offset > SFRAME_INT64_MAX - (int64_t)(func_size - 1))
 		return -SFRAME_ERR_FDE;
 
 	/*
@@ -153,8 +153,8 @@ static SF_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, uint
  * mask rather than a branch (the count differs from row to row). Written
  * out once per word (no loop): the six are independent.
  */
-static SF_ALWAYS_INLINE void sf_word1(struct sframe_fre *fre, const uint8_t *p, unsigned int n,
-				      unsigned int i)
+static SFRAME_ALWAYS_INLINE void sf_word1(struct sframe_fre *fre, const uint8_t *p, unsigned int n,
+					  unsigned int i)
 {
 	uint8_t v = (uint8_t)(p[i] & (0u - (unsigned int)(i < n)));
 
@@ -168,9 +168,9 @@ static SF_ALWAYS_INLINE void sf_word1(struct sframe_fre *fre, const uint8_t *p, 
  * @avail, -SFRAME_ERR_FRE_TYPE, -SFRAME_ERR_WORD_SIZE or -SFRAME_ERR_WORDS.
  * @assume: SFRAME_ASSUME_* bits whose checks are skipped (0: check all).
  */
-static SF_ALWAYS_INLINE int sf_decode_fre(const struct sframe_section *sec, unsigned int fre_type,
-					  const uint8_t *p, size_t avail, struct sframe_fre *fre,
-					  unsigned int assume)
+static SFRAME_ALWAYS_INLINE int sf_decode_fre(const struct sframe_section *sec,
+					      unsigned int fre_type, const uint8_t *p, size_t avail,
+					      struct sframe_fre *fre, unsigned int assume)
 {
 	const bool check = !(assume & SFRAME_ASSUME_VALID_FRES);
 	static const uint8_t start_bytes[3] = { 1, 2, 4 };
@@ -291,7 +291,7 @@ static inline int sf_cfa_offset(const struct sframe_section *sec, int32_t word, 
 		return 0;
 	}
 	v = (int64_t)word * SFRAME_S390X_CFA_SCALE + SFRAME_S390X_CFA_BIAS;
-	if (v > INT32_MAX || v < INT32_MIN)
+	if (v > SFRAME_INT32_MAX || v < SFRAME_INT32_MIN)
 		return -SFRAME_ERR_WORDS;
 	*off = (int32_t)v;
 	return 0;
@@ -469,10 +469,10 @@ static inline int sf_rules_flex(const struct sframe_section *sec, const struct s
  * @assume: SFRAME_ASSUME_VALID_FRES skips the word-count and word-content
  * checks sframe_check() proved; no word outside the decoded six is read.
  */
-static SF_ALWAYS_INLINE int sf_decode_rules(const struct sframe_section *sec,
-					    const struct sframe_fde *fde,
-					    const struct sframe_fre *fre,
-					    struct sframe_rules *rules, unsigned int assume)
+static SFRAME_ALWAYS_INLINE int sf_decode_rules(const struct sframe_section *sec,
+						const struct sframe_fde *fde,
+						const struct sframe_fre *fre,
+						struct sframe_rules *rules, unsigned int assume)
 {
 	const bool check = !(assume & SFRAME_ASSUME_VALID_FRES);
 	struct sframe_rules *r = rules;

@@ -30,7 +30,7 @@ int sf_fde_key(const struct sframe_section *sec, uint32_t index, int64_t *key, u
 	}
 	/* A start past INT64_MAX sorts after every PC (see sf_fde_key() in sframe_internal.h). */
 	if (sf_fde_offset(sec, field, off + SFRAME_FDE_START, key))
-		*key = INT64_MAX;
+		*key = SFRAME_INT64_MAX;
 	return 0;
 }
 

@@ -17,47 +17,41 @@
 #endif
 #define SF_LOOKUP_ASSUME ((unsigned int)(SFRAME_ASSUME_MASK) & SFRAME_ASSUME_VALID)
 
-/*
- * For small helpers taking constant flags, so that each caller gets a copy
- * specialised on them (plain inline where the compiler has no attribute).
- */
-#if defined(__GNUC__) || defined(__clang__)
-#define SF_ALWAYS_INLINE inline __attribute__((__always_inline__))
-#define SF_NOINLINE __attribute__((__noinline__))
-/* A hint only (no fault, no effect on results), for memory the core owns a pointer to. */
-#define SF_PREFETCH(p) __builtin_prefetch(p)
-#define SF_UNLIKELY(x) __builtin_expect(!!(x), 0)
-/*
- * The compiler may no longer assume anything about @x's value (it is in a
- * register, "changed" by an empty asm): for a load that must stay
- * unconditional, not be sunk into a branch. No instruction is emitted.
- */
-#define SF_OPAQUE(x) __asm__("" : "+r"(x))
-#else
-#define SF_ALWAYS_INLINE inline
-#define SF_NOINLINE
-#define SF_PREFETCH(p) ((void)(p))
-#define SF_UNLIKELY(x) (x)
-#define SF_OPAQUE(x) ((void)0)
-#endif
-
 /* Largest valid FRE: 4-byte start, info byte, six 4-byte words. */
 #define SF_FRE_MAX_BYTES (4 + 1 + SFRAME_MAX_WORDS * 4)
+
+/*
+ * sf_fetch() - the bytes at @off of a section behind a callback, already
+ * checked to lie inside it: through the embedder's SFRAME_READ_HOOK() when
+ * the env header defines one (inline, no indirect call), else the callback.
+ * A positive value from a misbehaving reader is turned into
+ * -SFRAME_ERR_READ so that success is never faked.
+ */
+static SFRAME_ALWAYS_INLINE int sf_fetch(const struct sframe_section *sec, uint64_t off,
+					 void *dst, size_t len)
+{
+#ifdef SFRAME_READ_HOOK
+	int ret = SFRAME_READ_HOOK(sec, sec->base + off, dst, len);
+#else
+	int ret = sec->read(sec->read_ctx, sec->base + off, dst, len);
+#endif
+
+	if (ret > 0)
+		return -SFRAME_ERR_READ;
+	return ret;
+}
 
 /*
  * sf_read() - the one checked way to read section bytes.
  *
  * Bounds are checked overflow-first against the section size; a range
  * outside the section returns @oob_err (the caller knows which part of the
- * section it was reading, so the error can name it). A callback error is
- * passed through unchanged; a positive value from a misbehaving callback is
- * turned into -SFRAME_ERR_READ so that success is never faked.
+ * section it was reading, so the error can name it). A callback (or read
+ * hook) error is passed through unchanged, as sf_fetch() says.
  */
 static inline int sf_read(const struct sframe_section *sec, uint64_t off, void *dst,
 			  size_t len, int oob_err)
 {
-	int ret;
-
 	if (len == 0 || len > SFRAME_MAX_READ)
 		return -SFRAME_ERR_INVAL;
 	if (off > sec->size || len > sec->size - off)
@@ -66,10 +60,7 @@ static inline int sf_read(const struct sframe_section *sec, uint64_t off, void *
 		SFRAME_MEMCPY(dst, sec->data + off, len);
 		return 0;
 	}
-	ret = sec->read(sec->read_ctx, sec->base + off, dst, len);
-	if (ret > 0)
-		return -SFRAME_ERR_READ;
-	return ret;
+	return sf_fetch(sec, off, dst, len);
 }
 
 /*
@@ -91,9 +82,7 @@ static inline int sf_view(const struct sframe_section *sec, uint64_t off, size_t
 		*p = sec->data + off;
 		return 0;
 	}
-	ret = sec->read(sec->read_ctx, sec->base + off, tmp, len);
-	if (ret > 0)
-		return -SFRAME_ERR_READ;
+	ret = sf_fetch(sec, off, tmp, len);
 	*p = tmp;
 	return ret;
 }
@@ -161,7 +150,7 @@ static inline uint64_t sf_u64(const struct sframe_section *sec, const uint8_t *p
 /* Two's-complement reinterpretations without implementation-defined casts. */
 static inline int64_t sf_s64(uint64_t v)
 {
-	if (v <= (uint64_t)INT64_MAX)
+	if (v <= (uint64_t)SFRAME_INT64_MAX)
 		return (int64_t)v;
 	return -(int64_t)(~v) - 1;
 }
@@ -182,7 +171,7 @@ static inline int16_t sf_s16(uint16_t v)
 
 static inline int32_t sf_s32(uint32_t v)
 {
-	if (v <= (uint32_t)INT32_MAX)
+	if (v <= (uint32_t)SFRAME_INT32_MAX)
 		return (int32_t)v;
 	return -(int32_t)(~v) - 1;
 }

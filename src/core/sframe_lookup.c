@@ -81,9 +81,9 @@ static inline int fre_peek(const struct sframe_section *sec, unsigned int sb,
  * its start and info bytes. The checks are fre_peek()'s, in its order (an
  * FRE's start is compared before the FRE is checked, as in the other form).
  */
-static SF_ALWAYS_INLINE int scan_direct(const uint8_t *q, const uint8_t *end, uint32_t count,
-					uint32_t rel, unsigned int sb, bool be,
-					const uint8_t **best)
+static SFRAME_ALWAYS_INLINE int scan_direct(const uint8_t *q, const uint8_t *end, uint32_t count,
+					    uint32_t rel, unsigned int sb, bool be,
+					    const uint8_t **best)
 {
 	const uint8_t *b = NULL;
 
@@ -111,7 +111,7 @@ static SF_ALWAYS_INLINE int scan_direct(const uint8_t *q, const uint8_t *end, ui
 		 * chain than a shift by the size code, which is left to a
 		 * branch that predicts well.
 		 */
-		if (SF_UNLIKELY(info & SF_WORD_SIZE_BITS)) {
+		if (SFRAME_UNLIKELY(info & SF_WORD_SIZE_BITS)) {
 			code = SFRAME_FRE_INFO_WORD_SIZE(info);
 			if (!(SF_LOOKUP_ASSUME & SFRAME_ASSUME_VALID_FRES) && code == 3)
 				return -SFRAME_ERR_WORD_SIZE;
@@ -119,9 +119,9 @@ static SF_ALWAYS_INLINE int scan_direct(const uint8_t *q, const uint8_t *end, ui
 		} else {
 			size = sb + 1 + n;
 		}
-		if (!(SF_LOOKUP_ASSUME & SFRAME_ASSUME_VALID_FRES) && SF_UNLIKELY(n > SFRAME_MAX_WORDS))
+		if (!(SF_LOOKUP_ASSUME & SFRAME_ASSUME_VALID_FRES) && SFRAME_UNLIKELY(n > SFRAME_MAX_WORDS))
 			return -SFRAME_ERR_WORDS;
-		if (SF_UNLIKELY(size > avail))
+		if (SFRAME_UNLIKELY(size > avail))
 			return -SFRAME_ERR_FRE;
 		b = q;
 		q += size;
@@ -153,8 +153,9 @@ static int scan_fres_direct(const struct sframe_section *sec, const struct sfram
  * out of line, with its window, it made the deepest call path of a lookup
  * 432 bytes instead of 304, gcc 12.)
  */
-static SF_ALWAYS_INLINE int scan_fres(const struct sframe_section *sec, const struct sframe_fde *fde,
-				      uint32_t rel, struct sframe_fre *fre)
+static SFRAME_ALWAYS_INLINE int scan_fres(const struct sframe_section *sec,
+					  const struct sframe_fde *fde, uint32_t rel,
+					  struct sframe_fre *fre)
 {
 	static const uint8_t start_bytes[3] = { 1, 2, 4 };
 	struct fre_window w;
@@ -231,7 +232,7 @@ static int64_t pc_offset(const struct sframe_section *sec, uint64_t pc)
  * version and byte order: the callers below pass constants, so each gets
  * its own straight-line copy.
  */
-static SF_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
+static SFRAME_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
 {
 	if (v3)
 		return sf_s64(be ? sf_be64(p) : sf_le64(p));
@@ -266,9 +267,9 @@ static SF_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
  * of two FDEs, which the first round's outcome picks: all three are loaded
  * at once (they lie in [off, off + n), inside the array), and the outcome
  * selects the second round's value, so one load latency serves two rounds.
- * SF_OPAQUE() on the two candidates keeps compilers from sinking their
- * loads into a branch on that outcome (a branch per round would mispredict
- * half the time); the selects are then conditional moves.
+ * SFRAME_OPTIMIZER_HIDE_VAR() on the two candidates keeps compilers from
+ * sinking their loads into a branch on that outcome (a branch per round
+ * would mispredict half the time); the selects are then conditional moves.
  *
  * A PC-relative start is field + field_off (the field's section offset):
  * rather than adding that after the load, the field is compared with
@@ -289,15 +290,15 @@ static SF_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool be)
 /* Bytes of FDEs above which the search prefetches (an L1 data cache). */
 #define SF_PREFETCH_SPAN 32768
 
-static SF_ALWAYS_INLINE void prefetch_pair(const uint8_t *at, uint64_t t1, uint64_t t2)
+static SFRAME_ALWAYS_INLINE void prefetch_pair(const uint8_t *at, uint64_t t1, uint64_t t2)
 {
-	SF_PREFETCH(at + t1);
-	SF_PREFETCH(at + t2);
-	SF_PREFETCH(at + t1 + t2);
+	SFRAME_PREFETCH(at + t1);
+	SFRAME_PREFETCH(at + t2);
+	SFRAME_PREFETCH(at + t1 + t2);
 }
 
-static SF_ALWAYS_INLINE uint64_t search_direct(const struct sframe_section *sec, int64_t target,
-					      bool v3, bool be, bool pcrel, bool prefetch)
+static SFRAME_ALWAYS_INLINE uint64_t search_direct(const struct sframe_section *sec, int64_t target,
+						   bool v3, bool be, bool pcrel, bool prefetch)
 {
 	const uint8_t *fdes = sec->data + sec->fde_start;
 	const uint64_t stride = v3 ? SFRAME_V3_FDE_SIZE : sec->fde_size;
@@ -317,8 +318,8 @@ static SF_ALWAYS_INLINE uint64_t search_direct(const struct sframe_section *sec,
 		f1 = probe_field(fdes + p1, v3, be);
 		lo = probe_field(fdes + off + s2, v3, be);
 		hi = probe_field(fdes + p1 + s2, v3, be);
-		SF_OPAQUE(lo);
-		SF_OPAQUE(hi);
+		SFRAME_OPTIMIZER_HIDE_VAR(lo);
+		SFRAME_OPTIMIZER_HIDE_VAR(hi);
 		if (prefetch) {
 			uint32_t m = n1 - h2, g1 = m / 2, g2 = (m - g1) / 2;
 			uint64_t t1 = g1 * stride, t2 = g2 * stride;
@@ -340,7 +341,7 @@ static SF_ALWAYS_INLINE uint64_t search_direct(const struct sframe_section *sec,
 }
 
 /* The chosen FDE's index from its offset: division by constants (a multiply). */
-static SF_ALWAYS_INLINE uint32_t fde_index(const struct sframe_section *sec, uint64_t off)
+static SFRAME_ALWAYS_INLINE uint32_t fde_index(const struct sframe_section *sec, uint64_t off)
 {
 	if (sec->version == SFRAME_VERSION_3)
 		return (uint32_t)(off / SFRAME_V3_FDE_SIZE);
@@ -376,7 +377,7 @@ static int search_sorted_direct(const struct sframe_section *sec, int64_t target
 	fde = sec->data + sec->fde_start + off;
 	fre_off = sf_u32(sec, fde + (v3 ? SFRAME_V3_FDE_FRE_OFF : SFRAME_V12_FDE_FRE_OFF));
 	if (fre_off < sec->fre_len)
-		SF_PREFETCH(sec->data + sec->fre_start + fre_off);
+		SFRAME_PREFETCH(sec->data + sec->fre_start + fre_off);
 	*index = fde_index(sec, off);
 	return 0;
 }

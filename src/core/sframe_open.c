@@ -62,7 +62,7 @@ int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
 	if (size == 0)
 		return -SFRAME_ERR_EMPTY;
 	/* The last byte must be addressable: base + size - 1 may not wrap. */
-	if (base > UINT64_MAX - (size - 1))
+	if (base > SFRAME_UINT64_MAX - (size - 1))
 		return -SFRAME_ERR_INVAL;
 
 	s.read = read;
@@ -70,6 +70,19 @@ int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
 	s.base = base;
 	s.size = size;
 	s.vaddr = vaddr;
+
+	/*
+	 * Over our own buffer reader the bytes are addressable: read them
+	 * directly, the header too (every access is still bounds-checked
+	 * against @size), so that neither the callback nor an embedder's
+	 * SFRAME_READ_HOOK() ever sees a section in memory.
+	 */
+	if (read == sframe_read_buffer && read_ctx) {
+		const struct sframe_buffer *buf = read_ctx;
+
+		if (buf->data && base <= buf->size && size <= buf->size - base)
+			s.data = (const uint8_t *)buf->data + base;
+	}
 
 	/* One read: the magic decides between "not SFrame" and "truncated". */
 	n = size < SFRAME_HDR_SIZE ? (size_t)size : SFRAME_HDR_SIZE;
@@ -136,17 +149,6 @@ int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
 		min_fre_bytes += (uint64_t)s.num_fdes * SFRAME_V3_FDE_ATTR_SIZE;
 	if (min_fre_bytes > s.fre_len)
 		return -SFRAME_ERR_HEADER;
-
-	/*
-	 * Over our own buffer reader the bytes are addressable: read them
-	 * directly (every access is still bounds-checked against @size).
-	 */
-	if (read == sframe_read_buffer && read_ctx) {
-		const struct sframe_buffer *buf = read_ctx;
-
-		if (buf->data && base <= buf->size && size <= buf->size - base)
-			s.data = (const uint8_t *)buf->data + base;
-	}
 	*sec = s;
 	return 0;
 }

@@ -53,7 +53,7 @@ static inline int read_u64(const struct sframe_unwinder *u, uint64_t addr, uint6
 	 * misaligned address comes from garbage (a register that was not a
 	 * frame pointer), and the callback is promised aligned reads.
 	 */
-	if ((addr & 7) || addr > UINT64_MAX - 7)
+	if ((addr & 7) || addr > SFRAME_UINT64_MAX - 7)
 		return -SFRAME_ERR_BAD_CFA;
 	/* rel wraps for addresses below the window: one unsigned test each side. */
 	if (u->stack_data && rel < u->stack_len && u->stack_len - rel >= 8) {
@@ -77,7 +77,7 @@ static bool add_off(uint64_t base, int64_t off, uint64_t *out)
 	uint64_t m;
 
 	if (off >= 0) {
-		if (base > UINT64_MAX - (uint64_t)off)
+		if (base > SFRAME_UINT64_MAX - (uint64_t)off)
 			return false;
 		*out = base + (uint64_t)off;
 		return true;
@@ -168,7 +168,7 @@ static uint64_t strip_ra(const struct sframe_unwinder *u, uint64_t ra)
 		return u->strip_ra(u->strip_ctx, ra);
 	if (bits >= 64)
 		return ra;
-	return ra & ((UINT64_C(1) << bits) - 1);
+	return ra & (((uint64_t)1 << bits) - 1);
 }
 
 /* CFA of the current frame must be aligned, at or above SP, above the last. */
@@ -350,7 +350,7 @@ static int step_fp(const struct sframe_unwinder *u, struct sframe_cursor *c)
 			return ret;
 		if (link == 0)
 			return SFRAME_UNWIND_END;
-		if (link <= c->regs.sp || (link & 7) || link > UINT64_MAX - 160)
+		if (link <= c->regs.sp || (link & 7) || link > SFRAME_UINT64_MAX - 160)
 			return -SFRAME_ERR_BAD_CFA;
 		cfa = link + 160;
 		ret = read_u64(u, link + 8 * SFRAME_S390X_DWARF_RA, &ra);
@@ -365,7 +365,7 @@ static int step_fp(const struct sframe_unwinder *u, struct sframe_cursor *c)
 		link = c->regs.fp;
 		if (link == 0)
 			return SFRAME_UNWIND_END;
-		if ((link & 7) || link > UINT64_MAX - 16)
+		if ((link & 7) || link > SFRAME_UINT64_MAX - 16)
 			return -SFRAME_ERR_BAD_CFA;
 		cfa = link + 16;
 		ret = read_u64(u, link, &fp);
@@ -928,9 +928,9 @@ static inline int64_t cache_slot(const struct sframe_unwind_cache *cache, uint64
  * addresses; elsewhere a signed-RA entry is left to step()). Returns the
  * new number of PCs.
  */
-static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struct sframe_cursor *c,
-					  uint64_t *pcs, uint32_t n, uint32_t max, bool be,
-					  bool s390x, bool pauth)
+static SFRAME_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u,
+					      struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
+					      uint32_t max, bool be, bool s390x, bool pauth)
 {
 	struct sframe_unwind_cache *cache = u->cache;
 	struct sframe_cache_entry *const entries = cache->entries;
@@ -940,7 +940,7 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 	const uint64_t bias = s390x ? (uint64_t)-SFRAME_S390X_SP_VAL_OFFSET : 0;
 	const uint32_t max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
 	const unsigned int va_bits = u->va_bits ? u->va_bits : 48;
-	const uint64_t va_mask = va_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << va_bits) - 1;
+	const uint64_t va_mask = va_bits >= 64 ? SFRAME_UINT64_MAX : ((uint64_t)1 << va_bits) - 1;
 	/* Kinds left to step(); a strip hook is a call, so those too. */
 	uint32_t stop = SFRAME_CACHE_END | SFRAME_CACHE_NOSF |
 			(pauth && !u->strip_ra ? 0 : SFRAME_CACHE_RA_MANGLED);
@@ -955,8 +955,8 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 
 	if (n >= max || c->depth + 1 >= max_depth || mask == 0 || c->regs.pc == 0 || sp == 0 ||
 	    (c->regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) != (SFRAME_REG_SP | SFRAME_REG_FP) ||
-	    u->stack_len < 8 || wlo < (UINT64_C(1) << 32) || wlo > -(UINT64_C(1) << 32) ||
-	    u->stack_len > -(UINT64_C(1) << 32) - wlo)
+	    u->stack_len < 8 || wlo < ((uint64_t)1 << 32) || wlo > -((uint64_t)1 << 32) ||
+	    u->stack_len > -((uint64_t)1 << 32) - wlo)
 		return n;
 	if (c->flags == SFRAME_FRAME_TOPMOST && c->depth == 0 && c->prev_cfa == 0) {
 		exact = true;
@@ -1022,7 +1022,7 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 
 		/* The next entry: the guess, else the hash probe (then fix the guess). */
 		g = &entries[e->next & mask];
-		if (SF_UNLIKELY(g->pc != ra)) {
+		if (SFRAME_UNLIKELY(g->pc != ra)) {
 			slot = cache_slot(cache, ra, 0);
 			if (slot < 0)
 				break;
@@ -1050,30 +1050,30 @@ static SF_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u, struc
 }
 
 /* (Out of line: a loop of its own gets the registers to itself.) */
-static SF_NOINLINE uint32_t fast_pcs_amd64(const struct sframe_unwinder *u,
-					   struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
-					   uint32_t max)
+static SFRAME_NOINLINE uint32_t fast_pcs_amd64(const struct sframe_unwinder *u,
+					       struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
+					       uint32_t max)
 {
 	return fast_pcs(u, c, pcs, n, max, false, false, false);
 }
 
-static SF_NOINLINE uint32_t fast_pcs_aarch64(const struct sframe_unwinder *u,
-					     struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
-					     uint32_t max)
+static SFRAME_NOINLINE uint32_t fast_pcs_aarch64(const struct sframe_unwinder *u,
+						 struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
+						 uint32_t max)
 {
 	return fast_pcs(u, c, pcs, n, max, false, false, true);
 }
 
-static SF_NOINLINE uint32_t fast_pcs_aarch64_be(const struct sframe_unwinder *u,
-						struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
-						uint32_t max)
+static SFRAME_NOINLINE uint32_t fast_pcs_aarch64_be(const struct sframe_unwinder *u,
+						    struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
+						    uint32_t max)
 {
 	return fast_pcs(u, c, pcs, n, max, true, false, true);
 }
 
-static SF_NOINLINE uint32_t fast_pcs_s390x(const struct sframe_unwinder *u,
-					   struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
-					   uint32_t max)
+static SFRAME_NOINLINE uint32_t fast_pcs_s390x(const struct sframe_unwinder *u,
+					       struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
+					       uint32_t max)
 {
 	return fast_pcs(u, c, pcs, n, max, true, true, false);
 }
