@@ -150,8 +150,9 @@ static int scan_fres_direct(const struct sframe_section *sec, const struct sfram
  * Find the last FRE of @fde starting at or before @rel and decode it into
  * @fre. Rows are sorted by start, so the scan stops at the first one past
  * @rel; the FREs before it are only peeked at. (Inline in sframe_lookup():
- * out of line, with its window, it made the deepest call path of a lookup
- * 432 bytes instead of 304, gcc 12.)
+ * out of line, its own frame with the read window in it would sit on top of
+ * sframe_lookup()'s and deepen the deepest stack path of a lookup, which a
+ * kernel caller pays for on its small stack.)
  */
 static SFRAME_ALWAYS_INLINE int scan_fres(const struct sframe_section *sec,
 					  const struct sframe_fde *fde, uint32_t rel,
@@ -249,10 +250,10 @@ static SFRAME_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool 
  * the same order, so a section gives the same answer, corrupt or not,
  * whether it is read in memory or through a callback.
  *
- * (Halving a power of two instead, after a first probe at n minus the
- * largest power of two below n, saves a subtraction per round but probes
- * addresses power-of-two strides apart: in large sections they compete
- * for the same cache sets, and lookups took a quarter longer.)
+ * (Not halving a power of two, after a first probe at n minus the largest
+ * power of two below n: that saves a subtraction per round, but its probes
+ * lie power-of-two strides apart, so in a large section they map to the
+ * same cache sets and evict each other.)
  */
 
 /*
@@ -284,8 +285,9 @@ static SFRAME_ALWAYS_INLINE int64_t probe_field(const uint8_t *p, bool v3, bool 
  * FDEs of the next pair are prefetched for each of the four places this
  * pair may leave the search: the probes near the end of a search miss, as
  * they differ from lookup to lookup, and misses that overlap cost about
- * one (at 1,000,000 functions this took a fifth off a lookup, against
- * prefetching one round ahead).
+ * one. Issued while this pair's own loads are in flight, they overlap
+ * them; prefetching only one round ahead would leave the second round of
+ * each pair to miss on its own.
  */
 /* Bytes of FDEs above which the search prefetches (an L1 data cache). */
 #define SF_PREFETCH_SPAN 32768

@@ -1309,10 +1309,10 @@ out:
 
 /*
  * Sort by address, as a radix sort (8 bits a pass, only over the bits that
- * differ between addresses: about three passes in a large executable, where
- * qsort() of the whole table took most of the time of loading its symbols);
- * then each run of aliases at one address by cmp_sym(). Return -1 when out
- * of memory (@info is then unchanged).
+ * differ between addresses: a few passes, linear in the number of symbols,
+ * where a comparison sort of a large executable's whole table would
+ * dominate loading its symbols); then each run of aliases at one address by
+ * cmp_sym(). Return -1 when out of memory (@info is then unchanged).
  */
 static int sort_symbols(struct sf_elf_info *info)
 {
