@@ -8,6 +8,11 @@
  * the magic number tells a reader which order that is. Nothing here is a
  * C struct overlay: the core decodes each field from bytes, so the section
  * may be unaligned and of either byte order.
+ *
+ * Besides the layout, the notes below say how to use it: how a stored
+ * start becomes an address ("Function start"), what a FLEX rule's value is
+ * ("FLEX values"), which function and row describe a PC ("Lookup"), and
+ * how a row unwinds a frame on each ABI ("Unwinding, per ABI").
  */
 #ifndef SFRAME_FORMAT_H
 #define SFRAME_FORMAT_H
@@ -88,6 +93,16 @@
 #define SFRAME_V3_ATTR_INFO2		3
 #define SFRAME_V3_ATTR_REP_SIZE		4
 
+/*
+ * Function start. The stored start is a signed offset, not an address.
+ * With SFRAME_F_FDE_FUNC_START_PCREL it counts from the start field
+ * itself: start = section address + the field's offset in the section +
+ * the field. Without the flag (v1, and v2 linked before binutils 2.45) it
+ * counts from the section's first byte: start = section address + field.
+ * The assembler writes every start as a PC-relative relocation against its
+ * field, in v1 and v2 objects too, whose headers have no flag to say so.
+ */
+
 /* func_info byte (all versions). */
 #define SFRAME_INFO_FRE_TYPE(i)		((unsigned)(i) & 0xfu)		/* bits 0-3 */
 #define SFRAME_INFO_PC_TYPE(i)		(((unsigned)(i) >> 4) & 1u)	/* bit 4 */
@@ -151,6 +166,16 @@
 #define SFRAME_FLEX_DEREF_P(c)		(((c) >> 1) & 1u)
 #define SFRAME_FLEX_REGNUM(c)		((c) >> 3)
 
+/*
+ * FLEX values. base = the control word's register when bit 0 is set, else
+ * the CFA; address = base + offset word; value = *address when bit 1 is
+ * set, else the address itself. So "RA = CFA + 0" cannot be written (its
+ * control word would be 0, padding), while "*(CFA + 0)" can (control 2).
+ * An RA or FP without a rule in the row (a padding word, or the row ended
+ * before it) takes the header's fixed offset when there is one, else keeps
+ * its value; a rule given in the row replaces the fixed offset.
+ */
+
 /* s390x: CFA offsets are stored as (offset - 160) / 8. */
 #define SFRAME_S390X_CFA_BIAS		160
 #define SFRAME_S390X_CFA_SCALE		8
@@ -159,6 +184,79 @@
 /* s390x v2 only: an odd RA/FP word encodes (DWARF regnum << 1) | 1. */
 #define SFRAME_S390X_V2_IS_REGNUM(w)	((w) & 1)
 #define SFRAME_S390X_V2_REGNUM(w)	((w) >> 1)
+
+/* ---- Lookup --------------------------------------------------------------- */
+
+/*
+ * Lookup: which function and which row describe a PC.
+ *
+ * The function is the FDE with the greatest start <= PC, provided
+ * PC < start + size: a PC in a gap between functions, below the first one
+ * or exactly at a function's end has none. SFRAME_F_FDE_SORTED promises
+ * ascending starts, so a binary search finds that FDE; without the flag
+ * every FDE has to be looked at.
+ *
+ * The row (PCINC) is the last FRE whose start offset is <= PC - start. FRE
+ * start offsets ascend; a row covers the PCs up to the next row's start,
+ * the last one up to the function's end. PCMASK describes a block of code
+ * repeated every rep_size bytes (PLT entries): the FRE start offsets count
+ * from the block's start and the row is the last one <= (PC - start) %
+ * rep_size. rep_size 0 is invalid.
+ *
+ * There is no row for an FDE without FREs (in v3 a DEFAULT FDE without
+ * FREs marks an outermost frame; a signal-frame FDE may have none too), nor
+ * for a PC before the function's first FRE. Neither falls back to an
+ * earlier row or function.
+ *
+ * v1 FDEs have no rep_size field, and the only v1 writer of PCMASK FDEs is
+ * the amd64 linker, for its 16-byte PLT entries. This library repeats a v1
+ * PCMASK FDE every 16 bytes on amd64 and refuses one on any other ABI
+ * (-SFRAME_ERR_UNSUPPORTED).
+ *
+ * In a relocatable object (assembler output) the starts still await their
+ * relocations and the FDEs are not sorted. Its rows can be decoded, but a
+ * lookup by address means something only once the relocations are
+ * applied; each function then starts at its offset in its own section.
+ */
+
+/* ---- Unwinding, per ABI ---------------------------------------------------- */
+
+/*
+ * Unwinding: a row gives the frame's CFA and where the caller's RA and FP
+ * are. CFA = base register (SP or FP by fre_info bit 0; FLEX: the CFA
+ * pair's register) + CFA offset. A saved RA or FP is a stack slot,
+ * value = *(CFA + offset); one not saved keeps its value. N = 0: the RA is
+ * undefined, this is the outermost frame.
+ *
+ * amd64: the header fixes the RA at CFA - 8, so default rows carry one word
+ * (CFA) or two (CFA, FP slot); with one, FP is unchanged. The caller's SP
+ * is the CFA.
+ *
+ * aarch64: the frame record holds FP (x29) and RA (x30, the link register)
+ * together, so default rows carry one word (CFA) or three (CFA, RA slot, FP
+ * slot), never two. With one word (a leaf function, or a prologue before
+ * the record is stored) the RA is still in x30 and FP is unchanged; x30 is
+ * known in the topmost frame only. The caller's SP is the CFA. fre_info
+ * bit 7 marks a PAuth-signed RA (key: func_info bit 5), whose signature
+ * bits must be stripped before it is an address. The assembler writes no
+ * FLEX FDEs for aarch64; the format allows them.
+ *
+ * s390x: the CFA is the caller's SP + 160 (the register save area), so the
+ * caller's SP is CFA - 160; CFA offsets are stored as (offset - 160) / 8,
+ * in DEFAULT and FLEX rows alike. Default rows carry one to three words:
+ * CFA, RA slot, FP slot. An RA word 0 is padding: FP saved, RA not (still
+ * in r14, topmost frame only). In v2 an odd RA or FP word names the
+ * register holding the value, (regnum << 1) | 1, as leaf functions keep
+ * RA and FP in floating-point registers. v3 drops that encoding: such a
+ * frame has a FLEX FDE whose RA or FP pair names the register (bit 0 set,
+ * no dereference, offset 0).
+ *
+ * Any ABI: a rule based on a register other than SP and FP (a CFA, RA or
+ * FP taken from one, as FLEX rows and s390x v2 words allow) can be
+ * followed only where that register's value is known: in the topmost
+ * frame, or in a frame interrupted by a signal, from the registers the
+ * signal frame saved.
+ */
 
 /* ---- ELF container -------------------------------------------------------- */
 
