@@ -2,7 +2,7 @@
 /*
  * test_lookup.c - sframe_lookup() on hand-built sections.
  *
- * Rules (SFRAME-FORMAT.md §11 and the sframe_lookup() comment): the function
+ * Rules (sframe_format.h, "Lookup", and sframe_lookup()): the function
  * is the one with the greatest start <= PC and PC < start + size; the row is
  * the last FRE whose start <= PC - start (PCMASK: (PC - start) % rep_size);
  * anything else is -SFRAME_ERR_NOT_FOUND.

@@ -3,7 +3,8 @@
  * test_rules.c - sframe_fre_rules(): CFA, RA and FP rules per ABI, version
  * and FDE type, on one-row hand-built sections.
  *
- * Expected values follow SFRAME-FORMAT.md §3 and §5: default FDEs carry the
+ * Expected values follow sframe_format.h ("Frame row entries", "FLEX
+ * values", "Unwinding, per ABI"): default FDEs carry the
  * signed words CFA, [RA], [FP] (no RA word when the header fixes RA, as on
  * amd64); s390x stores the CFA offset as (off - 160) / 8 and, in v2 only,
  * RA/FP words with the low bit set as (regnum << 1) | 1; v3 FLEX FDEs carry

@@ -9,7 +9,8 @@
  * callback counts and logs its reads and can fail the k-th one with -5.
  *
  * Every expected value is derived from the rules of sframe_unwind.h and
- * SFRAME-FORMAT.md §5, with the reasoning in a comment next to it:
+ * sframe_format.h ("Unwinding, per ABI"), with the reasoning in a comment
+ * next to it:
  *   amd64:   CFA = SP|FP + w0; RA at CFA - 8 (fixed); FP at CFA + w1 when
  *            N = 2, else unchanged; caller SP = CFA.
  *   aarch64: CFA = SP|FP + w0; N = 3: RA at CFA + w1, FP at CFA + w2; N = 1:
