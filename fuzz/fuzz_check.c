@@ -22,7 +22,20 @@
  * In the assume-mask build (FZ_ASSUME) the lookups run on accepted sections
  * only, where the results must be the same as without the mask.
  */
-#include "fuzz_common.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sframe/sframe.h>
+
+#include "fuzz_assert.h"
+#include "fuzz_errors.h"
+#include "fuzz_input.h"
+#include "fuzz_read.h"
+#include "fuzz_target.h"
+#include "ref_decoder.h"
+#include "ref_lookup.h"
 
 #define MAX_PCS 512
 

@@ -21,7 +21,18 @@
  *     returns a symbol containing the address or none.
  */
 #define _GNU_SOURCE
-#include "fuzz_common.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sframe/sframe.h>
+
+#include "fuzz_assert.h"
+#include "fuzz_errors.h"
+#include "fuzz_read.h"
+#include "fuzz_target.h"
 #include "elf_input.h"
 
 #include <sys/mman.h>

@@ -8,7 +8,7 @@
  *   - every read stays inside the section (fz_read aborts otherwise);
  *   - each call returns success or one of its documented errors;
  *   - every decoded FDE and FRE equals an independent decode of the raw
- *     bytes (fuzz_common.h), and FREs stay inside the FRE area;
+ *     bytes (ref_decoder.c), and FREs stay inside the FRE area;
  *   - an iterator yields exactly num_fres rows, then 0, or stops on an error;
  *   - rules are self-consistent (RA undefined exactly for zero words, default
  *     FDEs use SP or FP for the CFA); the row text never truncates;
@@ -17,7 +17,19 @@
  *   - the k-th read failing (k from the input) makes the pass return that
  *     read's error, unchanged.
  */
-#include "fuzz_common.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sframe/sframe.h>
+
+#include "fuzz_assert.h"
+#include "fuzz_input.h"
+#include "fuzz_read.h"
+#include "fuzz_target.h"
+#include "ref_decoder.h"
 #include "format_row.h"
 
 /* Bound on the FDEs walked: inputs are small, but num_fdes is not checked here. */

@@ -15,14 +15,28 @@
  *   - a row found covers the PC: the function contains it and the row starts
  *     at or before its offset; its rules are those sframe_fre_rules() gives;
  *   - if sframe_check() accepts the section: never a corrupt-section code,
- *     and exactly the answer of the slow linear reference (fuzz_common.h);
+ *     and exactly the answer of the slow linear reference (ref_lookup.c);
  *   - the section opened in memory (sframe_open_buffer(), read in place
  *     by its own search) answers every PC exactly as through the callback;
  *   - the k-th read of a lookup failing returns that error unchanged;
  *   - assume-mask build: on accepted sections the same as above; on the
  *     others only memory safety (the bounded reads) and no read error.
  */
-#include "fuzz_common.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sframe/sframe.h>
+
+#include "fuzz_assert.h"
+#include "fuzz_errors.h"
+#include "fuzz_input.h"
+#include "fuzz_read.h"
+#include "fuzz_target.h"
+#include "ref_decoder.h"
+#include "ref_lookup.h"
 
 #define MAX_PCS 256
 
@@ -33,7 +47,7 @@ static void check_row(const struct sframe_section *sec, uint64_t pc, const struc
 	struct sframe_rules rules;
 	uint64_t rel;
 
-	FZ_ASSERT(sfx_lookup_result(ret));
+	FZ_ASSERT(fz_lookup_result(ret));
 	if (ret == -SFRAME_ERR_NOT_FOUND && row->fde.index == SFRAME_NO_INDEX)
 		return;
 	if (ret && ret != -SFRAME_ERR_NOT_FOUND)

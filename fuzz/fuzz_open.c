@@ -13,7 +13,18 @@
  *   - a failing read's error comes back unchanged;
  *   - a base whose last byte wraps past 2^64 and NULL arguments give INVAL.
  */
-#include "fuzz_common.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sframe/sframe.h>
+
+#include "fuzz_assert.h"
+#include "fuzz_input.h"
+#include "fuzz_read.h"
+#include "fuzz_target.h"
 
 struct ref_hdr {
 	int err;

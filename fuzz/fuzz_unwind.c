@@ -38,7 +38,20 @@
  * In the assume-mask build, sections sframe_check() rejects are walked for
  * memory safety only.
  */
-#include "fuzz_common.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sframe/sframe.h>
+#include <sframe/sframe_unwind.h>
+
+#include "fuzz_assert.h"
+#include "fuzz_errors.h"
+#include "fuzz_input.h"
+#include "fuzz_read.h"
+#include "fuzz_target.h"
 
 #define SEC_BASE	UINT64_C(0x5000)
 #define MAX_REGS	32
@@ -89,7 +102,7 @@ static bool step_err_ok(int ret, bool accepted)
 		/* Only when the assume mask's promise is broken (a 7th data word). */
 		return FZ_ASSUME && !accepted;
 	default:
-		return !accepted && sfx_lookup_result(ret);
+		return !accepted && fz_lookup_result(ret);
 	}
 }
 
