@@ -13,6 +13,7 @@
 #endif
 #include "elf_input.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -27,45 +28,10 @@
 
 #include <sframe/sframe_format.h>
 
-/* ---- ELF facts used here (from the ELF gABI and the psABIs) ------------- */
-
-#define ELF_IDENT_SIZE		16
-#define ELF_CLASS_OFF		4
-#define ELF_DATA_OFF		5
-#define ELF_CLASS32		1
-#define ELF_CLASS64		2
-#define ELF_DATA_LSB		1
-#define ELF_DATA_MSB		2
-
-#define ELF_ET_REL		1
-
-#define ELF_SHT_PROGBITS	1
-#define ELF_SHT_SYMTAB		2
-#define ELF_SHT_RELA		4
-#define ELF_SHT_NOBITS		8
-#define ELF_SHT_REL		9
-#define ELF_SHT_DYNSYM		11
-
-#define ELF_SHF_COMPRESSED	0x800u
-
-#define ELF_SHN_UNDEF		0
-#define ELF_SHN_XINDEX		0xffffu
-#define ELF_PN_XNUM		0xffffu
-
-#define ELF_EM_S390		22
-#define ELF_EM_X86_64		62
-#define ELF_EM_AARCH64		183
-
-/* Relocation types the .sframe section of a gas object carries. */
-#define R_X86_64_NONE		0
-#define R_X86_64_PC32		2
-#define R_X86_64_PC64		24
-#define R_AARCH64_NONE		0
-#define R_AARCH64_PREL64	260
-#define R_AARCH64_PREL32	261
-#define R_390_NONE		0
-#define R_390_PC32		5
-#define R_390_PC64		23
+/* The ELF numbers are <elf.h>'s; older C libraries lack this one. */
+#ifndef EM_LOONGARCH
+#define EM_LOONGARCH		258
+#endif
 
 /* Decoded header of the file. */
 struct elf_file {
@@ -96,9 +62,18 @@ struct elf_shdr {
 	uint64_t entsize;
 };
 
+struct elf_phdr {
+	uint32_t type;
+	uint32_t flags;
+	uint64_t offset;
+	uint64_t vaddr;
+	uint64_t filesz;
+	uint64_t memsz;
+};
+
 /* ---- Byte decoding -------------------------------------------------------- */
 
-static uint64_t get_uint(const unsigned char *p, unsigned width, bool be)
+uint64_t sf_get_uint(const unsigned char *p, unsigned width, bool be)
 {
 	uint64_t v = 0;
 	unsigned i;
@@ -138,7 +113,7 @@ static bool in_bounds(uint64_t off, uint64_t len, uint64_t size)
 static uint64_t fld(const struct elf_file *ef, const unsigned char *rec, unsigned off,
 		    unsigned width)
 {
-	return get_uint(rec + off, width, ef->be);
+	return sf_get_uint(rec + off, width, ef->be);
 }
 
 /* Width of an address-sized field: 4 in ELF32, 8 in ELF64. */
@@ -258,28 +233,28 @@ out_err:
 
 /* ---- ELF header and tables ------------------------------------------------ */
 
-static int parse_ehdr(struct elf_file *ef, const char *path, char *err, size_t errlen)
+/* The ELF header's own fields, as written (no extended numbering applied). */
+static int parse_ehdr_fields(struct elf_file *ef, const char *path, char *err, size_t errlen)
 {
 	const unsigned char *h = ef->data;
-	unsigned ehsize, shent_min;
-	uint64_t e_shnum, e_shstrndx, e_phnum;
+	unsigned ehsize;
 
-	if (ef->size < ELF_IDENT_SIZE) {
+	if (ef->size < EI_NIDENT) {
 		fail(err, errlen, path, "truncated ELF header");
 		return -1;
 	}
-	switch (h[ELF_CLASS_OFF]) {
-	case ELF_CLASS32: ef->is64 = false; break;
-	case ELF_CLASS64: ef->is64 = true; break;
+	switch (h[EI_CLASS]) {
+	case ELFCLASS32: ef->is64 = false; break;
+	case ELFCLASS64: ef->is64 = true; break;
 	default:
-		fail(err, errlen, path, "unsupported ELF class %u", h[ELF_CLASS_OFF]);
+		fail(err, errlen, path, "unsupported ELF class %u", h[EI_CLASS]);
 		return -1;
 	}
-	switch (h[ELF_DATA_OFF]) {
-	case ELF_DATA_LSB: ef->be = false; break;
-	case ELF_DATA_MSB: ef->be = true; break;
+	switch (h[EI_DATA]) {
+	case ELFDATA2LSB: ef->be = false; break;
+	case ELFDATA2MSB: ef->be = true; break;
 	default:
-		fail(err, errlen, path, "unsupported ELF data encoding %u", h[ELF_DATA_OFF]);
+		fail(err, errlen, path, "unsupported ELF data encoding %u", h[EI_DATA]);
 		return -1;
 	}
 	ehsize = ef->is64 ? 64 : 52;
@@ -293,25 +268,36 @@ static int parse_ehdr(struct elf_file *ef, const char *path, char *err, size_t e
 		ef->phoff = fld(ef, h, 32, 8);
 		ef->shoff = fld(ef, h, 40, 8);
 		ef->phentsize = fld(ef, h, 54, 2);
-		e_phnum = fld(ef, h, 56, 2);
+		ef->phnum = fld(ef, h, 56, 2);
 		ef->shentsize = fld(ef, h, 58, 2);
-		e_shnum = fld(ef, h, 60, 2);
-		e_shstrndx = fld(ef, h, 62, 2);
+		ef->shnum = fld(ef, h, 60, 2);
+		ef->shstrndx = fld(ef, h, 62, 2);
 	} else {
 		ef->phoff = fld(ef, h, 28, 4);
 		ef->shoff = fld(ef, h, 32, 4);
 		ef->phentsize = fld(ef, h, 42, 2);
-		e_phnum = fld(ef, h, 44, 2);
+		ef->phnum = fld(ef, h, 44, 2);
 		ef->shentsize = fld(ef, h, 46, 2);
-		e_shnum = fld(ef, h, 48, 2);
-		e_shstrndx = fld(ef, h, 50, 2);
+		ef->shnum = fld(ef, h, 48, 2);
+		ef->shstrndx = fld(ef, h, 50, 2);
 	}
-	ef->shnum = e_shnum;
-	ef->shstrndx = e_shstrndx;
-	ef->phnum = e_phnum;
+	return 0;
+}
+
+/* The ELF header, with extended numbering, and the section header table's bounds. */
+static int parse_ehdr(struct elf_file *ef, const char *path, char *err, size_t errlen)
+{
+	unsigned shent_min;
+	uint64_t e_shnum, e_shstrndx, e_phnum;
+
+	if (parse_ehdr_fields(ef, path, err, errlen))
+		return -1;
+	e_shnum = ef->shnum;
+	e_shstrndx = ef->shstrndx;
+	e_phnum = ef->phnum;
 	if (ef->shoff == 0) {
 		ef->shnum = 0;
-		ef->shstrndx = ELF_SHN_UNDEF;
+		ef->shstrndx = SHN_UNDEF;
 	} else {
 		shent_min = ef->is64 ? 64 : 40;
 		if (ef->shentsize < shent_min) {
@@ -324,7 +310,7 @@ static int parse_ehdr(struct elf_file *ef, const char *path, char *err, size_t e
 		 * string table index and program header count when they do
 		 * not fit the ELF header's 16-bit fields.
 		 */
-		if (e_shnum == 0 || e_shstrndx == ELF_SHN_XINDEX || e_phnum == ELF_PN_XNUM) {
+		if (e_shnum == 0 || e_shstrndx == SHN_XINDEX || e_phnum == PN_XNUM) {
 			const unsigned char *s0;
 
 			if (!in_bounds(ef->shoff, ef->shentsize, ef->size)) {
@@ -334,9 +320,9 @@ static int parse_ehdr(struct elf_file *ef, const char *path, char *err, size_t e
 			s0 = ef->data + ef->shoff;
 			if (e_shnum == 0)
 				ef->shnum = fld(ef, s0, ef->is64 ? 32 : 20, aw(ef));
-			if (e_shstrndx == ELF_SHN_XINDEX)
+			if (e_shstrndx == SHN_XINDEX)
 				ef->shstrndx = fld(ef, s0, ef->is64 ? 40 : 24, 4);
-			if (e_phnum == ELF_PN_XNUM)
+			if (e_phnum == PN_XNUM)
 				ef->phnum = fld(ef, s0, ef->is64 ? 44 : 28, 4);
 		}
 		/* shnum < 2^32 and shentsize < 2^16: the product cannot wrap. */
@@ -377,11 +363,40 @@ static void get_shdr(const struct elf_file *ef, uint64_t idx, struct elf_shdr *s
 	}
 }
 
+/* Entries large enough, all inside the file. */
+static bool phdr_table_ok(const struct elf_file *ef)
+{
+	/* phnum < 2^32 and phentsize < 2^16: the product cannot wrap. */
+	return ef->phentsize >= (ef->is64 ? 56u : 32u) && ef->phnum <= UINT32_MAX &&
+	       in_bounds(ef->phoff, ef->phnum * ef->phentsize, ef->size);
+}
+
+/* Program header @idx; the table passed phdr_table_ok(). */
+static void get_phdr(const struct elf_file *ef, uint64_t idx, struct elf_phdr *ph)
+{
+	const unsigned char *p = ef->data + ef->phoff + idx * ef->phentsize;
+
+	ph->type = (uint32_t)fld(ef, p, 0, 4);
+	if (ef->is64) {
+		ph->flags = (uint32_t)fld(ef, p, 4, 4);
+		ph->offset = fld(ef, p, 8, 8);
+		ph->vaddr = fld(ef, p, 16, 8);
+		ph->filesz = fld(ef, p, 32, 8);
+		ph->memsz = fld(ef, p, 40, 8);
+	} else {
+		ph->offset = fld(ef, p, 4, 4);
+		ph->vaddr = fld(ef, p, 8, 4);
+		ph->filesz = fld(ef, p, 16, 4);
+		ph->memsz = fld(ef, p, 20, 4);
+		ph->flags = (uint32_t)fld(ef, p, 24, 4);
+	}
+}
+
 /* The bytes of a section with file contents, bounds-checked. */
 static int section_bytes(const struct elf_file *ef, const struct elf_shdr *sh, const char *what,
 			 const unsigned char **p, const char *path, char *err, size_t errlen)
 {
-	if (sh->type == ELF_SHT_NOBITS) {
+	if (sh->type == SHT_NOBITS) {
 		fail(err, errlen, path, "%s has no data in the file (SHT_NOBITS)", what);
 		return -1;
 	}
@@ -407,7 +422,7 @@ static int find_sframe_section(const struct elf_file *ef, uint64_t *idx, const c
 	uint64_t i;
 
 	*idx = UINT64_MAX;
-	if (ef->shnum == 0 || ef->shstrndx == ELF_SHN_UNDEF)
+	if (ef->shnum == 0 || ef->shstrndx == SHN_UNDEF)
 		return 0;
 	if (ef->shstrndx >= ef->shnum) {
 		fail(err, errlen, path, "section name string table index %" PRIu64
@@ -425,13 +440,13 @@ static int find_sframe_section(const struct elf_file *ef, uint64_t *idx, const c
 		if (!in_bounds(sh.name, sizeof(name), strsh.size) ||
 		    memcmp(strtab + sh.name, name, sizeof(name)) != 0)
 			continue;
-		if (sh.type != ELF_SHT_PROGBITS && sh.type != SFRAME_SHT_GNU_SFRAME &&
-		    sh.type != ELF_SHT_NOBITS) {
+		if (sh.type != SHT_PROGBITS && sh.type != SFRAME_SHT_GNU_SFRAME &&
+		    sh.type != SHT_NOBITS) {
 			fail(err, errlen, path, "section .sframe has unexpected type 0x%" PRIx32,
 			     sh.type);
 			return -1;
 		}
-		if (sh.flags & ELF_SHF_COMPRESSED) {
+		if (sh.flags & SHF_COMPRESSED) {
 			fail(err, errlen, path, "section .sframe is compressed (not supported)");
 			return -1;
 		}
@@ -446,35 +461,27 @@ static int find_sframe_segment(const struct elf_file *ef, uint64_t *off, uint64_
 			       uint64_t *vaddr, bool *found, const char *path, char *err,
 			       size_t errlen)
 {
-	unsigned phent_min = ef->is64 ? 56 : 32;
+	struct elf_phdr ph;
 	uint64_t i;
 
 	*found = false;
 	if (ef->phnum == 0)
 		return 0;
-	if (ef->phentsize < phent_min) {
+	if (ef->phentsize < (ef->is64 ? 56u : 32u)) {
 		fail(err, errlen, path, "bad program header entry size %" PRIu64, ef->phentsize);
 		return -1;
 	}
-	/* phnum < 2^32 and phentsize < 2^16: the product cannot wrap. */
-	if (ef->phnum > UINT32_MAX || !in_bounds(ef->phoff, ef->phnum * ef->phentsize, ef->size)) {
+	if (!phdr_table_ok(ef)) {
 		fail(err, errlen, path, "program header table out of bounds");
 		return -1;
 	}
 	for (i = 0; i < ef->phnum; i++) {
-		const unsigned char *p = ef->data + ef->phoff + i * ef->phentsize;
-
-		if (fld(ef, p, 0, 4) != SFRAME_PT_GNU_SFRAME)
+		get_phdr(ef, i, &ph);
+		if (ph.type != SFRAME_PT_GNU_SFRAME)
 			continue;
-		if (ef->is64) {
-			*off = fld(ef, p, 8, 8);
-			*vaddr = fld(ef, p, 16, 8);
-			*size = fld(ef, p, 32, 8);
-		} else {
-			*off = fld(ef, p, 4, 4);
-			*vaddr = fld(ef, p, 8, 4);
-			*size = fld(ef, p, 16, 4);
-		}
+		*off = ph.offset;
+		*vaddr = ph.vaddr;
+		*size = ph.filesz;
 		if (!in_bounds(*off, *size, ef->size)) {
 			fail(err, errlen, path, "PT_GNU_SFRAME segment out of bounds (offset 0x%"
 			     PRIx64 ", size 0x%" PRIx64 ", file size 0x%zx)", *off, *size,
@@ -493,21 +500,21 @@ static int find_sframe_segment(const struct elf_file *ef, uint64_t *off, uint64_
 static int reloc_width(uint16_t machine, uint32_t type)
 {
 	switch (machine) {
-	case ELF_EM_X86_64:
+	case EM_X86_64:
 		switch (type) {
 		case R_X86_64_NONE: return 0;
 		case R_X86_64_PC32: return 4;
 		case R_X86_64_PC64: return 8;
 		}
 		break;
-	case ELF_EM_AARCH64:
+	case EM_AARCH64:
 		switch (type) {
 		case R_AARCH64_NONE: return 0;
 		case R_AARCH64_PREL32: return 4;
 		case R_AARCH64_PREL64: return 8;
 		}
 		break;
-	case ELF_EM_S390:
+	case EM_S390:
 		switch (type) {
 		case R_390_NONE: return 0;
 		case R_390_PC32: return 4;
@@ -525,10 +532,11 @@ const char *sf_machine_name(uint16_t machine, char *buf, size_t len)
 		uint16_t machine;
 		const char *name;
 	} names[] = {
-		{ 2, "SPARC" }, { 3, "i386" }, { 8, "MIPS" }, { 20, "PowerPC" },
-		{ 21, "PowerPC64" }, { ELF_EM_S390, "s390x" }, { 40, "ARM" },
-		{ 43, "SPARC v9" }, { 50, "IA-64" }, { ELF_EM_X86_64, "x86-64" },
-		{ ELF_EM_AARCH64, "AArch64" }, { 243, "RISC-V" }, { 258, "LoongArch" },
+		{ EM_SPARC, "SPARC" }, { EM_386, "i386" }, { EM_MIPS, "MIPS" },
+		{ EM_PPC, "PowerPC" }, { EM_PPC64, "PowerPC64" }, { EM_S390, "s390x" },
+		{ EM_ARM, "ARM" }, { EM_SPARCV9, "SPARC v9" }, { EM_IA_64, "IA-64" },
+		{ EM_X86_64, "x86-64" }, { EM_AARCH64, "AArch64" }, { EM_RISCV, "RISC-V" },
+		{ EM_LOONGARCH, "LoongArch" },
 	};
 	size_t i;
 
@@ -554,7 +562,7 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 			     unsigned char *sec, uint64_t sec_size, bool sec_be, bool pcrel,
 			     const char *path, char *err, size_t errlen)
 {
-	bool rela = rsh->type == ELF_SHT_RELA;
+	bool rela = rsh->type == SHT_RELA;
 	unsigned entsize, symentsize = ef->is64 ? 24 : 16;
 	const unsigned char *rel, *syms;
 	struct elf_shdr symsh;
@@ -584,7 +592,7 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 		return -1;
 	}
 	get_shdr(ef, rsh->link, &symsh);
-	if (symsh.type != ELF_SHT_SYMTAB && symsh.type != ELF_SHT_DYNSYM) {
+	if (symsh.type != SHT_SYMTAB && symsh.type != SHT_DYNSYM) {
 		fail(err, errlen, path, "%s: section %" PRIu32 " is not a symbol table", what,
 		     rsh->link);
 		return -1;
@@ -634,7 +642,7 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 		if (rela)
 			addend = sign_extend(fld(ef, r, 2 * aw(ef), aw(ef)), aw(ef));
 		else
-			addend = sign_extend(get_uint(sec + r_offset, (unsigned)width, sec_be),
+			addend = sign_extend(sf_get_uint(sec + r_offset, (unsigned)width, sec_be),
 					     (unsigned)width);
 		value = fld(ef, syms + sym * symentsize, ef->is64 ? 8 : 4, aw(ef));
 		/* Wrapping unsigned arithmetic, then read back as two's complement. */
@@ -669,7 +677,7 @@ static int relocate(const struct elf_file *ef, uint64_t sec_idx, struct sf_input
 		struct elf_shdr rsh;
 
 		get_shdr(ef, i, &rsh);
-		if ((rsh.type != ELF_SHT_RELA && rsh.type != ELF_SHT_REL) || rsh.info != sec_idx)
+		if ((rsh.type != SHT_RELA && rsh.type != SHT_REL) || rsh.info != sec_idx)
 			continue;
 		if (!in->owned_copy) {
 			in->owned_copy = malloc(in->sec_size ? (size_t)in->sec_size : 1);
@@ -689,6 +697,11 @@ static int relocate(const struct elf_file *ef, uint64_t sec_idx, struct sf_input
 
 /* ---- Entry points ------------------------------------------------------------ */
 
+bool sf_input_is_elf(const struct sf_input *in)
+{
+	return in->file_size >= SELFMAG && memcmp(in->file, ELFMAG, SELFMAG) == 0;
+}
+
 static int load_elf(struct sf_input *in, const char *path, char *err, size_t errlen)
 {
 	struct elf_file ef;
@@ -700,7 +713,7 @@ static int load_elf(struct sf_input *in, const char *path, char *err, size_t err
 	ef.size = in->file_size;
 	if (parse_ehdr(&ef, path, err, errlen))
 		return -1;
-	in->is_rel = ef.type == ELF_ET_REL;
+	in->is_rel = ef.type == ET_REL;
 	if (find_sframe_section(&ef, &idx, path, err, errlen))
 		return -1;
 	if (idx != UINT64_MAX) {
@@ -734,7 +747,6 @@ static int load_elf(struct sf_input *in, const char *path, char *err, size_t err
 int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_input *in,
 		  char *err, size_t errlen)
 {
-	static const unsigned char elfmag[4] = { 0x7f, 'E', 'L', 'F' };
 	int ret;
 
 	memset(in, 0, sizeof(*in));
@@ -744,7 +756,7 @@ int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_in
 	if (ret)
 		return ret;
 
-	if (in->file_size >= 4 && memcmp(in->file, elfmag, 4) == 0) {
+	if (sf_input_is_elf(in)) {
 		if (load_elf(in, path, err, errlen)) {
 			sf_input_free(in);
 			return SF_INPUT_EFORMAT;
@@ -787,34 +799,12 @@ void sf_input_free(struct sf_input *in)
 
 /* ---- Symbols and executable segments (for the unwind commands) ---------- */
 
-#define ELF_PT_LOAD		1
-#define ELF_PF_X		1u
-#define ELF_STT_FUNC		2
-#define ELF_STT_GNU_IFUNC	10
-#define ELF_SHF_ALLOC		0x2u
-#define ELF_SHF_EXECINSTR	0x4u
-#define ELF_SHT_SYMTAB_SHNDX	18
-#define ELF_SHN_LORESERVE	0xff00u
-
-/* Dynamic relocations filling the GOT slot that a PLT entry jumps through. */
-#define R_X86_64_GLOB_DAT	6
-#define R_X86_64_JUMP_SLOT	7
-#define R_X86_64_IRELATIVE	37
-#define R_AARCH64_GLOB_DAT	1025
-#define R_AARCH64_JUMP_SLOT	1026
-#define R_AARCH64_IRELATIVE	1032
-#define R_390_GLOB_DAT		10
-#define R_390_JMP_SLOT		11
-#define R_390_IRELATIVE		61
-
 /* Where a section is at run time, [start, end); start == end when it is not allocated. */
 struct sec_range {
 	uint64_t start;
 	uint64_t end;
 };
 
-#define ELF_STB_LOCAL		0
-#define ELF_STB_WEAK		2
 /* struct sf_symbol.rank: a class (global, weak, local, PLT entry) | table index. */
 #define RANK_WEAK		(UINT64_C(1) << 32)
 #define RANK_LOCAL		(UINT64_C(2) << 32)
@@ -845,7 +835,7 @@ static struct sec_range *section_ranges(const struct elf_file *ef)
 		struct elf_shdr sh;
 
 		get_shdr(ef, i, &sh);
-		if ((sh.flags & ELF_SHF_ALLOC) && sh.addr <= UINT64_MAX - sh.size) {
+		if ((sh.flags & SHF_ALLOC) && sh.addr <= UINT64_MAX - sh.size) {
 			r[i].start = sh.addr;
 			r[i].end = sh.addr + sh.size;
 		}
@@ -897,7 +887,7 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
 		struct elf_shdr xs;
 
 		get_shdr(ef, i, &xs);
-		if (xs.type == ELF_SHT_SYMTAB_SHNDX && xs.link == idx) {
+		if (xs.type == SHT_SYMTAB_SHNDX && xs.link == idx) {
 			if (in_bounds(xs.offset, xs.size, ef->size)) {
 				xtab = ef->data + xs.offset;
 				nx = xs.size / 4;
@@ -931,19 +921,19 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
 			bind = s[12] >> 4;
 			shndx = fld(ef, s, 14, 2);
 		}
-		if (type != ELF_STT_FUNC && type != ELF_STT_GNU_IFUNC)
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
-		if (shndx == ELF_SHN_XINDEX)
-			shndx = i < nx ? fld(ef, xtab + 4 * i, 0, 4) : ELF_SHN_UNDEF;
-		else if (shndx >= ELF_SHN_LORESERVE)
+		if (shndx == SHN_XINDEX)
+			shndx = i < nx ? fld(ef, xtab + 4 * i, 0, 4) : SHN_UNDEF;
+		else if (shndx >= SHN_LORESERVE)
 			continue;	/* absolute or common: in no section */
-		if (shndx == ELF_SHN_UNDEF || shndx >= ef->shnum)
+		if (shndx == SHN_UNDEF || shndx >= ef->shnum)
 			continue;
 		/* The name must end inside the string table. */
 		if (name >= strsh.size || (!str_ends && !memchr(str + name, 0, strsh.size - name)))
 			continue;
 		add_symbol(info, &secs[shndx], value, size,
-			   (bind == ELF_STB_LOCAL ? RANK_LOCAL : bind == ELF_STB_WEAK ? RANK_WEAK : 0) | i,
+			   (bind == STB_LOCAL ? RANK_LOCAL : bind == STB_WEAK ? RANK_WEAK : 0) | i,
 			   (const char *)str + name);
 	}
 	return 0;
@@ -993,13 +983,13 @@ static int cmp_plt_reloc(const void *a, const void *b)
 static bool plt_reloc_type(uint16_t machine, uint32_t type)
 {
 	switch (machine) {
-	case ELF_EM_X86_64:
+	case EM_X86_64:
 		return type == R_X86_64_JUMP_SLOT || type == R_X86_64_GLOB_DAT ||
 		       type == R_X86_64_IRELATIVE;
-	case ELF_EM_AARCH64:
+	case EM_AARCH64:
 		return type == R_AARCH64_JUMP_SLOT || type == R_AARCH64_GLOB_DAT ||
 		       type == R_AARCH64_IRELATIVE;
-	case ELF_EM_S390:
+	case EM_S390:
 		return type == R_390_JMP_SLOT || type == R_390_GLOB_DAT || type == R_390_IRELATIVE;
 	}
 	return false;
@@ -1017,11 +1007,11 @@ static struct plt_reloc *plt_relocs(const struct elf_file *ef, size_t *n)
 		struct elf_shdr sh, symsh;
 
 		get_shdr(ef, i, &sh);
-		if (sh.type != ELF_SHT_RELA || !(sh.flags & ELF_SHF_ALLOC) || sh.link == 0 ||
+		if (sh.type != SHT_RELA || !(sh.flags & SHF_ALLOC) || sh.link == 0 ||
 		    sh.link >= ef->shnum || !in_bounds(sh.offset, sh.size, ef->size))
 			continue;
 		get_shdr(ef, sh.link, &symsh);
-		if (symsh.type != ELF_SHT_DYNSYM)
+		if (symsh.type != SHT_DYNSYM)
 			continue;
 		for (k = 0; k + 24 <= sh.size; k += 24) {
 			const unsigned char *r = ef->data + sh.offset + k;
@@ -1072,7 +1062,7 @@ static bool x86_64_plt_slot(const unsigned char *p, uint64_t n, uint64_t addr, u
 		at++;
 	if (n < at + 6 || p[at] != 0xff || p[at + 1] != 0x25)
 		return false;
-	*slot = addr + at + 6 + (uint64_t)sign_extend(get_uint(p + at + 2, 4, false), 4);
+	*slot = addr + at + 6 + (uint64_t)sign_extend(sf_get_uint(p + at + 2, 4, false), 4);
 	return true;
 }
 
@@ -1082,7 +1072,7 @@ static bool x86_64_plt_slot(const unsigned char *p, uint64_t n, uint64_t addr, u
  */
 static bool aarch64_plt_slot(const unsigned char *p, uint64_t addr, uint64_t *slot)
 {
-	uint64_t adrp = get_uint(p, 4, false), ldr = get_uint(p + 4, 4, false);
+	uint64_t adrp = sf_get_uint(p, 4, false), ldr = sf_get_uint(p + 4, 4, false);
 	uint64_t imm;
 
 	if ((adrp & 0x9f00001fu) != 0x90000010u || (ldr & 0xffc003ffu) != 0xf9400211u)
@@ -1100,7 +1090,7 @@ static bool s390x_plt_slot(const unsigned char *p, uint64_t addr, uint64_t *slot
 {
 	if (p[0] != 0xc0 || p[1] != 0x10)
 		return false;
-	*slot = addr + 2 * (uint64_t)sign_extend(get_uint(p + 2, 4, true), 4);
+	*slot = addr + 2 * (uint64_t)sign_extend(sf_get_uint(p + 2, 4, true), 4);
 	return true;
 }
 
@@ -1123,7 +1113,7 @@ static int plt_add_name(struct plt_names *pn, const struct elf_file *ef,
 			return 0;
 		get_shdr(ef, symsh.link, &strsh);
 		name = fld(ef, ef->data + symsh.offset + r->sym * 24, 0, 4);
-		if (strsh.type == ELF_SHT_NOBITS || !in_bounds(strsh.offset, strsh.size, ef->size) ||
+		if (strsh.type == SHT_NOBITS || !in_bounds(strsh.offset, strsh.size, ef->size) ||
 		    name >= strsh.size ||
 		    !memchr(ef->data + strsh.offset + name, 0, strsh.size - name))
 			return 0;
@@ -1200,19 +1190,19 @@ static int plt_section(const struct elf_file *ef, uint64_t idx, const struct elf
 	uint64_t stride, off, slot, prev = UINT64_MAX, prev_slot = 0;
 
 	switch (ef->machine) {
-	case ELF_EM_X86_64:
-	case ELF_EM_S390:
+	case EM_X86_64:
+	case EM_S390:
 		/*
 		 * Entries of sh_entsize bytes: s390x 32; x86_64 16, or 8 in a
 		 * .plt.got without IBT (mold leaves sh_entsize 0 there: 8-byte
 		 * steps find either size).
 		 */
-		if (ef->machine == ELF_EM_S390)
+		if (ef->machine == EM_S390)
 			stride = 32;
 		else
 			stride = sh->entsize == 16 ? 16 : 8;
 		for (off = 0; off + stride <= sh->size; off += stride) {
-			bool ok = ef->machine == ELF_EM_S390
+			bool ok = ef->machine == EM_S390
 					  ? s390x_plt_slot(p + off, sh->addr + off, &slot)
 					  : x86_64_plt_slot(p + off, stride, sh->addr + off, &slot);
 
@@ -1221,7 +1211,7 @@ static int plt_section(const struct elf_file *ef, uint64_t idx, const struct elf
 				return -1;
 		}
 		return 0;
-	case ELF_EM_AARCH64:
+	case EM_AARCH64:
 		/*
 		 * Entries of 16 or 24 bytes (PAC, BTI+PAC) after a 32-byte PLT0;
 		 * one may begin with "bti c" before its adrp. Each runs to the
@@ -1232,7 +1222,7 @@ static int plt_section(const struct elf_file *ef, uint64_t idx, const struct elf
 
 			if (!aarch64_plt_slot(p + off, sh->addr + off, &slot))
 				continue;
-			if (off >= 4 && get_uint(p + off - 4, 4, false) == 0xd503245fu)
+			if (off >= 4 && sf_get_uint(p + off - 4, 4, false) == 0xd503245fu)
 				start = off - 4;
 			if (prev != UINT64_MAX && (r = find_plt_reloc(rel, nrel, prev_slot)) &&
 			    plt_add_name(pn, ef, r, sh->addr + prev, start - prev, idx))
@@ -1260,12 +1250,12 @@ static int add_plt_symbols(const struct elf_file *ef, const struct sec_range *se
 	uint64_t k;
 	int ret = -1;
 
-	if (!ef->is64 || (ef->machine != ELF_EM_X86_64 && ef->machine != ELF_EM_AARCH64 &&
-			  ef->machine != ELF_EM_S390) ||
-	    ef->shstrndx == ELF_SHN_UNDEF || ef->shstrndx >= ef->shnum)
+	if (!ef->is64 || (ef->machine != EM_X86_64 && ef->machine != EM_AARCH64 &&
+			  ef->machine != EM_S390) ||
+	    ef->shstrndx == SHN_UNDEF || ef->shstrndx >= ef->shnum)
 		return 0;
 	get_shdr(ef, ef->shstrndx, &strsh);
-	if (strsh.type == ELF_SHT_NOBITS || !in_bounds(strsh.offset, strsh.size, ef->size))
+	if (strsh.type == SHT_NOBITS || !in_bounds(strsh.offset, strsh.size, ef->size))
 		return 0;
 	memset(&pn, 0, sizeof(pn));
 	rel = plt_relocs(ef, &nrel);
@@ -1277,7 +1267,7 @@ static int add_plt_symbols(const struct elf_file *ef, const struct sec_range *se
 		struct elf_shdr sh;
 
 		get_shdr(ef, k, &sh);
-		if (sh.type != ELF_SHT_PROGBITS || !(sh.flags & ELF_SHF_EXECINSTR) ||
+		if (sh.type != SHT_PROGBITS || !(sh.flags & SHF_EXECINSTR) ||
 		    sh.name >= strsh.size || secs[k].start == secs[k].end ||
 		    !in_bounds(sh.offset, sh.size, ef->size) ||
 		    !is_plt_section((const char *)ef->data + strsh.offset + sh.name,
@@ -1392,13 +1382,12 @@ static int finish_symbols(struct sf_elf_info *info)
 int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *err,
 		     size_t errlen)
 {
-	static const unsigned char elfmag[4] = { 0x7f, 'E', 'L', 'F' };
 	struct sec_range *secs = NULL;
 	struct elf_file ef;
 	uint64_t i, symtab = UINT64_MAX, dynsym = UINT64_MAX;
 
 	memset(info, 0, sizeof(*info));
-	if (in->file_size < 4 || memcmp(in->file, elfmag, 4) != 0) {
+	if (!sf_input_is_elf(in)) {
 		fail(err, errlen, "input", "not an ELF file");
 		return -1;
 	}
@@ -1409,21 +1398,16 @@ int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *
 		return -1;
 	info->machine = ef.machine;
 
-	if (ef.phnum && ef.phentsize >= (ef.is64 ? 56u : 32u) && ef.phnum <= UINT32_MAX &&
-	    in_bounds(ef.phoff, ef.phnum * ef.phentsize, ef.size)) {
+	if (ef.phnum && phdr_table_ok(&ef)) {
 		for (i = 0; i < ef.phnum && info->ntext < SF_MAX_TEXT; i++) {
-			const unsigned char *p = ef.data + ef.phoff + i * ef.phentsize;
-			uint64_t vaddr, memsz, flags;
+			struct elf_phdr ph;
 
-			if (fld(&ef, p, 0, 4) != ELF_PT_LOAD)
+			get_phdr(&ef, i, &ph);
+			if (ph.type != PT_LOAD || !(ph.flags & PF_X) || ph.memsz == 0 ||
+			    ph.vaddr > UINT64_MAX - ph.memsz)
 				continue;
-			flags = fld(&ef, p, ef.is64 ? 4 : 24, 4);
-			vaddr = fld(&ef, p, ef.is64 ? 16 : 8, aw(&ef));
-			memsz = fld(&ef, p, ef.is64 ? 40 : 20, aw(&ef));
-			if (!(flags & ELF_PF_X) || memsz == 0 || vaddr > UINT64_MAX - memsz)
-				continue;
-			info->text[info->ntext].start = vaddr;
-			info->text[info->ntext].end = vaddr + memsz;
+			info->text[info->ntext].start = ph.vaddr;
+			info->text[info->ntext].end = ph.vaddr + ph.memsz;
 			info->ntext++;
 		}
 	}
@@ -1431,9 +1415,9 @@ int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *
 		struct elf_shdr sh;
 
 		get_shdr(&ef, i, &sh);
-		if (sh.type == ELF_SHT_SYMTAB && symtab == UINT64_MAX)
+		if (sh.type == SHT_SYMTAB && symtab == UINT64_MAX)
 			symtab = i;
-		else if (sh.type == ELF_SHT_DYNSYM && dynsym == UINT64_MAX)
+		else if (sh.type == SHT_DYNSYM && dynsym == UINT64_MAX)
 			dynsym = i;
 	}
 	if (symtab == UINT64_MAX)
@@ -1465,6 +1449,42 @@ void sf_elf_info_free(struct sf_elf_info *info)
 	free(info->syms);
 	free(info->names);
 	memset(info, 0, sizeof(*info));
+}
+
+/*
+ * The header as written: a program header table at offset 0 or a count of
+ * PN_XNUM is taken as it stands here, unlike when looking for SFrame.
+ */
+bool sf_elf_load_bias(const unsigned char *file, size_t size, uint64_t map_start,
+		      uint64_t map_offset, uint64_t *bias)
+{
+	uint64_t i, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	struct elf_file ef;
+	struct elf_phdr ph;
+	bool found = false;
+
+	if (page == 0 || (page & (page - 1)))
+		page = 4096;
+	memset(&ef, 0, sizeof(ef));
+	ef.data = file;
+	ef.size = size;
+	if (size < SELFMAG || memcmp(file, ELFMAG, SELFMAG) != 0 ||
+	    parse_ehdr_fields(&ef, "", NULL, 0) || !phdr_table_ok(&ef))
+		return false;
+	for (i = 0; i < ef.phnum; i++) {
+		get_phdr(&ef, i, &ph);
+		if (ph.type != PT_LOAD)
+			continue;
+		/* The mapping starts in this segment's (page-rounded) file range. */
+		if (map_offset < (ph.offset & ~(page - 1)) || ph.offset > UINT64_MAX - ph.filesz ||
+		    map_offset >= ph.offset + ph.filesz)
+			continue;
+		*bias = map_start - ph.vaddr + ph.offset - map_offset;
+		found = true;
+		if (ph.flags & PF_X)
+			break;	/* an executable segment for an executable mapping: best */
+	}
+	return found;
 }
 
 /*

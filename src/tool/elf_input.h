@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
  * elf_input.h - load a file and find the SFrame section in it (hosted tool).
+ * The tools' one ELF reader: symbols, PLT entries, executable segments and
+ * load biases come from here too.
  *
  * FILE may be an ELF file of either class and byte order (the .sframe
  * section, or the PT_GNU_SFRAME segment when there is no such section), or a
@@ -72,6 +74,27 @@ int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_in
  * Return: "x86-64", "AArch64", "s390x", ... or @buf.
  */
 const char *sf_machine_name(uint16_t machine, char *buf, size_t len);
+
+/**
+ * sf_get_uint() - an unsigned integer stored in a given byte order.
+ * @p: its first byte.
+ * @width: its size in bytes, 1 to 8.
+ * @be: stored big-endian (else little-endian).
+ *
+ * The tools' one decoder of file integers (ELF fields, snapshot records),
+ * for bytes of any alignment on a host of either byte order.
+ *
+ * Return: the value.
+ */
+uint64_t sf_get_uint(const unsigned char *p, unsigned width, bool be);
+
+/**
+ * sf_input_is_elf() - whether a loaded file starts with the ELF magic.
+ * @in: from sf_input_load() or sf_input_bytes().
+ *
+ * Return: true for an ELF file (of any class, valid or not).
+ */
+bool sf_input_is_elf(const struct sf_input *in);
 
 /**
  * sf_input_bytes() - only the bytes of @path, for a file without SFrame.
@@ -165,5 +188,26 @@ void sf_elf_info_free(struct sf_elf_info *info);
  */
 const struct sf_symbol *sf_symbol_find(const struct sf_elf_info *info, uint64_t addr);
 
+/**
+ * sf_elf_load_bias() - the load bias of an ELF file from one of its mappings.
+ * @file: the file's bytes.
+ * @size: their number.
+ * @map_start: the mapping's start address.
+ * @map_offset: the mapping's file offset.
+ * @bias: set on success.
+ *
+ * Finds the PT_LOAD segment that the mapping maps (preferring executable
+ * ones): the segment's file range, rounded down to the page, contains
+ * @map_offset. Then the byte at file offset p_offset has run-time address
+ * p_vaddr + bias and the mapping's first byte is at file offset
+ * @map_offset, so bias = @map_start - p_vaddr + p_offset - @map_offset.
+ * That is @map_start minus the page-aligned p_vaddr for a mapping of a whole
+ * segment, and right as well for a segment split by mprotect(). Works for
+ * ET_EXEC (bias 0), PIE executables and shared libraries alike.
+ *
+ * Return: true when a segment was found.
+ */
+bool sf_elf_load_bias(const unsigned char *file, size_t size, uint64_t map_start,
+		      uint64_t map_offset, uint64_t *bias);
 
 #endif /* SFRAME_TOOL_ELF_INPUT_H */

@@ -159,70 +159,6 @@ bool sf_maps_same_code(const struct sf_maps *a, const struct sf_maps *b)
 	}
 }
 
-/* ---- Load bias -------------------------------------------------------------- */
-
-#define PT_LOAD_TYPE	1
-#define PF_X_FLAG	1u
-
-static uint64_t get_uint(const unsigned char *p, unsigned width, bool be)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < width; i++)
-		v |= (uint64_t)p[be ? i : width - 1 - i] << (8 * (width - 1 - i));
-	return v;
-}
-
-bool sf_elf_load_bias(const unsigned char *file, size_t size, uint64_t map_start,
-		      uint64_t map_offset, uint64_t *bias)
-{
-	uint64_t phoff, phentsize, phnum, i, page = (uint64_t)sysconf(_SC_PAGESIZE);
-	bool is64, be, found = false;
-
-	if (page == 0 || (page & (page - 1)))
-		page = 4096;
-	if (size < 52 || memcmp(file, "\177ELF", 4) != 0 || (file[4] != 1 && file[4] != 2) ||
-	    (file[5] != 1 && file[5] != 2))
-		return false;
-	is64 = file[4] == 2;
-	be = file[5] == 2;
-	if (is64 && size < 64)
-		return false;
-	phoff = get_uint(file + (is64 ? 32 : 28), is64 ? 8 : 4, be);
-	phentsize = get_uint(file + (is64 ? 54 : 42), 2, be);
-	phnum = get_uint(file + (is64 ? 56 : 44), 2, be);
-	if (phentsize < (is64 ? 56u : 32u) || phoff > size || phnum * phentsize > size - phoff)
-		return false;
-	for (i = 0; i < phnum; i++) {
-		const unsigned char *p = file + phoff + i * phentsize;
-		uint64_t off, vaddr, filesz, flags;
-
-		if (get_uint(p, 4, be) != PT_LOAD_TYPE)
-			continue;
-		if (is64) {
-			flags = get_uint(p + 4, 4, be);
-			off = get_uint(p + 8, 8, be);
-			vaddr = get_uint(p + 16, 8, be);
-			filesz = get_uint(p + 32, 8, be);
-		} else {
-			off = get_uint(p + 4, 4, be);
-			vaddr = get_uint(p + 8, 4, be);
-			filesz = get_uint(p + 16, 4, be);
-			flags = get_uint(p + 24, 4, be);
-		}
-		/* The mapping starts in this segment's (page-rounded) file range. */
-		if (map_offset < (off & ~(page - 1)) || off > UINT64_MAX - filesz ||
-		    map_offset >= off + filesz)
-			continue;
-		*bias = map_start - vaddr + off - map_offset;
-		found = true;
-		if (flags & PF_X_FLAG)
-			break;	/* an executable segment for an executable mapping: best */
-	}
-	return found;
-}
-
 /* ---- Files and images -------------------------------------------------------- */
 
 static bool ends_with(const char *s, const char *suffix)
@@ -333,7 +269,7 @@ static void load_file(struct sf_proc_file *f, pid_t pid, const struct sf_map *m,
 loaded:
 	if (!f->loaded)
 		return;
-	if (f->in.file_size >= 4 && memcmp(f->in.file, "\177ELF", 4) == 0) {
+	if (sf_input_is_elf(&f->in)) {
 		char err[512];
 
 		if (sf_elf_info_load(&f->in, &f->info, err, sizeof(err)) && !f->why[0])

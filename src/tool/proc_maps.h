@@ -151,26 +151,4 @@ void sf_proc_modules_free(struct sf_proc_modules *pm);
  */
 const struct sf_proc_image *sf_proc_image_at(const struct sf_proc_modules *pm, uint64_t addr);
 
-/**
- * sf_elf_load_bias() - the load bias of an ELF file from one of its mappings.
- * @file: the file's bytes.
- * @size: their number.
- * @map_start: the mapping's start address.
- * @map_offset: the mapping's file offset.
- * @bias: set on success.
- *
- * Finds the PT_LOAD segment that the mapping maps (preferring executable
- * ones): the segment's file range, rounded down to the page, contains
- * @map_offset. Then the byte at file offset p_offset has run-time address
- * p_vaddr + bias and the mapping's first byte is at file offset
- * @map_offset, so bias = @map_start - p_vaddr + p_offset - @map_offset.
- * That is @map_start minus the page-aligned p_vaddr for a mapping of a whole
- * segment, and right as well for a segment split by mprotect(). Works for
- * ET_EXEC (bias 0), PIE executables and shared libraries alike.
- *
- * Return: true when a segment was found.
- */
-bool sf_elf_load_bias(const unsigned char *file, size_t size, uint64_t map_start,
-		      uint64_t map_offset, uint64_t *bias);
-
 #endif /* SFRAME_TOOL_PROC_MAPS_H */

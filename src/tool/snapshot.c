@@ -3,6 +3,7 @@
  * snapshot.c - read stack snapshot files (see snapshot.h).
  */
 #include "snapshot.h"
+#include "elf_input.h"
 
 #include <sframe/sframe.h>
 
@@ -18,12 +19,7 @@
 
 static uint64_t get(const struct sf_snapshot *s, const unsigned char *p, unsigned n)
 {
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[s->be ? n - 1 - i : i] << (8 * i);
-	return v;
+	return sf_get_uint(p, n, s->be);
 }
 
 int sf_snapshot_open(const char *path, struct sf_snapshot *s, char *err, size_t errlen)

@@ -4,15 +4,12 @@
  */
 #include "unwind_target.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define EM_S390		22
-#define EM_X86_64	62
-#define EM_AARCH64	183
 
 uint8_t sf_machine_abi(uint16_t machine, uint8_t section_abi)
 {
