@@ -198,21 +198,29 @@ static void test_open_buffer(void **state)
 	assert_int_equal(fde.func_start, 0x401000);
 }
 
+/*
+ * A section opened over a buffer keeps a read callback and context that
+ * read that buffer, bounds-checked, for whoever holds the struct.
+ */
 static void test_read_buffer(void **state)
 {
-	static const uint8_t data[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-	struct sframe_buffer sb = { data, sizeof(data) };
-	uint8_t out[8];
+	struct sframe_buffer sb;
+	uint8_t data[64], out[8];
+	size_t len;
 
 	(void)state;
-	assert_err(sframe_read_buffer(&sb, 0, out, 8), 0);
+	sfb_init(&b, 2, SFRAME_ABI_AMD64_LE, false, 0, 0);
+	len = sfb_emit(&b, data, sizeof(data));
+	assert_err(sframe_open_buffer(&sec, &sb, data, len, 0), 0);
+	assert_non_null(sec.read);
+	assert_err(sec.read(sec.read_ctx, 0, out, 8), 0);
 	assert_memory_equal(out, data, 8);
-	assert_err(sframe_read_buffer(&sb, 7, out, 1), 0);
-	assert_int_equal(out[0], 8);
-	assert_err(sframe_read_buffer(&sb, 7, out, 2), -SFRAME_ERR_READ);
-	assert_err(sframe_read_buffer(&sb, 8, out, 1), -SFRAME_ERR_READ);
-	assert_err(sframe_read_buffer(&sb, UINT64_MAX, out, 2), -SFRAME_ERR_READ);
-	assert_err(sframe_read_buffer(&sb, UINT64_MAX - 3, out, 8), -SFRAME_ERR_READ);
+	assert_err(sec.read(sec.read_ctx, len - 1, out, 1), 0);
+	assert_int_equal(out[0], data[len - 1]);
+	assert_err(sec.read(sec.read_ctx, len - 1, out, 2), -SFRAME_ERR_READ);
+	assert_err(sec.read(sec.read_ctx, len, out, 1), -SFRAME_ERR_READ);
+	assert_err(sec.read(sec.read_ctx, UINT64_MAX, out, 2), -SFRAME_ERR_READ);
+	assert_err(sec.read(sec.read_ctx, UINT64_MAX - 3, out, 8), -SFRAME_ERR_READ);
 }
 
 static void test_abi_regs(void **state)

@@ -392,17 +392,6 @@ struct sframe_buffer {
 };
 
 /**
- * sframe_read_buffer() - read callback for a struct sframe_buffer.
- * @ctx: the struct sframe_buffer.
- * @addr: offset into the buffer.
- * @dst: destination.
- * @len: bytes to copy.
- *
- * Return: 0, or -SFRAME_ERR_READ when [addr, addr + len) is outside it.
- */
-int sframe_read_buffer(void *ctx, uint64_t addr, void *dst, size_t len);
-
-/**
  * sframe_open() - check a section's header and prepare it for reading.
  * @sec: filled on success.
  * @read: read callback for the section bytes.
@@ -437,7 +426,13 @@ int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
  * @size: their number.
  * @vaddr: run-time address of the first byte.
  *
- * Return: as sframe_open().
+ * The section is read directly from @data, every access bounds-checked
+ * against @size: neither a callback nor SFRAME_READ_HOOK() sees it. Its
+ * read and read_ctx members are a callback over @buf, for whoever holds the
+ * struct.
+ *
+ * Return: as sframe_open(); -SFRAME_ERR_INVAL also for a NULL @buf, or a
+ * NULL @data with a nonzero @size.
  */
 int sframe_open_buffer(struct sframe_section *sec, struct sframe_buffer *buf,
 		       const void *data, uint64_t size, uint64_t vaddr);

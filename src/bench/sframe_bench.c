@@ -313,16 +313,10 @@ static int measure_section(const char *label, const struct section_src *src, con
 		return 1;
 	}
 
-	/* The counting pass, separate from the timed ones. */
-	if (callback) {
-		counter.inner = bench_file_read;
-		counter.inner_ctx = &reader;
-	} else {
-		counter.inner = sframe_read_buffer;
-		counter.inner_ctx = &buf;
-	}
-	r = sframe_open(&csec, bench_counting_read, &counter, callback ? src->base : 0, src->size,
-			src->vaddr);
+	/* The counting pass, separate from the timed ones, over the same bytes. */
+	counter.inner = bench_file_read;
+	counter.inner_ctx = &reader;
+	r = sframe_open(&csec, bench_counting_read, &counter, src->base, src->size, src->vaddr);
 	if (r) {
 		fprintf(stderr, "sframe-bench: cannot open the section: %s\n", sframe_strerror(r));
 		return 1;

@@ -8,7 +8,12 @@
  */
 #include "sframe_internal.h"
 
-int sframe_read_buffer(void *ctx, uint64_t addr, void *dst, size_t len)
+/*
+ * The read callback a section opened by sframe_open_buffer() carries, so
+ * that its read and read_ctx stay a valid pair for whoever holds the struct;
+ * the library itself reads such a section directly through its data pointer.
+ */
+static int read_buffer(void *ctx, uint64_t addr, void *dst, size_t len)
 {
 	const struct sframe_buffer *buf = ctx;
 
@@ -42,8 +47,13 @@ static uint8_t flags_allowed(uint8_t version)
 	}
 }
 
-int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
-		uint64_t base, uint64_t size, uint64_t vaddr)
+/*
+ * @data, when not NULL, is the section's bytes in memory (sframe_open_buffer()):
+ * every access is still bounds-checked against @size, but neither the
+ * callback nor an embedder's SFRAME_READ_HOOK() ever sees the section.
+ */
+static int open_section(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
+			uint64_t base, uint64_t size, uint64_t vaddr, const uint8_t *data)
 {
 	uint8_t h[SFRAME_HDR_SIZE];
 	struct sframe_section s = { 0 };
@@ -70,19 +80,7 @@ int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
 	s.base = base;
 	s.size = size;
 	s.vaddr = vaddr;
-
-	/*
-	 * Over our own buffer reader the bytes are addressable: read them
-	 * directly, the header too (every access is still bounds-checked
-	 * against @size), so that neither the callback nor an embedder's
-	 * SFRAME_READ_HOOK() ever sees a section in memory.
-	 */
-	if (read == sframe_read_buffer && read_ctx) {
-		const struct sframe_buffer *buf = read_ctx;
-
-		if (buf->data && base <= buf->size && size <= buf->size - base)
-			s.data = (const uint8_t *)buf->data + base;
-	}
+	s.data = data;
 
 	/* One read: the magic decides between "not SFrame" and "truncated". */
 	n = size < SFRAME_HDR_SIZE ? (size_t)size : SFRAME_HDR_SIZE;
@@ -153,6 +151,12 @@ int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
 	return 0;
 }
 
+int sframe_open(struct sframe_section *sec, sframe_read_fn read, void *read_ctx,
+		uint64_t base, uint64_t size, uint64_t vaddr)
+{
+	return open_section(sec, read, read_ctx, base, size, vaddr, NULL);
+}
+
 int sframe_open_buffer(struct sframe_section *sec, struct sframe_buffer *buf,
 		       const void *data, uint64_t size, uint64_t vaddr)
 {
@@ -160,7 +164,7 @@ int sframe_open_buffer(struct sframe_section *sec, struct sframe_buffer *buf,
 		return -SFRAME_ERR_INVAL;
 	buf->data = data;
 	buf->size = size;
-	return sframe_open(sec, sframe_read_buffer, buf, 0, size, vaddr);
+	return open_section(sec, read_buffer, buf, 0, size, vaddr, data);
 }
 
 int sframe_abi_sp_reg(uint8_t abi)

@@ -97,20 +97,17 @@ static int build_runs(struct sf_parts *p)
 int sf_parts_open(struct sf_parts *p, const void *data, uint64_t size, uint64_t vaddr)
 {
 	struct sframe_section sec;
+	struct sframe_buffer probe;
 	uint64_t off = 0, len;
-	size_t cap = 0;
+	size_t cap = 0, i;
 	int r;
 
 	memset(p, 0, sizeof(*p));
-	p->buf = calloc(1, sizeof(*p->buf));
-	if (!p->buf)
-		return -ENOMEM;
-	p->buf->data = data;
-	p->buf->size = size;
 	if (size == 0)
-		return sframe_open(&sec, sframe_read_buffer, p->buf, 0, 0, vaddr);
+		return sframe_open_buffer(&sec, &probe, data, 0, vaddr);
 	while (off < size) {
-		r = sframe_open(&sec, sframe_read_buffer, p->buf, off, size - off, vaddr + off);
+		r = sframe_open_buffer(&sec, &probe, (const uint8_t *)data + off, size - off,
+				       vaddr + off);
 		if (r) {
 			if (p->n == 0)
 				return r;
@@ -121,7 +118,8 @@ int sf_parts_open(struct sf_parts *p, const void *data, uint64_t size, uint64_t 
 		/* Garbage after a part: keep the part as it opened, say so. */
 		r = sframe_part_size(&sec, &len);
 		if (r == 0)
-			r = sframe_open(&sec, sframe_read_buffer, p->buf, off, len, vaddr + off);
+			r = sframe_open_buffer(&sec, &probe, (const uint8_t *)data + off, len,
+					       vaddr + off);
 		if (p->n == cap) {
 			size_t ncap = cap ? cap * 2 : 4;
 			struct sframe_section *ns = realloc(p->sec, ncap * sizeof(*ns));
@@ -145,6 +143,20 @@ int sf_parts_open(struct sf_parts *p, const void *data, uint64_t size, uint64_t 
 			break;
 		}
 		off += len;
+	}
+	/*
+	 * Each part reads through a buffer of its own, which must outlive it:
+	 * open them again over buffers that stay, now that their number is known.
+	 */
+	p->buf = calloc(p->n, sizeof(*p->buf));
+	if (!p->buf)
+		return -ENOMEM;
+	for (i = 0; i < p->n; i++) {
+		sec = p->sec[i];
+		r = sframe_open_buffer(&p->sec[i], &p->buf[i], (const uint8_t *)data + p->off[i],
+				       sec.size, sec.vaddr);
+		if (r)
+			return r;
 	}
 	return p->n > 1 ? build_runs(p) : 0;
 }

@@ -28,7 +28,7 @@ struct sf_range {
 
 /**
  * struct sf_parts - the parts of one section, each opened over its extent.
- * @buf: the whole section's bytes (the parts read through it).
+ * @buf: one buffer per part, over its bytes (each part reads through its own).
  * @sec: the parts, in section order.
  * @off: each part's offset in the section.
  * @n: their number.
