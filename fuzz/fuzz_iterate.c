@@ -47,7 +47,7 @@ static void check_rules(const struct sframe_section *sec, const struct sframe_fd
 	FZ_ASSERT(r->fp.kind >= SFRAME_LOC_SAME && r->fp.kind <= SFRAME_LOC_REG);
 	if (fde->fde_type == SFRAME_FDE_TYPE_FLEX) {
 		/* All of the control word's bits 3 and up: up to 29 bits. */
-		FZ_ASSERT(r->cfa.reg == SFRAME_FLEX_REGNUM(fre->uwords[0]));
+		FZ_ASSERT(r->cfa.reg == SFRAME_FLEX_REGNUM(sframe_fre_uword(fre, 0)));
 		FZ_ASSERT(r->cfa.is_sp == ((int64_t)r->cfa.reg == sframe_abi_sp_reg(sec->abi)));
 		FZ_ASSERT(r->ra.kind != SFRAME_LOC_REG || r->ra.reg <= 0x1fffffffu);
 		FZ_ASSERT(r->fp.kind != SFRAME_LOC_REG || r->fp.reg <= 0x1fffffffu);

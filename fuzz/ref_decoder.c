@@ -121,6 +121,6 @@ void fz_assert_fre_eq(const struct sframe_fre *got, const struct fz_fre *want)
 	FZ_ASSERT(got->mangled_ra == (bool)((want->info >> 7) & 1u));
 	for (i = 0; i < SFRAME_MAX_WORDS; i++) {
 		FZ_ASSERT(got->words[i] == (i < want->n ? want->words[i] : 0));
-		FZ_ASSERT(got->uwords[i] == (i < want->n ? want->uwords[i] : 0));
+		FZ_ASSERT(sframe_fre_uword(got, i) == (i < want->n ? want->uwords[i] : 0));
 	}
 }

@@ -472,7 +472,7 @@ static void check_fres(uint32_t i)
 		assert_int_equal(fre.size, start_bytes + 1 + r->num_words * r->word_bytes);
 		assert_int_equal(fre.mangled_ra, r->mangled);
 		for (w = 0; w < r->num_words; w++) {
-			/* words[]: sign extended from word_bytes; uwords[]: zero extended. */
+			/* words[]: sign extended from word_bytes; sframe_fre_uword(): zero extended. */
 			unsigned bits = r->word_bytes * 8;
 			uint32_t u = bits == 32 ? (uint32_t)r->words[w] :
 				     (uint32_t)r->words[w] & ((1u << bits) - 1);
@@ -480,7 +480,7 @@ static void check_fres(uint32_t i)
 				    (u & (1u << (bits - 1))) ? (int32_t)(u - (1u << bits)) :
 				    (int32_t)u;
 
-			assert_int_equal(fre.uwords[w], u);
+			assert_int_equal(sframe_fre_uword(&fre, w), u);
 			assert_int_equal(fre.words[w], s);
 		}
 	}
@@ -562,7 +562,7 @@ static void test_fre_iter_flex_control_words(void **state)
 	struct sframe_fre fre;
 
 	(void)state;
-	/* Control words above 127 in 1-byte words: words[] negative, uwords[] not. */
+	/* Control words above 127 in 1-byte words: words[] negative, sframe_fre_uword() not. */
 	sfb_init(&b, 3, SFRAME_ABI_S390X_BE, true, 0x5, 0x10000);
 	f = sfb_fde(&b, 0x20000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
 	f->fde_type = SFRAME_FDE_TYPE_FLEX;
@@ -572,11 +572,11 @@ static void test_fre_iter_flex_control_words(void **state)
 	assert_err(sframe_get_fde(&sec, 0, &fde), 0);
 	assert_err(sframe_fre_iter_init(&sec, &fde, &it), 0);
 	assert_err(sframe_fre_iter_next(&sec, &it, &fre), 1);
-	assert_int_equal(fre.uwords[2], 0x81);
+	assert_int_equal(sframe_fre_uword(&fre, 2), 0x81);
 	assert_int_equal(fre.words[2], -127);
-	assert_int_equal(fre.uwords[4], 0x89);
+	assert_int_equal(sframe_fre_uword(&fre, 4), 0x89);
 	assert_int_equal(fre.words[5], -4);
-	assert_int_equal(fre.uwords[5], 0xfc);
+	assert_int_equal(sframe_fre_uword(&fre, 5), 0xfc);
 }
 
 static void test_fre_iter_same_in_both_orders(void **state)
@@ -619,7 +619,7 @@ static void test_fre_iter_same_in_both_orders(void **state)
 		assert_int_equal(le[i].num_words, be[i].num_words);
 		for (w = 0; w < le[i].num_words; w++) {
 			assert_int_equal(le[i].words[w], be[i].words[w]);
-			assert_int_equal(le[i].uwords[w], be[i].uwords[w]);
+			assert_int_equal(sframe_fre_uword(&le[i], w), sframe_fre_uword(&be[i], w));
 		}
 	}
 }

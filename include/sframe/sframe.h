@@ -253,8 +253,9 @@ struct sframe_fde {
  * @word_bytes: the size of each, 1, 2 or 4.
  * @size: encoded size in bytes.
  * @mangled_ra: aarch64: the RA carries a PAuth signature.
- * @words: the data words, sign-extended.
- * @uwords: the data words, zero-extended (FLEX control words).
+ * @words: the data words, sign-extended from @word_bytes; 0 past
+ *	@num_words. sframe_fre_uword() gives one zero-extended (FLEX control
+ *	words are unsigned).
  */
 struct sframe_fre {
 	uint32_t start;
@@ -264,8 +265,24 @@ struct sframe_fre {
 	uint8_t size;
 	bool mangled_ra;
 	int32_t words[SFRAME_MAX_WORDS];
-	uint32_t uwords[SFRAME_MAX_WORDS];
 };
+
+/**
+ * sframe_fre_uword() - one data word of a row, zero-extended.
+ * @fre: a decoded row.
+ * @i: 0 .. SFRAME_MAX_WORDS - 1.
+ *
+ * Return: the word as stored, in @fre->word_bytes bytes, as an unsigned
+ * value (how a FLEX control word is read); 0 past @fre->num_words.
+ */
+static inline uint32_t sframe_fre_uword(const struct sframe_fre *fre, unsigned int i)
+{
+	uint32_t w = (uint32_t)fre->words[i];
+
+	if (fre->word_bytes >= 4)
+		return w;
+	return w & ((1u << (8 * fre->word_bytes)) - 1);
+}
 
 /**
  * enum sframe_loc_kind - where a register's value in the caller comes from.

@@ -158,7 +158,6 @@ static SFRAME_ALWAYS_INLINE void sf_word1(struct sframe_fre *fre, const uint8_t 
 {
 	uint8_t v = (uint8_t)(p[i] & (0u - (unsigned int)(i < n)));
 
-	fre->uwords[i] = v;
 	fre->words[i] = sf_s8(v);
 }
 
@@ -237,28 +236,20 @@ static SFRAME_ALWAYS_INLINE int sf_decode_fre(const struct sframe_section *sec,
 			sf_word1(fre, p, n, 5);
 			return (int)total;
 		}
-		for (i = 0; i < n; i++) {
-			fre->uwords[i] = p[i];
+		for (i = 0; i < n; i++)
 			fre->words[i] = sf_s8(p[i]);
-		}
 		break;
 	case 2:
-		for (i = 0; i < n; i++) {
-			fre->uwords[i] = sf_u16(sec, p + 2 * i);
-			fre->words[i] = sf_s16((uint16_t)fre->uwords[i]);
-		}
+		for (i = 0; i < n; i++)
+			fre->words[i] = sf_s16(sf_u16(sec, p + 2 * i));
 		break;
 	default:
-		for (i = 0; i < n; i++) {
-			fre->uwords[i] = sf_u32(sec, p + (size_t)wb * i);
-			fre->words[i] = sf_s32(fre->uwords[i]);
-		}
+		for (i = 0; i < n; i++)
+			fre->words[i] = sf_s32(sf_u32(sec, p + (size_t)wb * i));
 		break;
 	}
-	for (; i < SFRAME_MAX_WORDS; i++) {
-		fre->uwords[i] = 0;
+	for (; i < SFRAME_MAX_WORDS; i++)
 		fre->words[i] = 0;
-	}
 	return (int)total;
 }
 
@@ -416,14 +407,14 @@ static inline int sf_flex_entity(const struct sframe_fre *fre, unsigned int *at,
 		sf_flex_default(fixed, 0, loc);
 		return 0;
 	}
-	if (fre->uwords[i] == 0) {
+	if (fre->words[i] == 0) {
 		sf_flex_default(fixed, SFRAME_LOCF_PADDING, loc);
 		*at = i + 1;
 		return 0;
 	}
 	if (i + 1 >= fre->num_words)
 		return -SFRAME_ERR_WORDS;
-	sf_flex_pair(fre->uwords[i], fre->words[i + 1], loc);
+	sf_flex_pair(sframe_fre_uword(fre, i), fre->words[i + 1], loc);
 	*at = i + 2;
 	return 0;
 }
@@ -440,7 +431,7 @@ static inline int sf_flex_entity(const struct sframe_fre *fre, unsigned int *at,
 static inline int sf_rules_flex(const struct sframe_section *sec, const struct sframe_fre *fre,
 		      struct sframe_rules *r, bool check)
 {
-	uint32_t ctrl = fre->uwords[0];
+	uint32_t ctrl = sframe_fre_uword(fre, 0);
 	unsigned int at = 2;
 	int ret;
 

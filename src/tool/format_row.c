@@ -105,12 +105,12 @@ static void format_flex(const struct sframe_section *sec, const struct sframe_fr
 {
 	unsigned n = fre->num_words;
 	bool ra_ctrl_p = n > 2, fp_ctrl_p, fp_off_p;
-	uint32_t ra_ctrl = ra_ctrl_p ? fre->uwords[2] : 0;
+	uint32_t ra_ctrl = ra_ctrl_p ? sframe_fre_uword(fre, 2) : 0;
 	int32_t ra_off = n > 3 ? fre->words[3] : sec->fixed_ra != 0 ? sec->fixed_ra : -1;
 	unsigned fp_idx = ra_ctrl_p && ra_ctrl == 0 ? 3 : 4;
 	int32_t fp_off = 0;
 
-	flex_text(out->cfa, sec, fre->uwords[0], cfa_offset(sec, n > 1 ? fre->words[1] : 0));
+	flex_text(out->cfa, sec, sframe_fre_uword(fre, 0), cfa_offset(sec, n > 1 ? fre->words[1] : 0));
 
 	fp_ctrl_p = n > fp_idx;
 	fp_off_p = n > fp_idx + 1;
@@ -121,7 +121,7 @@ static void format_flex(const struct sframe_section *sec, const struct sframe_fr
 		fp_off_p = true;
 	}
 	if (fp_ctrl_p && fp_off_p)
-		flex_text(out->fp, sec, fre->uwords[fp_idx], fp_off);
+		flex_text(out->fp, sec, sframe_fre_uword(fre, fp_idx), fp_off);
 	else
 		snprintf(out->fp, SF_COLUMN_MAX, "u");
 
