@@ -48,14 +48,15 @@ static void check_rules(const struct sframe_section *sec, const struct sframe_fd
 	if (fde->fde_type == SFRAME_FDE_TYPE_FLEX) {
 		/* All of the control word's bits 3 and up: up to 29 bits. */
 		FZ_ASSERT(r->cfa.reg == SFRAME_FLEX_REGNUM(sframe_fre_uword(fre, 0)));
-		FZ_ASSERT(r->cfa.is_sp == ((int64_t)r->cfa.reg == sframe_abi_sp_reg(sec->abi)));
 		FZ_ASSERT(r->ra.kind != SFRAME_LOC_REG || r->ra.reg <= 0x1fffffffu);
 		FZ_ASSERT(r->fp.kind != SFRAME_LOC_REG || r->fp.reg <= 0x1fffffffu);
 	} else {
-		FZ_ASSERT(r->cfa.is_sp != r->cfa.is_fp);
+		/* The base register bit picks SP or FP. */
 		FZ_ASSERT(!r->cfa.deref);
-		FZ_ASSERT((int)r->cfa.reg == (r->cfa.is_sp ? sframe_abi_sp_reg(sec->abi)
-							   : sframe_abi_fp_reg(sec->abi)));
+		FZ_ASSERT((int)r->cfa.reg ==
+			  (SFRAME_FRE_INFO_BASE_REG(fre->info) == SFRAME_BASE_REG_SP
+				   ? sframe_abi_sp_reg(sec->abi)
+				   : sframe_abi_fp_reg(sec->abi)));
 	}
 	if (r->ra_mangled)
 		FZ_ASSERT(sec->abi == SFRAME_ABI_AARCH64_LE || sec->abi == SFRAME_ABI_AARCH64_BE);

@@ -108,8 +108,6 @@ void fz_assert_rules_eq(const struct sframe_rules *a, const struct sframe_rules 
 	fz_assert_loc_eq(&a->fp, &b->fp);
 	FZ_ASSERT(a->cfa.reg == b->cfa.reg);
 	FZ_ASSERT(a->cfa.deref == b->cfa.deref);
-	FZ_ASSERT(a->cfa.is_sp == b->cfa.is_sp);
-	FZ_ASSERT(a->cfa.is_fp == b->cfa.is_fp);
 	FZ_ASSERT(a->cfa.offset == b->cfa.offset);
 }
 

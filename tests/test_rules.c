@@ -63,13 +63,10 @@ static int rules(uint8_t version, uint8_t abi, uint8_t fde_type, unsigned base_r
 	return sframe_fre_rules(&sec, &fde, &fre, r);
 }
 
-static void check_cfa(const struct sframe_cfa *c, unsigned reg, bool deref, bool is_sp,
-		      bool is_fp, int32_t offset)
+static void check_cfa(const struct sframe_cfa *c, unsigned reg, bool deref, int32_t offset)
 {
 	assert_int_equal(c->reg, reg);
 	assert_int_equal(c->deref, deref);
-	assert_int_equal(c->is_sp, is_sp);
-	assert_int_equal(c->is_fp, is_fp);
 	assert_int_equal(c->offset, offset);
 }
 
@@ -106,7 +103,7 @@ static void test_amd64_default(void **state)
 	for (v = 1; v <= 3; v++) {
 		/* CFA = SP + 8, RA at the header's fixed CFA - 8, FP untouched. */
 		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 1, 8), 0);
-		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, true, false, 8);
+		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, 8);
 		check_slot(&r.ra, -8, true);
 		check_same(&r.fp);
 		assert_false(r.ra_undefined);
@@ -115,7 +112,7 @@ static void test_amd64_default(void **state)
 		/* N = 2 with RA fixed: word 1 is the FP slot. */
 		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_FP, false, 1, &r, 2,
 				 16, -16), 0);
-		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_FP, false, false, true, 16);
+		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_FP, false, 16);
 		check_slot(&r.ra, -8, true);
 		check_slot(&r.fp, -16, false);
 		assert_false(r.ra_undefined);
@@ -123,11 +120,11 @@ static void test_amd64_default(void **state)
 		/* 2- and 4-byte words, large offsets. */
 		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 2, &r, 2,
 				 0x1008, -0x1000), 0);
-		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, true, false, 0x1008);
+		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, 0x1008);
 		check_slot(&r.fp, -0x1000, false);
 		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 4, &r, 1,
 				 0x100008), 0);
-		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, true, false, 0x100008);
+		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, 0x100008);
 	}
 }
 
@@ -173,7 +170,7 @@ static void test_aarch64_default(void **state)
 			/* N = 1: RA still in LR, FP unchanged. */
 			assert_err(rules(v, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 1, &r, 1,
 					 0), 0);
-			check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_SP, false, true, false, 0);
+			check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_SP, false, 0);
 			check_same(&r.ra);
 			check_same(&r.fp);
 			assert_false(r.ra_undefined);
@@ -182,13 +179,13 @@ static void test_aarch64_default(void **state)
 			/* N = 3: RA at CFA + w1, FP at CFA + w2 (the frame record). */
 			assert_err(rules(v, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_FP, false, 1, &r, 3,
 					 32, -8, -16), 0);
-			check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_FP, false, false, true, 32);
+			check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_FP, false, 32);
 			check_slot(&r.ra, -8, false);
 			check_slot(&r.fp, -16, false);
 
 			assert_err(rules(v, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 2, &r, 3,
 					 0x210, -0x208, -0x210), 0);
-			check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_SP, false, true, false, 0x210);
+			check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_SP, false, 0x210);
 			check_slot(&r.ra, -0x208, false);
 			check_slot(&r.fp, -0x210, false);
 		}
@@ -262,7 +259,7 @@ static void test_s390x_default(void **state)
 		/* CFA word 0 means SP + 160: (0 * 8) + 160. */
 		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 1,
 				 SFB_S390X_CFA(160)), 0);
-		check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 160);
+		check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, 160);
 		check_same(&r.ra);
 		check_same(&r.fp);
 		assert_false(r.ra_undefined);
@@ -271,21 +268,21 @@ static void test_s390x_default(void **state)
 		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 2,
 				 SFB_S390X_CFA(320), -48), 0);
 		assert_int_equal(SFB_S390X_CFA(320), 20);
-		check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 320);
+		check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, 320);
 		check_slot(&r.ra, -48, false);
 		check_same(&r.fp);
 
 		/* Negative stored value: -19 * 8 + 160 = 8; FP-based CFA. */
 		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_FP, false, 1, &r, 3,
 				 -19, -48, -72), 0);
-		check_cfa(&r.cfa, SFRAME_S390X_DWARF_FP, false, false, true, 8);
+		check_cfa(&r.cfa, SFRAME_S390X_DWARF_FP, false, 8);
 		check_slot(&r.ra, -48, false);
 		check_slot(&r.fp, -72, false);
 
 		/* 2-byte words: stored 1000 -> 8160. */
 		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 2, &r, 3,
 				 1000, -0x100, -0x108), 0);
-		check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 8160);
+		check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, 8160);
 		check_slot(&r.ra, -0x100, false);
 		check_slot(&r.fp, -0x108, false);
 	}
@@ -315,7 +312,7 @@ static void test_s390x_v2_regnum(void **state)
 	/* v2: odd words are (regnum << 1) | 1: RA in f0 (16), FP in f2 (17). */
 	assert_err(rules(2, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 3,
 			 SFB_S390X_CFA(160), (16 << 1) | 1, (17 << 1) | 1), 0);
-	check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 160);
+	check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, 160);
 	check_reg(&r.ra, 16, false, 0);
 	assert_true(r.ra.flags & SFRAME_LOCF_V2_REGNUM);
 	check_reg(&r.fp, 17, false, 0);
@@ -371,7 +368,7 @@ static void test_flex_amd64_cfa(void **state)
 	(void)state;
 	/* CFA = r10 + 0 (DRAP); RA falls back to the fixed CFA - 8, FP unchanged. */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 2, CTRL(10, 0, 1), 0), 0);
-	check_cfa(&r.cfa, 10, false, false, false, 0);
+	check_cfa(&r.cfa, 10, false, 0);
 	check_slot(&r.ra, -8, true);
 	check_same(&r.fp);
 	assert_false(r.ra_undefined);
@@ -379,16 +376,16 @@ static void test_flex_amd64_cfa(void **state)
 	/* CFA = *(rbp - 40): control (6 << 3) | 2 | 1 = 51. */
 	assert_int_equal(CTRL(6, 1, 1), 51);
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 2, 51, -40), 0);
-	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_FP, true, false, true, -40);
+	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_FP, true, -40);
 
-	/* CFA = rsp + 8 through a FLEX pair; is_sp set from the register number. */
+	/* CFA = rsp + 8 through a FLEX pair. */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 2, &r, 2, CTRL(7, 0, 1), 8), 0);
-	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, true, false, 8);
+	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, 8);
 
 	/* 4-byte words. */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 4, &r, 2, CTRL(13, 0, 1),
 			 0x12345), 0);
-	check_cfa(&r.cfa, 13, false, false, false, 0x12345);
+	check_cfa(&r.cfa, 13, false, 0x12345);
 }
 
 static void test_flex_amd64_ra_fp(void **state)
@@ -402,7 +399,7 @@ static void test_flex_amd64_ra_fp(void **state)
 	 */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 5,
 			 CTRL(10, 0, 1), 0, 0, CTRL(0, 1, 0), -16), 0);
-	check_cfa(&r.cfa, 10, false, false, false, 0);
+	check_cfa(&r.cfa, 10, false, 0);
 	check_slot(&r.ra, -8, true);
 	check_slot(&r.fp, -16, false);
 
@@ -415,7 +412,7 @@ static void test_flex_amd64_ra_fp(void **state)
 	/* An RA pair overrides the fixed -8: RA at *(CFA - 16). */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 4,
 			 CTRL(7, 0, 1), 16, CTRL(0, 1, 0), -16), 0);
-	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, true, false, 16);
+	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, 16);
 	check_slot(&r.ra, -16, false);
 	check_same(&r.fp);
 
@@ -427,7 +424,7 @@ static void test_flex_amd64_ra_fp(void **state)
 	/* All three pairs, 2-byte words. */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 2, &r, 6,
 			 CTRL(6, 1, 1), -40, CTRL(0, 1, 0), -24, CTRL(0, 1, 0), -32), 0);
-	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_FP, true, false, true, -40);
+	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_FP, true, -40);
 	check_slot(&r.ra, -24, false);
 	check_slot(&r.fp, -32, false);
 
@@ -449,7 +446,7 @@ static void test_flex_s390x(void **state)
 	assert_int_equal(CTRL(16, 0, 1), 0x81);
 	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 1, &r, 6,
 			 0x79, 0, 0x81, 0, 0x89, 0), 0);
-	check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 160);
+	check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, 160);
 	check_reg(&r.ra, 16, false, 0);
 	assert_false(r.ra.flags & SFRAME_LOCF_V2_REGNUM);
 	check_reg(&r.fp, 17, false, 0);
@@ -457,7 +454,7 @@ static void test_flex_s390x(void **state)
 	/* Same with 2-byte words and a scaled CFA offset: 2 * 8 + 160. */
 	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 2, &r, 6,
 			 CTRL(15, 0, 1), SFB_S390X_CFA(176), CTRL(16, 0, 1), 0, CTRL(17, 0, 1), 0), 0);
-	check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, true, false, 176);
+	check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, 176);
 	check_reg(&r.ra, 16, false, 0);
 	check_reg(&r.fp, 17, false, 0);
 
@@ -549,7 +546,7 @@ static void test_flex_padding_shapes(void **state)
 				assert_err(rules(3, abis[a], FLEX, 0, false, wbs[k], &r, s->n,
 						 CTRL(sp, 0, 1), 2, s->w[0], s->w[1], s->w[2],
 						 s->w[3]), 0);
-				check_cfa(&r.cfa, (unsigned)sp, false, true, false, cfa);
+				check_cfa(&r.cfa, (unsigned)sp, false, cfa);
 				assert_false(r.ra_undefined);
 				if (s->ra_pair)
 					check_slot(&r.ra, -8, false);
@@ -576,18 +573,18 @@ static void test_flex_wide_registers(void **state)
 	(void)state;
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 4, &r, 6,
 			 CTRL(0x1fffffff, 0, 1), 16, CTRL(70000, 1, 1), -8, CTRL(65536, 0, 1), 0), 0);
-	check_cfa(&r.cfa, 0x1fffffff, false, false, false, 16);
+	check_cfa(&r.cfa, 0x1fffffff, false, 16);
 	check_reg(&r.ra, 70000, true, -8);
 	check_reg(&r.fp, 65536, false, 0);
 	/* The same on aarch64 and s390x, with RA padding; 2-byte words: 13 bits. */
 	assert_err(rules(3, SFRAME_ABI_AARCH64_LE, FLEX, 0, false, 4, &r, 5,
 			 CTRL(100000, 1, 1), 0, 0, CTRL(0x10000, 1, 1), 8), 0);
-	check_cfa(&r.cfa, 100000, true, false, false, 0);
+	check_cfa(&r.cfa, 100000, true, 0);
 	check_same(&r.ra);
 	check_reg(&r.fp, 0x10000, true, 8);
 	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 2, &r, 4,
 			 CTRL(8191, 0, 1), SFB_S390X_CFA(160), CTRL(8190, 0, 1), 0), 0);
-	check_cfa(&r.cfa, 8191, false, false, false, 160);
+	check_cfa(&r.cfa, 8191, false, 160);
 	check_reg(&r.ra, 8190, false, 0);
 }
 
@@ -656,7 +653,7 @@ static void test_fde_types(void **state)
 		assert_int_equal(f.fde_type, SFRAME_FDE_TYPE_FLEX);
 		assert_err(rules(3, BOTH_AARCH64(i), FLEX, 0, true, 1, &r, 6, CTRL(29, 0, 1), 16,
 				 CTRL(0, 1, 0), -8, CTRL(0, 1, 0), -16), 0);
-		check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_FP, false, false, true, 16);
+		check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_FP, false, 16);
 		check_slot(&r.ra, -8, false);
 		check_slot(&r.fp, -16, false);
 		assert_true(r.ra_mangled);

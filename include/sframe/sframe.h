@@ -328,15 +328,11 @@ struct sframe_loc {
  * struct sframe_cfa - the rule computing the CFA: (*)(reg + offset).
  * @reg: DWARF register number (SP or FP for default FDEs).
  * @deref: CFA = *(@reg + @offset).
- * @is_sp: @reg is the ABI's stack pointer.
- * @is_fp: @reg is the ABI's frame pointer.
  * @offset: s390x bias and scale already applied.
  */
 struct sframe_cfa {
 	uint32_t reg;
 	bool deref;
-	bool is_sp;
-	bool is_fp;
 	int32_t offset;
 };
 

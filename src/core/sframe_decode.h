@@ -332,8 +332,6 @@ static inline int sf_rules_default(const struct sframe_section *sec, const struc
 		const uint32_t fpr = (uint32_t)sf_fp_reg(sec->abi);
 
 		r->cfa.reg = fpr ^ ((fpr ^ spr) & m);
-		r->cfa.is_sp = sp != 0;
-		r->cfa.is_fp = sp == 0;
 	}
 	ret = sf_cfa_offset(sec, fre->words[0], &r->cfa.offset);
 	if (ret)
@@ -440,8 +438,6 @@ static inline int sf_rules_flex(const struct sframe_section *sec, const struct s
 		return -SFRAME_ERR_WORDS;
 	r->cfa.reg = SFRAME_FLEX_REGNUM(ctrl);
 	r->cfa.deref = SFRAME_FLEX_DEREF_P(ctrl);
-	r->cfa.is_sp = (int64_t)r->cfa.reg == sf_sp_reg(sec->abi);
-	r->cfa.is_fp = (int64_t)r->cfa.reg == sf_fp_reg(sec->abi);
 	ret = sf_cfa_offset(sec, fre->words[1], &r->cfa.offset);
 	if (ret)
 		return ret;

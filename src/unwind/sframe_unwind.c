@@ -604,17 +604,20 @@ static void cache_fill(const struct sframe_unwinder *u, uint64_t pc, uint32_t ex
 {
 	const struct sframe_rules *r = &row->rules;
 	struct sframe_cache_entry e = { 0 };
+	bool cfa_sp, cfa_fp;
 
 	if (row->fde.signal || pc == 0)
 		return;
+	cfa_sp = (int64_t)r->cfa.reg == sframe_abi_sp_reg(u->abi);
+	cfa_fp = (int64_t)r->cfa.reg == sframe_abi_fp_reg(u->abi);
 	e.pc = pc;
 	e.kind = exact;
 	if (r->ra_undefined) {
 		e.kind |= SFRAME_CACHE_END;
 	} else {
-		if (r->cfa.deref || (!r->cfa.is_sp && !r->cfa.is_fp))
+		if (r->cfa.deref || (!cfa_sp && !cfa_fp))
 			return;
-		if (r->cfa.is_fp)
+		if (cfa_fp)
 			e.kind |= SFRAME_CACHE_CFA_FP;
 		e.cfa_off = r->cfa.offset;
 		if (r->ra.kind != SFRAME_LOC_CFA || !r->ra.deref)
