@@ -94,7 +94,6 @@ void fz_iter_rules(const struct sframe_section *sec, uint32_t i, uint32_t j,
 static void fz_assert_loc_eq(const struct sframe_loc *a, const struct sframe_loc *b)
 {
 	FZ_ASSERT(a->kind == b->kind);
-	FZ_ASSERT(a->flags == b->flags);
 	FZ_ASSERT(a->deref == b->deref);
 	FZ_ASSERT(a->reg == b->reg);
 	FZ_ASSERT(a->offset == b->offset);

@@ -71,12 +71,11 @@ static void check_cfa(const struct sframe_cfa *c, unsigned reg, bool deref, int3
 }
 
 /* A stack slot: value = *(CFA + off). */
-static void check_slot(const struct sframe_loc *l, int32_t off, bool fixed)
+static void check_slot(const struct sframe_loc *l, int32_t off)
 {
 	assert_int_equal(l->kind, SFRAME_LOC_CFA);
 	assert_int_equal(l->deref, true);
 	assert_int_equal(l->offset, off);
-	assert_int_equal(!!(l->flags & SFRAME_LOCF_FIXED), fixed);
 }
 
 static void check_same(const struct sframe_loc *l)
@@ -104,7 +103,7 @@ static void test_amd64_default(void **state)
 		/* CFA = SP + 8, RA at the header's fixed CFA - 8, FP untouched. */
 		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 1, 8), 0);
 		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, 8);
-		check_slot(&r.ra, -8, true);
+		check_slot(&r.ra, -8);
 		check_same(&r.fp);
 		assert_false(r.ra_undefined);
 		assert_false(r.ra_mangled);
@@ -113,15 +112,15 @@ static void test_amd64_default(void **state)
 		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_FP, false, 1, &r, 2,
 				 16, -16), 0);
 		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_FP, false, 16);
-		check_slot(&r.ra, -8, true);
-		check_slot(&r.fp, -16, false);
+		check_slot(&r.ra, -8);
+		check_slot(&r.fp, -16);
 		assert_false(r.ra_undefined);
 
 		/* 2- and 4-byte words, large offsets. */
 		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 2, &r, 2,
 				 0x1008, -0x1000), 0);
 		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, 0x1008);
-		check_slot(&r.fp, -0x1000, false);
+		check_slot(&r.fp, -0x1000);
 		assert_err(rules(v, SFRAME_ABI_AMD64_LE, 0, SFRAME_BASE_REG_SP, false, 4, &r, 1,
 				 0x100008), 0);
 		check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, 0x100008);
@@ -180,14 +179,14 @@ static void test_aarch64_default(void **state)
 			assert_err(rules(v, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_FP, false, 1, &r, 3,
 					 32, -8, -16), 0);
 			check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_FP, false, 32);
-			check_slot(&r.ra, -8, false);
-			check_slot(&r.fp, -16, false);
+			check_slot(&r.ra, -8);
+			check_slot(&r.fp, -16);
 
 			assert_err(rules(v, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 2, &r, 3,
 					 0x210, -0x208, -0x210), 0);
 			check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_SP, false, 0x210);
-			check_slot(&r.ra, -0x208, false);
-			check_slot(&r.fp, -0x210, false);
+			check_slot(&r.ra, -0x208);
+			check_slot(&r.fp, -0x210);
 		}
 	}
 }
@@ -206,8 +205,8 @@ static void test_aarch64_mangled(void **state)
 		assert_err(rules(2, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_FP, true, 1, &r, 3,
 				 16, -8, -16), 0);
 		assert_true(r.ra_mangled);
-		check_slot(&r.ra, -8, false);
-		check_slot(&r.fp, -16, false);
+		check_slot(&r.ra, -8);
+		check_slot(&r.fp, -16);
 	}
 }
 
@@ -223,8 +222,7 @@ static void test_aarch64_ra_padding(void **state)
 	assert_err(rules(2, SFRAME_ABI_AARCH64_LE, 0, SFRAME_BASE_REG_FP, false, 1, &r, 3, 16, 0,
 			 -16), 0);
 	check_same(&r.ra);
-	assert_true(r.ra.flags & SFRAME_LOCF_PADDING);
-	check_slot(&r.fp, -16, false);
+	check_slot(&r.fp, -16);
 }
 
 static void test_aarch64_ra_undefined_and_bad_counts(void **state)
@@ -269,22 +267,22 @@ static void test_s390x_default(void **state)
 				 SFB_S390X_CFA(320), -48), 0);
 		assert_int_equal(SFB_S390X_CFA(320), 20);
 		check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, 320);
-		check_slot(&r.ra, -48, false);
+		check_slot(&r.ra, -48);
 		check_same(&r.fp);
 
 		/* Negative stored value: -19 * 8 + 160 = 8; FP-based CFA. */
 		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_FP, false, 1, &r, 3,
 				 -19, -48, -72), 0);
 		check_cfa(&r.cfa, SFRAME_S390X_DWARF_FP, false, 8);
-		check_slot(&r.ra, -48, false);
-		check_slot(&r.fp, -72, false);
+		check_slot(&r.ra, -48);
+		check_slot(&r.fp, -72);
 
 		/* 2-byte words: stored 1000 -> 8160. */
 		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 2, &r, 3,
 				 1000, -0x100, -0x108), 0);
 		check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, 8160);
-		check_slot(&r.ra, -0x100, false);
-		check_slot(&r.fp, -0x108, false);
+		check_slot(&r.ra, -0x100);
+		check_slot(&r.fp, -0x108);
 	}
 }
 
@@ -299,8 +297,7 @@ static void test_s390x_ra_padding(void **state)
 		assert_err(rules(v, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 3,
 				 SFB_S390X_CFA(160), 0, -72), 0);
 		check_same(&r.ra);
-		assert_true(r.ra.flags & SFRAME_LOCF_PADDING);
-		check_slot(&r.fp, -72, false);
+		check_slot(&r.fp, -72);
 	}
 }
 
@@ -314,16 +311,13 @@ static void test_s390x_v2_regnum(void **state)
 			 SFB_S390X_CFA(160), (16 << 1) | 1, (17 << 1) | 1), 0);
 	check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, 160);
 	check_reg(&r.ra, 16, false, 0);
-	assert_true(r.ra.flags & SFRAME_LOCF_V2_REGNUM);
 	check_reg(&r.fp, 17, false, 0);
-	assert_true(r.fp.flags & SFRAME_LOCF_V2_REGNUM);
 
 	/* Only RA in a register, FP on the stack. */
 	assert_err(rules(2, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 2, &r, 3,
 			 SFB_S390X_CFA(160), (20 << 1) | 1, -72), 0);
 	check_reg(&r.ra, 20, false, 0);
-	check_slot(&r.fp, -72, false);
-	assert_false(r.fp.flags & SFRAME_LOCF_V2_REGNUM);
+	check_slot(&r.fp, -72);
 }
 
 static void test_s390x_v3_odd_is_offset(void **state)
@@ -334,10 +328,8 @@ static void test_s390x_v3_odd_is_offset(void **state)
 	/* v3 dropped the register-number trick: an odd word is just an offset. */
 	assert_err(rules(3, SFRAME_ABI_S390X_BE, 0, SFRAME_BASE_REG_SP, false, 1, &r, 3,
 			 SFB_S390X_CFA(160), 33, 35), 0);
-	check_slot(&r.ra, 33, false);
-	assert_false(r.ra.flags & SFRAME_LOCF_V2_REGNUM);
-	check_slot(&r.fp, 35, false);
-	assert_false(r.fp.flags & SFRAME_LOCF_V2_REGNUM);
+	check_slot(&r.ra, 33);
+	check_slot(&r.fp, 35);
 }
 
 static void test_s390x_ra_undefined_and_bad_counts(void **state)
@@ -369,7 +361,7 @@ static void test_flex_amd64_cfa(void **state)
 	/* CFA = r10 + 0 (DRAP); RA falls back to the fixed CFA - 8, FP unchanged. */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 2, CTRL(10, 0, 1), 0), 0);
 	check_cfa(&r.cfa, 10, false, 0);
-	check_slot(&r.ra, -8, true);
+	check_slot(&r.ra, -8);
 	check_same(&r.fp);
 	assert_false(r.ra_undefined);
 
@@ -400,33 +392,33 @@ static void test_flex_amd64_ra_fp(void **state)
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 5,
 			 CTRL(10, 0, 1), 0, 0, CTRL(0, 1, 0), -16), 0);
 	check_cfa(&r.cfa, 10, false, 0);
-	check_slot(&r.ra, -8, true);
-	check_slot(&r.fp, -16, false);
+	check_slot(&r.ra, -8);
+	check_slot(&r.fp, -16);
 
 	/* FP = *(rbp + 0): register based, deref. */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 5,
 			 CTRL(10, 0, 1), 0, 0, CTRL(6, 1, 1), 0), 0);
 	check_reg(&r.fp, SFRAME_AMD64_DWARF_FP, true, 0);
-	check_slot(&r.ra, -8, true);
+	check_slot(&r.ra, -8);
 
 	/* An RA pair overrides the fixed -8: RA at *(CFA - 16). */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 4,
 			 CTRL(7, 0, 1), 16, CTRL(0, 1, 0), -16), 0);
 	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_SP, false, 16);
-	check_slot(&r.ra, -16, false);
+	check_slot(&r.ra, -16);
 	check_same(&r.fp);
 
 	/* RA = *(CFA + 0) is encodable with control 2 (control 0 would be padding). */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 4,
 			 CTRL(7, 0, 1), 8, CTRL(0, 1, 0), 0), 0);
-	check_slot(&r.ra, 0, false);
+	check_slot(&r.ra, 0);
 
 	/* All three pairs, 2-byte words. */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 2, &r, 6,
 			 CTRL(6, 1, 1), -40, CTRL(0, 1, 0), -24, CTRL(0, 1, 0), -32), 0);
 	check_cfa(&r.cfa, SFRAME_AMD64_DWARF_FP, true, -40);
-	check_slot(&r.ra, -24, false);
-	check_slot(&r.fp, -32, false);
+	check_slot(&r.ra, -24);
+	check_slot(&r.fp, -32);
 
 	/* RA held in a register plus an offset: value = r3 + 4, no deref. */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 4,
@@ -448,7 +440,6 @@ static void test_flex_s390x(void **state)
 			 0x79, 0, 0x81, 0, 0x89, 0), 0);
 	check_cfa(&r.cfa, SFRAME_S390X_DWARF_SP, false, 160);
 	check_reg(&r.ra, 16, false, 0);
-	assert_false(r.ra.flags & SFRAME_LOCF_V2_REGNUM);
 	check_reg(&r.fp, 17, false, 0);
 
 	/* Same with 2-byte words and a scaled CFA offset: 2 * 8 + 160. */
@@ -462,7 +453,6 @@ static void test_flex_s390x(void **state)
 	assert_err(rules(3, SFRAME_ABI_S390X_BE, FLEX, 0, false, 1, &r, 5,
 			 0x79, 0, 0, 0x89, 0), 0);
 	check_same(&r.ra);
-	assert_true(r.ra.flags & SFRAME_LOCF_PADDING);
 	check_reg(&r.fp, 17, false, 0);
 
 	/* CFA pair only. */
@@ -491,7 +481,8 @@ static void test_flex_s390x(void **state)
  * missing ([C c R], [C c 0 F], [C c R r F]) or words after the FP entity
  * ([C c 0 0 x], [C c 0 F f x], [C c R r 0 x]). "No rule" means the
  * header's fixed offset where there is one (RA on amd64: CFA-8), else
- * "unchanged"; an explicit padding word sets SFRAME_LOCF_PADDING.
+ * "unchanged", whether a padding word or the row's end says so (the
+ * decoded rule is the same; the row's words tell them apart).
  *
  * binutils 2.47.50's objdump prints the valid rows consistently with this
  * (fixtures/handmade/v3-flex-padding-*): RA "U" for a padding word, "f"
@@ -503,27 +494,26 @@ static void test_flex_s390x(void **state)
 struct flex_shape {
 	unsigned n;
 	int w[6];		/* after the CFA pair: words 2.. */
-	bool ra_pad, ra_pair, fp_pad, fp_pair;
+	bool ra_pair, fp_pair;
 };
 
 static const struct flex_shape flex_shapes[] = {
-	{ 2, { 0 }, false, false, false, false },
-	{ 3, { 0 }, true, false, false, false },
-	{ 4, { 0, 0 }, true, false, true, false },
-	{ 5, { 0, CTRL(0, 1, 0), -16 }, true, false, false, true },
-	{ 4, { CTRL(0, 1, 0), -8 }, false, true, false, false },
-	{ 5, { CTRL(0, 1, 0), -8, 0 }, false, true, true, false },
-	{ 6, { CTRL(0, 1, 0), -8, CTRL(0, 1, 0), -16 }, false, true, false, true },
+	{ 2, { 0 }, false, false },
+	{ 3, { 0 }, false, false },
+	{ 4, { 0, 0 }, false, false },
+	{ 5, { 0, CTRL(0, 1, 0), -16 }, false, true },
+	{ 4, { CTRL(0, 1, 0), -8 }, true, false },
+	{ 5, { CTRL(0, 1, 0), -8, 0 }, true, false },
+	{ 6, { CTRL(0, 1, 0), -8, CTRL(0, 1, 0), -16 }, true, true },
 };
 
 /* "No rule" for RA or FP: the header's fixed offset, else unchanged. */
-static void check_no_rule(const struct sframe_loc *l, int8_t fixed, bool padding)
+static void check_no_rule(const struct sframe_loc *l, int8_t fixed)
 {
 	if (fixed)
-		check_slot(l, fixed, true);
+		check_slot(l, fixed);
 	else
 		check_same(l);
-	assert_int_equal(!!(l->flags & SFRAME_LOCF_PADDING), padding);
 }
 
 static void test_flex_padding_shapes(void **state)
@@ -549,20 +539,19 @@ static void test_flex_padding_shapes(void **state)
 				check_cfa(&r.cfa, (unsigned)sp, false, cfa);
 				assert_false(r.ra_undefined);
 				if (s->ra_pair)
-					check_slot(&r.ra, -8, false);
+					check_slot(&r.ra, -8);
 				else
-					check_no_rule(&r.ra, sec.fixed_ra, s->ra_pad);
+					check_no_rule(&r.ra, sec.fixed_ra);
 				if (s->fp_pair)
-					check_slot(&r.fp, -16, false);
+					check_slot(&r.fp, -16);
 				else
-					check_no_rule(&r.fp, sec.fixed_fp, s->fp_pad);
+					check_no_rule(&r.fp, sec.fixed_fp);
 			}
 		}
 	}
 	/* amd64's fixed RA offset is what "no rule" stands for there. */
 	assert_err(rules(3, SFRAME_ABI_AMD64_LE, FLEX, 0, false, 1, &r, 3, CTRL(7, 0, 1), 8, 0), 0);
-	check_slot(&r.ra, -8, true);
-	assert_true(r.ra.flags & SFRAME_LOCF_PADDING);
+	check_slot(&r.ra, -8);
 }
 
 /* Register numbers are the control word's bits 3 and up: 29 bits in 4 bytes. */
@@ -654,8 +643,8 @@ static void test_fde_types(void **state)
 		assert_err(rules(3, BOTH_AARCH64(i), FLEX, 0, true, 1, &r, 6, CTRL(29, 0, 1), 16,
 				 CTRL(0, 1, 0), -8, CTRL(0, 1, 0), -16), 0);
 		check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_FP, false, 16);
-		check_slot(&r.ra, -8, false);
-		check_slot(&r.fp, -16, false);
+		check_slot(&r.ra, -8);
+		check_slot(&r.fp, -16);
 		assert_true(r.ra_mangled);
 	}
 	/* Reserved FDE types 2..31 on every ABI. */

@@ -301,15 +301,9 @@ enum sframe_loc_kind {
 	SFRAME_LOC_REG = 3,
 };
 
-/* struct sframe_loc.flags */
-#define SFRAME_LOCF_FIXED	0x1	/* offset is the header's fixed offset */
-#define SFRAME_LOCF_PADDING	0x2	/* the FRE carries an explicit "no rule" word */
-#define SFRAME_LOCF_V2_REGNUM	0x4	/* s390x v2 register-number encoding */
-
 /**
  * struct sframe_loc - the rule recovering one register of the caller.
  * @kind: enum sframe_loc_kind.
- * @flags: SFRAME_LOCF_*.
  * @deref: the value is loaded from the computed address.
  * @reg: DWARF register, SFRAME_LOC_REG only: any number a row can name (a v3
  *	FLEX control word carries it in its bits 3 and up, 29 bits with 4-byte
@@ -318,7 +312,6 @@ enum sframe_loc_kind {
  */
 struct sframe_loc {
 	uint8_t kind;
-	uint8_t flags;
 	bool deref;
 	uint32_t reg;
 	int32_t offset;

@@ -254,22 +254,20 @@ static SFRAME_ALWAYS_INLINE int sf_decode_fre(const struct sframe_section *sec,
 }
 
 /* A stack slot relative to the CFA: value = *(CFA + off). */
-static inline void sf_loc_slot(struct sframe_loc *loc, int32_t off, uint8_t flags)
+static inline void sf_loc_slot(struct sframe_loc *loc, int32_t off)
 {
 	loc->kind = SFRAME_LOC_CFA;
 	loc->deref = true;
 	loc->reg = 0;
 	loc->offset = off;
-	loc->flags = flags;
 }
 
-static inline void sf_loc_same(struct sframe_loc *loc, uint8_t flags)
+static inline void sf_loc_same(struct sframe_loc *loc)
 {
 	loc->kind = SFRAME_LOC_SAME;
 	loc->deref = false;
 	loc->reg = 0;
 	loc->offset = 0;
-	loc->flags = flags;
 }
 
 /* s390x stores CFA offsets as (off - 160) / 8. */
@@ -302,10 +300,9 @@ static inline int sf_default_word(const struct sframe_section *sec, int32_t w, s
 		loc->deref = false;
 		loc->reg = (uint32_t)SFRAME_S390X_V2_REGNUM(w);
 		loc->offset = 0;
-		loc->flags = SFRAME_LOCF_V2_REGNUM;
 		return 0;
 	}
-	sf_loc_slot(loc, w, 0);
+	sf_loc_slot(loc, w);
 	return 0;
 }
 
@@ -338,19 +335,19 @@ static inline int sf_rules_default(const struct sframe_section *sec, const struc
 		return ret;
 
 	if (sec->fixed_ra) {
-		sf_loc_slot(&r->ra, sec->fixed_ra, SFRAME_LOCF_FIXED);
+		sf_loc_slot(&r->ra, sec->fixed_ra);
 	} else if (n >= 2) {
 		/* RA word 0 is padding: FP saved, RA still in its register. */
 		if (fre->words[1] == 0)
-			sf_loc_same(&r->ra, SFRAME_LOCF_PADDING);
+			sf_loc_same(&r->ra);
 		else if ((ret = sf_default_word(sec, fre->words[1], &r->ra)))
 			return ret;
 	} else {
-		sf_loc_same(&r->ra, 0);
+		sf_loc_same(&r->ra);
 	}
 
 	if (sec->fixed_fp) {
-		sf_loc_slot(&r->fp, sec->fixed_fp, SFRAME_LOCF_FIXED);
+		sf_loc_slot(&r->fp, sec->fixed_fp);
 	} else if (sec->abi != SFRAME_ABI_S390X_BE) {
 		/*
 		 * Saved in a slot or unchanged, chosen without a branch: rows
@@ -362,11 +359,10 @@ static inline int sf_rules_default(const struct sframe_section *sec, const struc
 		r->fp.deref = m != 0;
 		r->fp.reg = 0;
 		r->fp.offset = sf_s32((uint32_t)fre->words[fp_idx] & m);
-		r->fp.flags = 0;
 	} else if (n > fp_idx) {
 		ret = sf_default_word(sec, fre->words[fp_idx], &r->fp);
 	} else {
-		sf_loc_same(&r->fp, 0);
+		sf_loc_same(&r->fp);
 	}
 	return ret;
 }
@@ -378,16 +374,15 @@ static inline void sf_flex_pair(uint32_t ctrl, int32_t off, struct sframe_loc *l
 	loc->reg = SFRAME_FLEX_REG_P(ctrl) ? SFRAME_FLEX_REGNUM(ctrl) : 0;
 	loc->deref = SFRAME_FLEX_DEREF_P(ctrl);
 	loc->offset = off;
-	loc->flags = 0;
 }
 
 /* No rule in the FRE: the header's fixed offset, else unchanged. */
-static inline void sf_flex_default(int8_t fixed, uint8_t flags, struct sframe_loc *loc)
+static inline void sf_flex_default(int8_t fixed, struct sframe_loc *loc)
 {
 	if (fixed)
-		sf_loc_slot(loc, fixed, (uint8_t)(flags | SFRAME_LOCF_FIXED));
+		sf_loc_slot(loc, fixed);
 	else
-		sf_loc_same(loc, flags);
+		sf_loc_same(loc);
 }
 
 /*
@@ -402,11 +397,11 @@ static inline int sf_flex_entity(const struct sframe_fre *fre, unsigned int *at,
 	unsigned int i = *at;
 
 	if (i >= fre->num_words) {
-		sf_flex_default(fixed, 0, loc);
+		sf_flex_default(fixed, loc);
 		return 0;
 	}
 	if (fre->words[i] == 0) {
-		sf_flex_default(fixed, SFRAME_LOCF_PADDING, loc);
+		sf_flex_default(fixed, loc);
 		*at = i + 1;
 		return 0;
 	}
@@ -474,7 +469,7 @@ static SFRAME_ALWAYS_INLINE int sf_decode_rules(const struct sframe_section *sec
 	if (fre->num_words == 0) {
 		r->ra_undefined = true;
 		r->ra.kind = SFRAME_LOC_UNDEFINED;
-		sf_loc_same(&r->fp, 0);
+		sf_loc_same(&r->fp);
 		return 0;
 	}
 	if (fde->fde_type == SFRAME_FDE_TYPE_FLEX)
