@@ -369,6 +369,29 @@ int sf_mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
 
 /* ---- Registers: the only architecture-specific part ------------------------------ */
 
+#if defined(__x86_64__) || defined(__aarch64__) || defined(__s390x__)
+/*
+ * The thread's NT_PRSTATUS register set into @buf (@size bytes: the 64-bit
+ * layout); a shorter set is a thread of the 32-bit (31-bit) ABI, which
+ * @narrow says is not supported.
+ */
+static int get_prstatus(pid_t tid, void *buf, size_t size, const char *narrow, char *err,
+			size_t errlen)
+{
+	struct iovec iov = { buf, size };
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) != 0) {
+		snprintf(err, errlen, "cannot read registers: %s", strerror(errno));
+		return -1;
+	}
+	if (iov.iov_len < size) {
+		snprintf(err, errlen, "not a 64-bit thread (%s)", narrow);
+		return -1;
+	}
+	return 0;
+}
+#endif
+
 #if defined(__x86_64__)
 
 uint8_t sf_arch_abi(void)
@@ -379,17 +402,10 @@ uint8_t sf_arch_abi(void)
 int sf_arch_get_regs(pid_t tid, struct sf_arch_regs *r, char *err, size_t errlen)
 {
 	struct user_regs_struct u;
-	struct iovec iov = { &u, sizeof(u) };
 
 	memset(r, 0, sizeof(*r));
-	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) != 0) {
-		snprintf(err, errlen, "cannot read registers: %s", strerror(errno));
+	if (get_prstatus(tid, &u, sizeof(u), "32-bit processes are not supported", err, errlen))
 		return -1;
-	}
-	if (iov.iov_len < sizeof(u)) {
-		snprintf(err, errlen, "not a 64-bit thread (32-bit processes are not supported)");
-		return -1;
-	}
 	r->regs.pc = u.rip;
 	r->regs.sp = u.rsp;
 	r->regs.fp = u.rbp;
@@ -430,18 +446,11 @@ uint8_t sf_arch_abi(void)
 int sf_arch_get_regs(pid_t tid, struct sf_arch_regs *r, char *err, size_t errlen)
 {
 	struct user_regs_struct u;	/* the kernel's user_pt_regs */
-	struct iovec iov = { &u, sizeof(u) };
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
-	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) != 0) {
-		snprintf(err, errlen, "cannot read registers: %s", strerror(errno));
+	if (get_prstatus(tid, &u, sizeof(u), "AArch32 is not supported", err, errlen))
 		return -1;
-	}
-	if (iov.iov_len < sizeof(u)) {
-		snprintf(err, errlen, "not a 64-bit thread (AArch32 is not supported)");
-		return -1;
-	}
 	r->regs.pc = u.pc;
 	r->regs.sp = u.sp;
 	r->regs.fp = u.regs[29];
@@ -473,18 +482,11 @@ struct s390x_prstatus {
 int sf_arch_get_regs(pid_t tid, struct sf_arch_regs *r, char *err, size_t errlen)
 {
 	struct s390x_prstatus u;
-	struct iovec iov = { &u, sizeof(u) };
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
-	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) != 0) {
-		snprintf(err, errlen, "cannot read registers: %s", strerror(errno));
+	if (get_prstatus(tid, &u, sizeof(u), "31-bit processes are not supported", err, errlen))
 		return -1;
-	}
-	if (iov.iov_len < sizeof(u)) {
-		snprintf(err, errlen, "not a 64-bit thread (31-bit processes are not supported)");
-		return -1;
-	}
 	r->regs.pc = u.psw_addr;
 	r->regs.sp = u.gprs[15];
 	r->regs.fp = u.gprs[11];
