@@ -34,10 +34,68 @@
 #endif
 
 /* Decoded header of the file. */
+/* Where a field of an ELF structure lies, and its width in bytes. */
+struct elf_field {
+	unsigned char off;
+	unsigned char width;
+};
+
+/*
+ * The layout of the structures read here, one table per ELF class, so that
+ * each offset is written once: the ELF header, a section header (section
+ * 0's size, link and info fields carry extended numbering), a program
+ * header, a symbol, a relocation (r_info splits into symbol and type by
+ * @r_sym_shift).
+ */
+struct elf_layout {
+	unsigned char ehsize, shentsize, phentsize, symentsize, relentsize, relaentsize;
+	struct elf_field e_type, e_machine, e_phoff, e_shoff, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
+	struct elf_field sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size, sh_link,
+		sh_info, sh_entsize;
+	struct elf_field p_type, p_flags, p_offset, p_vaddr, p_filesz, p_memsz;
+	struct elf_field st_name, st_info, st_shndx, st_value, st_size;
+	struct elf_field r_offset, r_info, r_addend;
+	unsigned char r_sym_shift;
+};
+
+static const struct elf_layout elf64_layout = {
+	.ehsize = 64, .shentsize = 64, .phentsize = 56, .symentsize = 24,
+	.relentsize = 16, .relaentsize = 24,
+	.e_type = { 16, 2 }, .e_machine = { 18, 2 }, .e_phoff = { 32, 8 }, .e_shoff = { 40, 8 }, .e_phentsize = { 54, 2 },
+	.e_phnum = { 56, 2 }, .e_shentsize = { 58, 2 }, .e_shnum = { 60, 2 },
+	.e_shstrndx = { 62, 2 },
+	.sh_name = { 0, 4 }, .sh_type = { 4, 4 }, .sh_flags = { 8, 8 }, .sh_addr = { 16, 8 },
+	.sh_offset = { 24, 8 }, .sh_size = { 32, 8 }, .sh_link = { 40, 4 },
+	.sh_info = { 44, 4 }, .sh_entsize = { 56, 8 },
+	.p_type = { 0, 4 }, .p_flags = { 4, 4 }, .p_offset = { 8, 8 }, .p_vaddr = { 16, 8 },
+	.p_filesz = { 32, 8 }, .p_memsz = { 40, 8 },
+	.st_name = { 0, 4 }, .st_info = { 4, 1 }, .st_shndx = { 6, 2 }, .st_value = { 8, 8 },
+	.st_size = { 16, 8 },
+	.r_offset = { 0, 8 }, .r_info = { 8, 8 }, .r_addend = { 16, 8 },
+	.r_sym_shift = 32,
+};
+
+static const struct elf_layout elf32_layout = {
+	.ehsize = 52, .shentsize = 40, .phentsize = 32, .symentsize = 16,
+	.relentsize = 8, .relaentsize = 12,
+	.e_type = { 16, 2 }, .e_machine = { 18, 2 }, .e_phoff = { 28, 4 }, .e_shoff = { 32, 4 }, .e_phentsize = { 42, 2 },
+	.e_phnum = { 44, 2 }, .e_shentsize = { 46, 2 }, .e_shnum = { 48, 2 },
+	.e_shstrndx = { 50, 2 },
+	.sh_name = { 0, 4 }, .sh_type = { 4, 4 }, .sh_flags = { 8, 4 }, .sh_addr = { 12, 4 },
+	.sh_offset = { 16, 4 }, .sh_size = { 20, 4 }, .sh_link = { 24, 4 },
+	.sh_info = { 28, 4 }, .sh_entsize = { 36, 4 },
+	.p_type = { 0, 4 }, .p_flags = { 24, 4 }, .p_offset = { 4, 4 }, .p_vaddr = { 8, 4 },
+	.p_filesz = { 16, 4 }, .p_memsz = { 20, 4 },
+	.st_name = { 0, 4 }, .st_info = { 12, 1 }, .st_shndx = { 14, 2 }, .st_value = { 4, 4 },
+	.st_size = { 8, 4 },
+	.r_offset = { 0, 4 }, .r_info = { 4, 4 }, .r_addend = { 8, 4 },
+	.r_sym_shift = 8,
+};
+
 struct elf_file {
 	const unsigned char *data;
 	size_t size;
-	bool is64;
+	const struct elf_layout *L;
 	bool be;
 	uint16_t type;
 	uint16_t machine;
@@ -109,17 +167,10 @@ static bool in_bounds(uint64_t off, uint64_t len, uint64_t size)
 	return !(off > size || len > size - off);
 }
 
-/* Field reader: a field of an ELF structure, in the file's byte order. */
-static uint64_t fld(const struct elf_file *ef, const unsigned char *rec, unsigned off,
-		    unsigned width)
+/* Field @f of the structure at @rec. */
+static uint64_t get(const struct elf_file *ef, const unsigned char *rec, struct elf_field f)
 {
-	return sf_get_uint(rec + off, width, ef->be);
-}
-
-/* Width of an address-sized field: 4 in ELF32, 8 in ELF64. */
-static unsigned aw(const struct elf_file *ef)
-{
-	return ef->is64 ? 8 : 4;
+	return sf_get_uint(rec + f.off, f.width, ef->be);
 }
 
 #if defined(__GNUC__)
@@ -237,15 +288,13 @@ out_err:
 static int parse_ehdr_fields(struct elf_file *ef, const char *path, char *err, size_t errlen)
 {
 	const unsigned char *h = ef->data;
-	unsigned ehsize;
-
 	if (ef->size < EI_NIDENT) {
 		fail(err, errlen, path, "truncated ELF header");
 		return -1;
 	}
 	switch (h[EI_CLASS]) {
-	case ELFCLASS32: ef->is64 = false; break;
-	case ELFCLASS64: ef->is64 = true; break;
+	case ELFCLASS32: ef->L = &elf32_layout; break;
+	case ELFCLASS64: ef->L = &elf64_layout; break;
 	default:
 		fail(err, errlen, path, "unsupported ELF class %u", h[EI_CLASS]);
 		return -1;
@@ -257,37 +306,25 @@ static int parse_ehdr_fields(struct elf_file *ef, const char *path, char *err, s
 		fail(err, errlen, path, "unsupported ELF data encoding %u", h[EI_DATA]);
 		return -1;
 	}
-	ehsize = ef->is64 ? 64 : 52;
-	if (ef->size < ehsize) {
+	if (ef->size < ef->L->ehsize) {
 		fail(err, errlen, path, "truncated ELF header");
 		return -1;
 	}
-	ef->type = (uint16_t)fld(ef, h, 16, 2);
-	ef->machine = (uint16_t)fld(ef, h, 18, 2);
-	if (ef->is64) {
-		ef->phoff = fld(ef, h, 32, 8);
-		ef->shoff = fld(ef, h, 40, 8);
-		ef->phentsize = fld(ef, h, 54, 2);
-		ef->phnum = fld(ef, h, 56, 2);
-		ef->shentsize = fld(ef, h, 58, 2);
-		ef->shnum = fld(ef, h, 60, 2);
-		ef->shstrndx = fld(ef, h, 62, 2);
-	} else {
-		ef->phoff = fld(ef, h, 28, 4);
-		ef->shoff = fld(ef, h, 32, 4);
-		ef->phentsize = fld(ef, h, 42, 2);
-		ef->phnum = fld(ef, h, 44, 2);
-		ef->shentsize = fld(ef, h, 46, 2);
-		ef->shnum = fld(ef, h, 48, 2);
-		ef->shstrndx = fld(ef, h, 50, 2);
-	}
+	ef->type = (uint16_t)get(ef, h, ef->L->e_type);
+	ef->machine = (uint16_t)get(ef, h, ef->L->e_machine);
+	ef->phoff = get(ef, h, ef->L->e_phoff);
+	ef->shoff = get(ef, h, ef->L->e_shoff);
+	ef->phentsize = get(ef, h, ef->L->e_phentsize);
+	ef->phnum = get(ef, h, ef->L->e_phnum);
+	ef->shentsize = get(ef, h, ef->L->e_shentsize);
+	ef->shnum = get(ef, h, ef->L->e_shnum);
+	ef->shstrndx = get(ef, h, ef->L->e_shstrndx);
 	return 0;
 }
 
 /* The ELF header, with extended numbering, and the section header table's bounds. */
 static int parse_ehdr(struct elf_file *ef, const char *path, char *err, size_t errlen)
 {
-	unsigned shent_min;
 	uint64_t e_shnum, e_shstrndx, e_phnum;
 
 	if (parse_ehdr_fields(ef, path, err, errlen))
@@ -299,8 +336,7 @@ static int parse_ehdr(struct elf_file *ef, const char *path, char *err, size_t e
 		ef->shnum = 0;
 		ef->shstrndx = SHN_UNDEF;
 	} else {
-		shent_min = ef->is64 ? 64 : 40;
-		if (ef->shentsize < shent_min) {
+		if (ef->shentsize < ef->L->shentsize) {
 			fail(err, errlen, path, "bad section header entry size %" PRIu64,
 			     ef->shentsize);
 			return -1;
@@ -319,11 +355,11 @@ static int parse_ehdr(struct elf_file *ef, const char *path, char *err, size_t e
 			}
 			s0 = ef->data + ef->shoff;
 			if (e_shnum == 0)
-				ef->shnum = fld(ef, s0, ef->is64 ? 32 : 20, aw(ef));
+				ef->shnum = get(ef, s0, ef->L->sh_size);
 			if (e_shstrndx == SHN_XINDEX)
-				ef->shstrndx = fld(ef, s0, ef->is64 ? 40 : 24, 4);
+				ef->shstrndx = get(ef, s0, ef->L->sh_link);
 			if (e_phnum == PN_XNUM)
-				ef->phnum = fld(ef, s0, ef->is64 ? 44 : 28, 4);
+				ef->phnum = get(ef, s0, ef->L->sh_info);
 		}
 		/* shnum < 2^32 and shentsize < 2^16: the product cannot wrap. */
 		if (ef->shnum > UINT32_MAX ||
@@ -342,32 +378,22 @@ static void get_shdr(const struct elf_file *ef, uint64_t idx, struct elf_shdr *s
 {
 	const unsigned char *s = ef->data + ef->shoff + idx * ef->shentsize;
 
-	sh->name = (uint32_t)fld(ef, s, 0, 4);
-	sh->type = (uint32_t)fld(ef, s, 4, 4);
-	if (ef->is64) {
-		sh->flags = fld(ef, s, 8, 8);
-		sh->addr = fld(ef, s, 16, 8);
-		sh->offset = fld(ef, s, 24, 8);
-		sh->size = fld(ef, s, 32, 8);
-		sh->link = (uint32_t)fld(ef, s, 40, 4);
-		sh->info = (uint32_t)fld(ef, s, 44, 4);
-		sh->entsize = fld(ef, s, 56, 8);
-	} else {
-		sh->flags = fld(ef, s, 8, 4);
-		sh->addr = fld(ef, s, 12, 4);
-		sh->offset = fld(ef, s, 16, 4);
-		sh->size = fld(ef, s, 20, 4);
-		sh->link = (uint32_t)fld(ef, s, 24, 4);
-		sh->info = (uint32_t)fld(ef, s, 28, 4);
-		sh->entsize = fld(ef, s, 36, 4);
-	}
+	sh->name = (uint32_t)get(ef, s, ef->L->sh_name);
+	sh->type = (uint32_t)get(ef, s, ef->L->sh_type);
+	sh->flags = get(ef, s, ef->L->sh_flags);
+	sh->addr = get(ef, s, ef->L->sh_addr);
+	sh->offset = get(ef, s, ef->L->sh_offset);
+	sh->size = get(ef, s, ef->L->sh_size);
+	sh->link = (uint32_t)get(ef, s, ef->L->sh_link);
+	sh->info = (uint32_t)get(ef, s, ef->L->sh_info);
+	sh->entsize = get(ef, s, ef->L->sh_entsize);
 }
 
 /* Entries large enough, all inside the file. */
 static bool phdr_table_ok(const struct elf_file *ef)
 {
 	/* phnum < 2^32 and phentsize < 2^16: the product cannot wrap. */
-	return ef->phentsize >= (ef->is64 ? 56u : 32u) && ef->phnum <= UINT32_MAX &&
+	return ef->phentsize >= ef->L->phentsize && ef->phnum <= UINT32_MAX &&
 	       in_bounds(ef->phoff, ef->phnum * ef->phentsize, ef->size);
 }
 
@@ -376,20 +402,12 @@ static void get_phdr(const struct elf_file *ef, uint64_t idx, struct elf_phdr *p
 {
 	const unsigned char *p = ef->data + ef->phoff + idx * ef->phentsize;
 
-	ph->type = (uint32_t)fld(ef, p, 0, 4);
-	if (ef->is64) {
-		ph->flags = (uint32_t)fld(ef, p, 4, 4);
-		ph->offset = fld(ef, p, 8, 8);
-		ph->vaddr = fld(ef, p, 16, 8);
-		ph->filesz = fld(ef, p, 32, 8);
-		ph->memsz = fld(ef, p, 40, 8);
-	} else {
-		ph->offset = fld(ef, p, 4, 4);
-		ph->vaddr = fld(ef, p, 8, 4);
-		ph->filesz = fld(ef, p, 16, 4);
-		ph->memsz = fld(ef, p, 20, 4);
-		ph->flags = (uint32_t)fld(ef, p, 24, 4);
-	}
+	ph->type = (uint32_t)get(ef, p, ef->L->p_type);
+	ph->flags = (uint32_t)get(ef, p, ef->L->p_flags);
+	ph->offset = get(ef, p, ef->L->p_offset);
+	ph->vaddr = get(ef, p, ef->L->p_vaddr);
+	ph->filesz = get(ef, p, ef->L->p_filesz);
+	ph->memsz = get(ef, p, ef->L->p_memsz);
 }
 
 /* The bytes of a section with file contents, bounds-checked. */
@@ -467,7 +485,7 @@ static int find_sframe_segment(const struct elf_file *ef, uint64_t *off, uint64_
 	*found = false;
 	if (ef->phnum == 0)
 		return 0;
-	if (ef->phentsize < (ef->is64 ? 56u : 32u)) {
+	if (ef->phentsize < ef->L->phentsize) {
 		fail(err, errlen, path, "bad program header entry size %" PRIu64, ef->phentsize);
 		return -1;
 	}
@@ -563,16 +581,13 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 			     const char *path, char *err, size_t errlen)
 {
 	bool rela = rsh->type == SHT_RELA;
-	unsigned entsize, symentsize = ef->is64 ? 24 : 16;
+	unsigned entsize = rela ? ef->L->relaentsize : ef->L->relentsize;
+	unsigned symentsize = ef->L->symentsize;
 	const unsigned char *rel, *syms;
 	struct elf_shdr symsh;
 	uint64_t nsyms, nrel, i;
 	char what[64];
 
-	if (ef->is64)
-		entsize = rela ? 24 : 16;
-	else
-		entsize = rela ? 12 : 8;
 	snprintf(what, sizeof(what), "relocation section %" PRIu64, rsh_idx);
 	if (rsh->entsize != 0 && rsh->entsize != entsize) {
 		fail(err, errlen, path, "%s: unexpected entry size %" PRIu64, what, rsh->entsize);
@@ -608,15 +623,10 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 		uint32_t type;
 		int width;
 
-		r_offset = fld(ef, r, 0, aw(ef));
-		r_info = fld(ef, r, aw(ef), aw(ef));
-		if (ef->is64) {
-			sym = r_info >> 32;
-			type = (uint32_t)(r_info & 0xffffffffu);
-		} else {
-			sym = r_info >> 8;
-			type = (uint32_t)(r_info & 0xffu);
-		}
+		r_offset = get(ef, r, ef->L->r_offset);
+		r_info = get(ef, r, ef->L->r_info);
+		sym = r_info >> ef->L->r_sym_shift;
+		type = (uint32_t)(r_info & (((uint64_t)1 << ef->L->r_sym_shift) - 1));
 		width = reloc_width(ef->machine, type);
 		if (width < 0) {
 			char m[32];
@@ -640,11 +650,11 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 			return -1;
 		}
 		if (rela)
-			addend = sign_extend(fld(ef, r, 2 * aw(ef), aw(ef)), aw(ef));
+			addend = sign_extend(get(ef, r, ef->L->r_addend), ef->L->r_addend.width);
 		else
 			addend = sign_extend(sf_get_uint(sec + r_offset, (unsigned)width, sec_be),
 					     (unsigned)width);
-		value = fld(ef, syms + sym * symentsize, ef->is64 ? 8 : 4, aw(ef));
+		value = get(ef, syms + sym * symentsize, ef->L->st_value);
 		/* Wrapping unsigned arithmetic, then read back as two's complement. */
 		value = value + (uint64_t)addend - (pcrel ? r_offset : 0);
 		result = sign_extend(value, 8);
@@ -867,7 +877,7 @@ static void add_symbol(struct sf_elf_info *info, const struct sec_range *sec, ui
 static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec_range *secs,
 		       struct sf_elf_info *info, char *err, size_t errlen)
 {
-	unsigned entsize = ef->is64 ? 24 : 16;
+	unsigned entsize = ef->L->symentsize;
 	const unsigned char *tab, *str, *xtab = NULL;
 	struct elf_shdr sh, strsh;
 	uint64_t n, i, nx = 0;
@@ -905,26 +915,17 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
 	}
 	for (i = 0; i < n; i++) {
 		const unsigned char *s = tab + i * entsize;
-		uint64_t name = fld(ef, s, 0, 4), value, size, shndx;
-		unsigned type, bind;
+		uint64_t name = get(ef, s, ef->L->st_name), value, size, shndx;
+		unsigned st_info = (unsigned)get(ef, s, ef->L->st_info);
+		unsigned type = ELF64_ST_TYPE(st_info), bind = ELF64_ST_BIND(st_info);
 
-		if (ef->is64) {
-			type = s[4] & 0xfu;
-			bind = s[4] >> 4;
-			shndx = fld(ef, s, 6, 2);
-			value = fld(ef, s, 8, 8);
-			size = fld(ef, s, 16, 8);
-		} else {
-			value = fld(ef, s, 4, 4);
-			size = fld(ef, s, 8, 4);
-			type = s[12] & 0xfu;
-			bind = s[12] >> 4;
-			shndx = fld(ef, s, 14, 2);
-		}
+		shndx = get(ef, s, ef->L->st_shndx);
+		value = get(ef, s, ef->L->st_value);
+		size = get(ef, s, ef->L->st_size);
 		if (type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
 		if (shndx == SHN_XINDEX)
-			shndx = i < nx ? fld(ef, xtab + 4 * i, 0, 4) : SHN_UNDEF;
+			shndx = i < nx ? sf_get_uint(xtab + 4 * i, 4, ef->be) : SHN_UNDEF;
 		else if (shndx >= SHN_LORESERVE)
 			continue;	/* absolute or common: in no section */
 		if (shndx == SHN_UNDEF || shndx >= ef->shnum)
@@ -1013,14 +1014,13 @@ static struct plt_reloc *plt_relocs(const struct elf_file *ef, size_t *n)
 		get_shdr(ef, sh.link, &symsh);
 		if (symsh.type != SHT_DYNSYM)
 			continue;
-		for (k = 0; k + 24 <= sh.size; k += 24) {
+		for (k = 0; k + ef->L->relaentsize <= sh.size; k += ef->L->relaentsize) {
 			const unsigned char *r = ef->data + sh.offset + k;
-			uint64_t info;
+			uint64_t info = get(ef, r, ef->L->r_info);
+			uint64_t type_mask = ((uint64_t)1 << ef->L->r_sym_shift) - 1;
 
-			/* The type first: r_info's low half, at byte 8 (LE) or 12 (BE). */
-			if (!plt_reloc_type(ef->machine, (uint32_t)fld(ef, r, ef->be ? 12 : 8, 4)))
+			if (!plt_reloc_type(ef->machine, (uint32_t)(info & type_mask)))
 				continue;
-			info = fld(ef, r, 8, 8);
 			if (*n == cap) {
 				size_t ncap = cap ? 2 * cap : 64;
 				struct plt_reloc *nv = realloc(v, ncap * sizeof(*v));
@@ -1033,9 +1033,9 @@ static struct plt_reloc *plt_relocs(const struct elf_file *ef, size_t *n)
 				v = nv;
 				cap = ncap;
 			}
-			v[*n].slot = fld(ef, r, 0, 8);
-			v[*n].sym = info >> 32;
-			v[*n].addend = fld(ef, r, 16, 8);
+			v[*n].slot = get(ef, r, ef->L->r_offset);
+			v[*n].sym = info >> ef->L->r_sym_shift;
+			v[*n].addend = get(ef, r, ef->L->r_addend);
 			v[*n].symtab = sh.link;
 			(*n)++;
 		}
@@ -1108,11 +1108,11 @@ static int plt_add_name(struct plt_names *pn, const struct elf_file *ef,
 		uint64_t name;
 
 		get_shdr(ef, r->symtab, &symsh);
-		if (symsh.link >= ef->shnum || r->sym >= symsh.size / 24 ||
+		if (symsh.link >= ef->shnum || r->sym >= symsh.size / ef->L->symentsize ||
 		    !in_bounds(symsh.offset, symsh.size, ef->size))
 			return 0;
 		get_shdr(ef, symsh.link, &strsh);
-		name = fld(ef, ef->data + symsh.offset + r->sym * 24, 0, 4);
+		name = get(ef, ef->data + symsh.offset + r->sym * ef->L->symentsize, ef->L->st_name);
 		if (strsh.type == SHT_NOBITS || !in_bounds(strsh.offset, strsh.size, ef->size) ||
 		    name >= strsh.size ||
 		    !memchr(ef->data + strsh.offset + name, 0, strsh.size - name))
@@ -1250,7 +1250,7 @@ static int add_plt_symbols(const struct elf_file *ef, const struct sec_range *se
 	uint64_t k;
 	int ret = -1;
 
-	if (!ef->is64 || (ef->machine != EM_X86_64 && ef->machine != EM_AARCH64 &&
+	if (ef->L != &elf64_layout || (ef->machine != EM_X86_64 && ef->machine != EM_AARCH64 &&
 			  ef->machine != EM_S390) ||
 	    ef->shstrndx == SHN_UNDEF || ef->shstrndx >= ef->shnum)
 		return 0;
