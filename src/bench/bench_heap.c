@@ -1,33 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * bench_heap.c - count heap allocations by interposing malloc and friends.
+ * bench_heap.c - count the heap allocations made by the code linked into
+ * the benchmark.
  *
  * The core references no allocator at all (tests/check_freestanding.sh
- * checks its symbols); this shows the same at run time: the process's
- * allocation count does not move across a million lookups or unwinds. The
- * definitions here take precedence over the C library's for every caller in
- * the process, and hand the work to glibc's own entry points. Sanitizer
- * builds keep their allocator: there the counter reports -1 (unknown).
+ * checks its symbols); this shows the same at run time, for the library
+ * and the callbacks a caller gives it. The benchmark is linked with
+ * --wrap=malloc, --wrap=calloc and --wrap=realloc: the linker sends the
+ * calls of the objects it links (the library, the tool's loaders, the
+ * benchmark itself) to the __wrap_ functions here, which count and call the
+ * C library's. Nothing is replaced for the rest of the process: the C
+ * library's own allocations and those of the peers loaded with dlopen()
+ * (libsframe, libgcc, libunwind) neither pass here nor change, and a
+ * sanitizer keeps its allocator. Built without the wrap
+ * (BENCH_HEAP_WRAP undefined: a linker without --wrap), or when a probe
+ * allocation is not seen, the counter reports -1 (unknown), never 0.
  */
 #include "bench_util.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
-	__has_feature(thread_sanitizer)
-#define BENCH_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define BENCH_SANITIZED 1
-#endif
+#ifdef BENCH_HEAP_WRAP
 
-#if defined(__GLIBC__) && !defined(BENCH_SANITIZED)
-
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t size);
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t size);
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t size);
 
 static unsigned long heap_calls;
 static unsigned long heap_mark;
@@ -37,31 +38,49 @@ static void count(void)
 	__atomic_fetch_add(&heap_calls, 1, __ATOMIC_RELAXED);
 }
 
-void *malloc(size_t size)
+void *__wrap_malloc(size_t size)
 {
 	count();
-	return __libc_malloc(size);
+	return __real_malloc(size);
 }
 
-void *calloc(size_t n, size_t size)
+void *__wrap_calloc(size_t n, size_t size)
 {
 	count();
-	return __libc_calloc(n, size);
+	return __real_calloc(n, size);
 }
 
-void *realloc(void *p, size_t size)
+void *__wrap_realloc(void *p, size_t size)
 {
 	count();
-	return __libc_realloc(p, size);
+	return __real_realloc(p, size);
+}
+
+/* Does a call to malloc() from this file reach the counter? */
+static bool heap_wrapped(void)
+{
+	static int state;	/* 0 unknown, 1 counted, -1 not counted */
+
+	if (state == 0) {
+		unsigned long before = __atomic_load_n(&heap_calls, __ATOMIC_RELAXED);
+		void *volatile p = malloc(16);
+
+		free(p);
+		state = __atomic_load_n(&heap_calls, __ATOMIC_RELAXED) != before ? 1 : -1;
+	}
+	return state == 1;
 }
 
 void bench_heap_begin(void)
 {
+	heap_wrapped();
 	heap_mark = __atomic_load_n(&heap_calls, __ATOMIC_RELAXED);
 }
 
 long bench_heap_end(void)
 {
+	if (!heap_wrapped())
+		return -1;
 	return (long)(__atomic_load_n(&heap_calls, __ATOMIC_RELAXED) - heap_mark);
 }
 

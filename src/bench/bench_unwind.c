@@ -669,7 +669,8 @@ static int run_inproc(double seconds)
 		if (m->state == 1) {
 			printf("unwind method=%s frames=%" PRIu32 " ns_per_walk=%.1f ns_per_frame=%.2f",
 			       method_name[i], m->frames, m->r.min_ns, per_frame(m));
-			if (m->heap >= 0)
+			/* (The counter does not see into the peers' libraries.) */
+			if (m->heap >= 0 && i <= M_FP)
 				printf(" heap_allocs=%ld", m->heap);
 			printf("\n");
 			fprintf(stderr, "# unwind %s: median ns_per_frame=%.2f runs=%u\n", method_name[i],

@@ -99,10 +99,11 @@ struct bench_file_reader {
 int bench_file_read(void *ctx, uint64_t addr, void *dst, size_t len);
 
 /*
- * Heap allocations (malloc, calloc, realloc, aligned allocations) made by
- * the process between bench_heap_begin() and bench_heap_end(), which
- * returns their number; or -1 when the counter is not built in (sanitizer
- * builds keep their own allocator).
+ * Heap allocations (malloc, calloc, realloc) made by the code linked into
+ * the benchmark (the library, the tool's loaders, the benchmark's own
+ * callbacks; not the C library's internals, not dlopen()ed peers) between
+ * bench_heap_begin() and bench_heap_end(), which returns their number; or
+ * -1 when the link does not route those calls to the counter.
  */
 void bench_heap_begin(void);
 long bench_heap_end(void);
