@@ -3,8 +3,8 @@
  * sframe_decode.h - decoders of one FDE, one FRE and one row's rules;
  * internal, not installed.
  *
- * They are inline so that sframe_lookup() runs its whole in-memory path as
- * one function (no calls, no copies of the decoded structures between
+ * They are inline so that sframe_lookup() runs its in-memory path in one
+ * function, the search aside (no copies of the decoded structures between
  * translation units); sframe_fde.c and sframe_fre.c wrap them for the
  * public API. One implementation serves both: a lookup and
  * sframe_get_fde()/sframe_fre_rules() cannot disagree.
@@ -21,16 +21,12 @@
  * byte order: run-time values, or constants for a caller that wants a copy
  * of its own per layout.
  */
-static SFRAME_ALWAYS_INLINE uint32_t sf_load32(const uint8_t *p, bool be)
-{
-	return be ? sf_be32(p) : sf_le32(p);
-}
 
 /* The stored start, sign-extended: v3 stores 64 bits, v1 and v2 32. */
 static SFRAME_ALWAYS_INLINE int64_t sf_entry_start(const uint8_t *e, bool v3, bool be)
 {
 	if (v3)
-		return sf_s64(be ? sf_be64(e) : sf_le64(e));
+		return sf_s64(sf_load64(e, be));
 	return sf_s32(sf_load32(e, be));
 }
 

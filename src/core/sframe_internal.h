@@ -116,6 +116,17 @@ static inline uint64_t sf_be64(const uint8_t *p)
 	       (uint64_t)p[6] << 8 | p[7];
 }
 
+/* Loads in the byte order @be names (a constant, or a section's). */
+static inline uint32_t sf_load32(const uint8_t *p, bool be)
+{
+	return be ? sf_be32(p) : sf_le32(p);
+}
+
+static inline uint64_t sf_load64(const uint8_t *p, bool be)
+{
+	return be ? sf_be64(p) : sf_le64(p);
+}
+
 /*
  * The byte order the SFrame magic at @p (two bytes) stands for: 0 little
  * endian, 1 big endian, -1 not the magic.
@@ -139,12 +150,7 @@ static inline uint16_t sf_u16(const struct sframe_section *sec, const uint8_t *p
 
 static inline uint32_t sf_u32(const struct sframe_section *sec, const uint8_t *p)
 {
-	return sec->big_endian ? sf_be32(p) : sf_le32(p);
-}
-
-static inline uint64_t sf_u64(const struct sframe_section *sec, const uint8_t *p)
-{
-	return sec->big_endian ? sf_be64(p) : sf_le64(p);
+	return sf_load32(p, sec->big_endian);
 }
 
 /* Two's-complement reinterpretations without implementation-defined casts. */
