@@ -40,8 +40,11 @@ static SFRAME_ALWAYS_INLINE uint32_t sf_entry_fre_off(const uint8_t *e, bool v3,
 	return sf_load32(e + (v3 ? SFRAME_V3_FDE_FRE_OFF : SFRAME_V12_FDE_FRE_OFF), be);
 }
 
-/* Bytes of an entry up to the end of its size field: all a search reads. */
-#define SF_ENTRY_KEY_BYTES(v3) (((v3) ? SFRAME_V3_FDE_SIZE_FIELD : SFRAME_V12_FDE_SIZE_FIELD) + 4)
+/*
+ * Bytes of an entry up to the end of its size field, where its FRE offset
+ * begins: all a search reads.
+ */
+#define SF_ENTRY_KEY_BYTES(v3) ((v3) ? SFRAME_V3_FDE_FRE_OFF : SFRAME_V12_FDE_FRE_OFF)
 
 /*
  * The stored start is relative to the section start, or, with the PCREL
@@ -117,7 +120,7 @@ static SFRAME_ALWAYS_INLINE int sf_fde_tail_check(const struct sframe_section *s
 	 * its remaining area can hold is corrupt. This bounds every FRE loop
 	 * by the section size as well as by the count.
 	 */
-	if (t->run > sec->fre_len || (uint64_t)t->num_fres * 2 > sec->fre_len - t->run)
+	if (t->run > sec->fre_len || (uint64_t)t->num_fres * SF_FRE_MIN_BYTES > sec->fre_len - t->run)
 		return -SFRAME_ERR_FDE;
 	/* (sf_decode_fre() refuses types 3..15 whatever the assume mask.) */
 	if (SFRAME_INFO_FRE_TYPE(t->info) > SFRAME_FRE_TYPE_ADDR4)

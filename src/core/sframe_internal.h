@@ -18,7 +18,10 @@
 #define SF_LOOKUP_ASSUME ((unsigned int)(SFRAME_ASSUME_MASK) & SFRAME_ASSUME_VALID)
 
 /* Largest valid FRE: 4-byte start, info byte, six 4-byte words. */
-#define SF_FRE_MAX_BYTES (4 + 1 + SFRAME_MAX_WORDS * 4)
+#define SF_FRE_MAX_BYTES (SFRAME_FRE_START_BYTES(SFRAME_FRE_TYPE_ADDR4) + 1 + \
+			  SFRAME_MAX_WORDS * SFRAME_WORD_BYTES(SFRAME_WORD_SIZE_4))
+/* Smallest FRE: 1-byte start, info byte, no words. */
+#define SF_FRE_MIN_BYTES (SFRAME_FRE_START_BYTES(SFRAME_FRE_TYPE_ADDR1) + 1)
 
 /*
  * sf_fetch() - the bytes at @off of a section behind a callback, already

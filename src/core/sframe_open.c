@@ -107,7 +107,7 @@ static int place_parts(struct sframe_section *s, uint32_t fde_off, uint32_t fre_
 	if (fde_off > fre_off || fde_end > s->fre_start)
 		return -SFRAME_ERR_HEADER;
 	/* Every FRE takes at least 2 bytes, every v3 FDE a 5-byte record. */
-	min_fre_bytes = (uint64_t)s->num_fres * 2;
+	min_fre_bytes = (uint64_t)s->num_fres * SF_FRE_MIN_BYTES;
 	if (s->version == SFRAME_VERSION_3)
 		min_fre_bytes += (uint64_t)s->num_fdes * SFRAME_V3_FDE_ATTR_SIZE;
 	if (min_fre_bytes > s->fre_len)
