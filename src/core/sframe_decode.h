@@ -245,20 +245,11 @@ static SFRAME_ALWAYS_INLINE int sf_fre_head(const struct sframe_section *sec,
 	*info = p[sb];
 	n = SFRAME_FRE_INFO_NUM_WORDS(*info);
 	code = SFRAME_FRE_INFO_WORD_SIZE(*info);
-	/*
-	 * A scan waits for this size to find the next FRE: with 1-byte words
-	 * (nearly every row) it is an addition, a shorter chain than a shift
-	 * by the size code, which is left to a branch that predicts well.
-	 */
-	if (SFRAME_LIKELY(code == SFRAME_WORD_SIZE_1)) {
-		size = sb + 1 + n;
-	} else {
-		/* Refused rather than given a guessed width. */
-		if (check && code == SFRAME_WORD_SIZE_UNDEFINED)
-			return -SFRAME_ERR_WORD_SIZE;
-		/* (Under the assume mask, the undefined code reads as 8 bytes.) */
-		size = sb + 1 + ((size_t)n << code);
-	}
+	/* Refused rather than given a guessed width. */
+	if (check && code == SFRAME_WORD_SIZE_UNDEFINED)
+		return -SFRAME_ERR_WORD_SIZE;
+	/* (Under the assume mask, the undefined code reads as 8 bytes a word.) */
+	size = sb + 1 + (size_t)n * SFRAME_WORD_BYTES(code);
 	/*
 	 * No ABI or FDE type uses more than six words; refusing more here keeps
 	 * the decoded row fixed-size (libsframe overflows its buffer instead).
