@@ -29,7 +29,8 @@ struct fre_window {
  * Out of line: one copy serves the first window and every refill, and its
  * locals stay out of sframe_lookup()'s frame.
  */
-static SFRAME_NOINLINE int window_read(const struct sframe_section *sec, struct fre_window *w, uint64_t from)
+static SFRAME_NOINLINE int window_read(const struct sframe_section *sec, struct fre_window *w,
+				       uint64_t from)
 {
 	uint64_t left = w->end - from;
 	size_t n = left < sizeof(w->buf) ? (size_t)left : sizeof(w->buf);
