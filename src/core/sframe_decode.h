@@ -248,8 +248,12 @@ static SFRAME_ALWAYS_INLINE int sf_fre_head(const struct sframe_section *sec,
 	/* Refused rather than given a guessed width. */
 	if (check && code == SFRAME_WORD_SIZE_UNDEFINED)
 		return -SFRAME_ERR_WORD_SIZE;
-	/* (Under the assume mask, the undefined code reads as 8 bytes a word.) */
-	size = sb + 1 + (size_t)n * SFRAME_WORD_BYTES(code);
+	/*
+	 * n * SFRAME_WORD_BYTES(code), as a shift: a scan's next FRE waits
+	 * for this size, and compilers emit a multiply for the product.
+	 * (Under the assume mask, the undefined code reads as 8 bytes a word.)
+	 */
+	size = sb + 1 + ((size_t)n << code);
 	/*
 	 * No ABI or FDE type uses more than six words; refusing more here keeps
 	 * the decoded row fixed-size (libsframe overflows its buffer instead).
