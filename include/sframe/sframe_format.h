@@ -113,6 +113,8 @@
 #define SFRAME_FRE_TYPE_ADDR1		0
 #define SFRAME_FRE_TYPE_ADDR2		1
 #define SFRAME_FRE_TYPE_ADDR4		2
+/* Bytes of the start offset of FRE type @t, ADDR1 .. ADDR4 only: 1, 2, 4. */
+#define SFRAME_FRE_START_BYTES(t)	(1u << (t))
 
 /* PC types: how a PC selects a row. */
 #define SFRAME_PC_TYPE_INC		0	/* rows cover [start_i, start_i+1) */
@@ -143,6 +145,10 @@
 #define SFRAME_WORD_SIZE_1		0
 #define SFRAME_WORD_SIZE_2		1
 #define SFRAME_WORD_SIZE_4		2
+/* The fourth size code names no width: an FRE carrying it cannot be read. */
+#define SFRAME_WORD_SIZE_UNDEFINED	3
+/* Bytes of each data word for size code @c, SFRAME_WORD_SIZE_1 .. _4 only. */
+#define SFRAME_WORD_BYTES(c)		(1u << (c))
 
 /* Most data words any valid FRE carries (v3 FLEX: three pairs). */
 #define SFRAME_MAX_WORDS		6

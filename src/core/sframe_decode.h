@@ -3,8 +3,8 @@
  * sframe_decode.h - decoders of one FDE, one FRE and one row's rules;
  * internal, not installed.
  *
- * They are inline so that sframe_lookup() runs its whole in-memory path as
- * one function (no calls, no copies of the decoded structures between
+ * They are inline so that sframe_lookup() runs its in-memory path in one
+ * function, the search aside (no copies of the decoded structures between
  * translation units); sframe_fde.c and sframe_fre.c wrap them for the
  * public API. One implementation serves both: a lookup and
  * sframe_get_fde()/sframe_fre_rules() cannot disagree.
@@ -13,6 +13,38 @@
 #define SFRAME_DECODE_H
 
 #include "sframe_internal.h"
+
+/*
+ * The FDE index entry: start, size and FRE offset, the first fields of an
+ * FDE in every version (the whole of a v3 one), decoded from the entry's
+ * bytes @e by these three alone. @v3 and @be are the section's version and
+ * byte order: run-time values, or constants for a caller that wants a copy
+ * of its own per layout.
+ */
+
+/* The stored start, sign-extended: v3 stores 64 bits, v1 and v2 32. */
+static SFRAME_ALWAYS_INLINE int64_t sf_entry_start(const uint8_t *e, bool v3, bool be)
+{
+	if (v3)
+		return sf_s64(sf_load64(e, be));
+	return sf_s32(sf_load32(e, be));
+}
+
+static SFRAME_ALWAYS_INLINE uint32_t sf_entry_size(const uint8_t *e, bool v3, bool be)
+{
+	return sf_load32(e + (v3 ? SFRAME_V3_FDE_SIZE_FIELD : SFRAME_V12_FDE_SIZE_FIELD), be);
+}
+
+static SFRAME_ALWAYS_INLINE uint32_t sf_entry_fre_off(const uint8_t *e, bool v3, bool be)
+{
+	return sf_load32(e + (v3 ? SFRAME_V3_FDE_FRE_OFF : SFRAME_V12_FDE_FRE_OFF), be);
+}
+
+/*
+ * Bytes of an entry up to the end of its size field, where its FRE offset
+ * begins: all a search reads.
+ */
+#define SF_ENTRY_KEY_BYTES(v3) ((v3) ? SFRAME_V3_FDE_FRE_OFF : SFRAME_V12_FDE_FRE_OFF)
 
 /*
  * The stored start is relative to the section start, or, with the PCREL
@@ -34,6 +66,76 @@ static inline int sf_fde_offset(const struct sframe_section *sec, int64_t field,
 	return 0;
 }
 
+/* The rest of an FDE, past its index entry, as sf_decode_fde() needs it. */
+struct sf_fde_tail {
+	uint64_t run;		/* its first FRE, from the FRE area's start */
+	uint32_t num_fres;
+	unsigned int info, info2, rep_size;
+};
+
+/*
+ * v3 keeps the rest in an attribute record at @fre_off, ahead of the
+ * function's FREs; it must lie inside the FRE area.
+ */
+static SFRAME_ALWAYS_INLINE int sf_fde_tail_v3(const struct sframe_section *sec, uint32_t fre_off,
+					       bool check, struct sf_fde_tail *t)
+{
+	uint8_t atmp[SFRAME_V3_FDE_ATTR_SIZE];
+	const uint8_t *a;
+	int ret;
+
+	if (check && (fre_off > sec->fre_len || SFRAME_V3_FDE_ATTR_SIZE > sec->fre_len - fre_off))
+		return -SFRAME_ERR_FDE;
+	ret = sf_view(sec, sec->fre_start + fre_off, sizeof(atmp), atmp, -SFRAME_ERR_FDE, &a);
+	if (ret)
+		return ret;
+	t->num_fres = sf_u16(sec, a + SFRAME_V3_ATTR_NUM_FRES);
+	t->info = a[SFRAME_V3_ATTR_INFO];
+	t->info2 = a[SFRAME_V3_ATTR_INFO2];
+	t->rep_size = a[SFRAME_V3_ATTR_REP_SIZE];
+	t->run = (uint64_t)fre_off + SFRAME_V3_FDE_ATTR_SIZE;
+	return 0;
+}
+
+/* v1 and v2 carry it in the FDE itself, after the index entry. */
+static SFRAME_ALWAYS_INLINE void sf_fde_tail_v12(const struct sframe_section *sec, const uint8_t *b,
+						 uint32_t fre_off, struct sf_fde_tail *t)
+{
+	t->num_fres = sf_u32(sec, b + SFRAME_V12_FDE_NUM_FRES);
+	t->info = b[SFRAME_V12_FDE_INFO];
+	t->info2 = 0;
+	t->rep_size = sec->version == SFRAME_VERSION_2 ? b[SFRAME_V2_FDE_REP_SIZE] : 0;
+	t->run = fre_off;
+}
+
+/*
+ * The checks on the rest that sframe_check() proves (@check false: the
+ * assume mask skips them).
+ */
+static SFRAME_ALWAYS_INLINE int sf_fde_tail_check(const struct sframe_section *sec,
+						  const struct sf_fde_tail *t)
+{
+	/*
+	 * Each FRE takes at least two bytes: a function claiming more FREs than
+	 * its remaining area can hold is corrupt. This bounds every FRE loop
+	 * by the section size as well as by the count.
+	 */
+	if (t->run > sec->fre_len || (uint64_t)t->num_fres * SF_FRE_MIN_BYTES > sec->fre_len - t->run)
+		return -SFRAME_ERR_FDE;
+	/* (sf_decode_fre() refuses types 3..15 whatever the assume mask.) */
+	if (SFRAME_INFO_FRE_TYPE(t->info) > SFRAME_FRE_TYPE_ADDR4)
+		return -SFRAME_ERR_FRE_TYPE;
+	/*
+	 * Any ABI may carry FLEX FDEs (gas writes them for amd64 and s390x
+	 * only, but the format ties no FDE type to an ABI); what a rule needs
+	 * that the ABI cannot give fails the unwinding step that uses it, not
+	 * the decoding.
+	 */
+	if (sec->version == SFRAME_VERSION_3 && SFRAME_INFO2_FDE_TYPE(t->info2) > SFRAME_FDE_TYPE_FLEX)
+		return -SFRAME_ERR_FDE_TYPE;
+	return 0;
+}
+
 /*
  * @assume: SFRAME_ASSUME_VALID_FDES skips the checks sframe_check() proved
  * (attribute record and FRE run inside the FRE area, FRE type, FDE type);
@@ -44,11 +146,12 @@ static SFRAME_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, 
 {
 	const bool check = !(assume & SFRAME_ASSUME_VALID_FDES);
 	uint8_t tmp[SFRAME_V2_FDE_SIZE];
+	struct sf_fde_tail t;
 	const uint8_t *b;
-	uint64_t off, run;
+	uint64_t off;
 	int64_t start_field, func_offset;
-	uint32_t fre_off, func_size, num_fres;
-	unsigned int info, info2 = 0, rep_size = 0, fre_type, fde_type = 0;
+	uint32_t fre_off, func_size;
+	bool v3;
 	int ret;
 
 	if (!sec || !fde || index >= sec->num_fdes)
@@ -57,59 +160,19 @@ static SFRAME_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, 
 	ret = sf_view(sec, off, sec->fde_size, tmp, -SFRAME_ERR_FDE, &b);
 	if (ret)
 		return ret;
-
-	if (sec->version == SFRAME_VERSION_3) {
-		uint8_t atmp[SFRAME_V3_FDE_ATTR_SIZE];
-		const uint8_t *a;
-
-		start_field = sf_s64(sf_u64(sec, b));
-		func_size = sf_u32(sec, b + SFRAME_V3_FDE_SIZE_FIELD);
-		fre_off = sf_u32(sec, b + SFRAME_V3_FDE_FRE_OFF);
-		/* The attribute record must lie inside the FRE area. */
-		if (check &&
-		    (fre_off > sec->fre_len || SFRAME_V3_FDE_ATTR_SIZE > sec->fre_len - fre_off))
-			return -SFRAME_ERR_FDE;
-		ret = sf_view(sec, sec->fre_start + fre_off, sizeof(atmp), atmp, -SFRAME_ERR_FDE, &a);
+	v3 = sec->version == SFRAME_VERSION_3;
+	start_field = sf_entry_start(b, v3, sec->big_endian);
+	func_size = sf_entry_size(b, v3, sec->big_endian);
+	fre_off = sf_entry_fre_off(b, v3, sec->big_endian);
+	if (v3) {
+		ret = sf_fde_tail_v3(sec, fre_off, check, &t);
 		if (ret)
 			return ret;
-		num_fres = sf_u16(sec, a + SFRAME_V3_ATTR_NUM_FRES);
-		info = a[SFRAME_V3_ATTR_INFO];
-		info2 = a[SFRAME_V3_ATTR_INFO2];
-		rep_size = a[SFRAME_V3_ATTR_REP_SIZE];
-		run = (uint64_t)fre_off + SFRAME_V3_FDE_ATTR_SIZE;
 	} else {
-		start_field = sf_s32(sf_u32(sec, b));
-		func_size = sf_u32(sec, b + SFRAME_V12_FDE_SIZE_FIELD);
-		fre_off = sf_u32(sec, b + SFRAME_V12_FDE_FRE_OFF);
-		num_fres = sf_u32(sec, b + SFRAME_V12_FDE_NUM_FRES);
-		info = b[SFRAME_V12_FDE_INFO];
-		if (sec->version == SFRAME_VERSION_2)
-			rep_size = b[SFRAME_V2_FDE_REP_SIZE];
-		run = fre_off;
+		sf_fde_tail_v12(sec, b, fre_off, &t);
 	}
-	/*
-	 * Each FRE takes at least two bytes: a function claiming more FREs than
-	 * its remaining area can hold is corrupt. This bounds every FRE loop
-	 * by the section size as well as by the count.
-	 */
-	if (check && (run > sec->fre_len || (uint64_t)num_fres * 2 > sec->fre_len - run))
-		return -SFRAME_ERR_FDE;
-
-	fre_type = SFRAME_INFO_FRE_TYPE(info);
-	/* (sf_decode_fre() refuses types 3..15 whatever the assume mask.) */
-	if (check && fre_type > SFRAME_FRE_TYPE_ADDR4)
-		return -SFRAME_ERR_FRE_TYPE;
-	if (sec->version == SFRAME_VERSION_3) {
-		fde_type = SFRAME_INFO2_FDE_TYPE(info2);
-		/*
-		 * Any ABI may carry FLEX FDEs (gas writes them for amd64 and
-		 * s390x only, but the format ties no FDE type to an ABI); what a
-		 * rule needs that the ABI cannot give fails the unwinding step
-		 * that uses it, not the decoding.
-		 */
-		if (check && fde_type > SFRAME_FDE_TYPE_FLEX)
-			return -SFRAME_ERR_FDE_TYPE;
-	}
+	if (check && (ret = sf_fde_tail_check(sec, &t)))
+		return ret;
 
 	ret = sf_fde_offset(sec, start_field, off + SFRAME_FDE_START, &func_offset);
 	if (ret)
@@ -134,18 +197,74 @@ static SFRAME_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, 
 	fde->func_size = func_size;
 	fde->start_field = start_field;
 	fde->start_field_off = off + SFRAME_FDE_START;
-	fde->fres_off = sec->fre_start + run;
-	fde->num_fres = num_fres;
-	fde->info = (uint8_t)info;
-	fde->info2 = (uint8_t)info2;
-	fde->rep_size = (uint8_t)rep_size;
-	fde->fre_type = (uint8_t)fre_type;
-	fde->pc_type = (uint8_t)SFRAME_INFO_PC_TYPE(info);
-	fde->fde_type = (uint8_t)fde_type;
-	fde->pauth_key = (uint8_t)SFRAME_INFO_PAUTH_KEY(info);
+	fde->fres_off = sec->fre_start + t.run;
+	fde->num_fres = t.num_fres;
+	fde->info = (uint8_t)t.info;
+	fde->info2 = (uint8_t)t.info2;
+	fde->rep_size = (uint8_t)t.rep_size;
+	fde->fre_type = (uint8_t)SFRAME_INFO_FRE_TYPE(t.info);
+	fde->pc_type = (uint8_t)SFRAME_INFO_PC_TYPE(t.info);
+	fde->fde_type = (uint8_t)(v3 ? SFRAME_INFO2_FDE_TYPE(t.info2) : SFRAME_FDE_TYPE_DEFAULT);
+	fde->pauth_key = (uint8_t)SFRAME_INFO_PAUTH_KEY(t.info);
 	/* (Bit 7 of a v1/v2 info byte is unused.) */
-	fde->signal = sec->version == SFRAME_VERSION_3 && SFRAME_INFO_SIGNAL(info);
+	fde->signal = v3 && SFRAME_INFO_SIGNAL(t.info);
 	return 0;
+}
+
+/*
+ * sf_fre_head() - the one parser of an FRE's header (start offset, info
+ * byte): the FRE of type @fre_type (ADDR1 .. ADDR4, checked by the caller)
+ * at @p, with @avail bytes from @p on. Stores its start in *@start and its
+ * info byte in *@info, and returns its encoded size (> 0). Returns 0 when
+ * the start lies past @limit, before the rest is looked at: a scan for a
+ * row ends there, whatever the rest of that FRE holds (a damaged row fails
+ * only the lookups that select it or scan past it). Else -SFRAME_ERR_FRE
+ * when the FRE runs past @avail, and, unless @assume has
+ * SFRAME_ASSUME_VALID_FRES, -SFRAME_ERR_WORD_SIZE or -SFRAME_ERR_WORDS.
+ */
+static SFRAME_ALWAYS_INLINE int sf_fre_head(const struct sframe_section *sec,
+					    unsigned int fre_type, const uint8_t *p, size_t avail,
+					    uint32_t limit, uint32_t *start, unsigned int *info,
+					    unsigned int assume)
+{
+	const bool check = !(assume & SFRAME_ASSUME_VALID_FRES);
+	const unsigned int sb = SFRAME_FRE_START_BYTES(fre_type);
+	unsigned int n, code;
+	size_t size;
+
+	if (SFRAME_UNLIKELY(avail < sb + 1))
+		return -SFRAME_ERR_FRE;
+	if (fre_type == SFRAME_FRE_TYPE_ADDR1)
+		*start = p[0];
+	else if (fre_type == SFRAME_FRE_TYPE_ADDR2)
+		*start = sf_u16(sec, p);
+	else
+		*start = sf_u32(sec, p);
+	if (*start > limit)
+		return 0;
+	*info = p[sb];
+	n = SFRAME_FRE_INFO_NUM_WORDS(*info);
+	code = SFRAME_FRE_INFO_WORD_SIZE(*info);
+	/* Refused rather than given a guessed width. */
+	if (check && code == SFRAME_WORD_SIZE_UNDEFINED)
+		return -SFRAME_ERR_WORD_SIZE;
+	/*
+	 * n * SFRAME_WORD_BYTES(code), as a shift: a scan's next FRE waits
+	 * for this size, and compilers emit a multiply for the product.
+	 * (Under the assume mask, the undefined code reads as 8 bytes a word.)
+	 */
+	size = sb + 1 + ((size_t)n << code);
+	/*
+	 * No ABI or FDE type uses more than six words; refusing more here keeps
+	 * the decoded row fixed-size (libsframe overflows its buffer instead).
+	 * Without the check (assume mask) words past the sixth are not stored,
+	 * and sframe_lookup()'s rule decoding refuses the row.
+	 */
+	if (check && SFRAME_UNLIKELY(n > SFRAME_MAX_WORDS))
+		return -SFRAME_ERR_WORDS;
+	if (SFRAME_UNLIKELY(size > avail))
+		return -SFRAME_ERR_FRE;
+	return (int)size;
 }
 
 /*
@@ -162,67 +281,21 @@ static SFRAME_ALWAYS_INLINE void sf_word1(struct sframe_fre *fre, const uint8_t 
 }
 
 /*
- * sf_decode_fre() - decode one FRE from @avail bytes at @p.
- * Returns its encoded size (> 0), or -SFRAME_ERR_FRE when it runs past
- * @avail, -SFRAME_ERR_FRE_TYPE, -SFRAME_ERR_WORD_SIZE or -SFRAME_ERR_WORDS.
- * @assume: SFRAME_ASSUME_* bits whose checks are skipped (0: check all).
+ * The @n words of @wb bytes at @p (@avail bytes there, all of them when
+ * the words are 1 byte: the decoder may read ahead), zero past them.
  */
-static SFRAME_ALWAYS_INLINE int sf_decode_fre(const struct sframe_section *sec,
-					      unsigned int fre_type, const uint8_t *p, size_t avail,
-					      struct sframe_fre *fre, unsigned int assume)
+static SFRAME_ALWAYS_INLINE void sf_fre_words(const struct sframe_section *sec,
+					      struct sframe_fre *fre, const uint8_t *p,
+					      size_t avail, unsigned int n, unsigned int wb)
 {
-	const bool check = !(assume & SFRAME_ASSUME_VALID_FRES);
-	static const uint8_t start_bytes[3] = { 1, 2, 4 };
-	unsigned int sb, info, n, code, wb, i;
-	size_t total;
+	unsigned int i;
 
-	if (fre_type > SFRAME_FRE_TYPE_ADDR4)
-		return -SFRAME_ERR_FRE_TYPE;
-	sb = start_bytes[fre_type];
-	if (avail < sb + 1)
-		return -SFRAME_ERR_FRE;
-	switch (sb) {
-	case 1:
-		fre->start = p[0];
-		break;
-	case 2:
-		fre->start = sf_u16(sec, p);
-		break;
-	default:
-		fre->start = sf_u32(sec, p);
-		break;
-	}
-	info = p[sb];
-	n = SFRAME_FRE_INFO_NUM_WORDS(info);
-	code = SFRAME_FRE_INFO_WORD_SIZE(info);
-	/* Size code 3 is undefined: refuse it rather than guess a width. */
-	if (check && code == 3)
-		return -SFRAME_ERR_WORD_SIZE;
-	/*
-	 * No ABI or FDE type uses more than six words; refusing more here keeps
-	 * the decoded row fixed-size (libsframe overflows its buffer instead).
-	 * Without the check (assume mask) words past the sixth are not stored,
-	 * and sframe_lookup()'s rule decoding refuses the row.
-	 */
-	if (check && n > SFRAME_MAX_WORDS)
-		return -SFRAME_ERR_WORDS;
-	wb = 1u << code;
-	total = sb + 1 + (size_t)n * wb;
-	if (total > avail)
-		return -SFRAME_ERR_FRE;
-
-	fre->info = (uint8_t)info;
-	fre->num_words = (uint8_t)n;
-	fre->word_bytes = (uint8_t)wb;
-	fre->size = (uint8_t)total;
-	fre->mangled_ra = SFRAME_FRE_INFO_MANGLED_RA(info);
-	p += sb + 1;
 	if (n > SFRAME_MAX_WORDS)
-		n = SFRAME_MAX_WORDS;	/* (only with the assume mask; see above) */
+		n = SFRAME_MAX_WORDS;	/* (only with the assume mask; see sf_fre_head()) */
 	/* One loop per width: the common 1-byte words cost a load each. */
 	switch (wb) {
 	case 1:
-		if (avail - (sb + 1) >= SFRAME_MAX_WORDS) {
+		if (avail >= SFRAME_MAX_WORDS) {
 			/*
 			 * The common case, without a branch on the word count
 			 * (which differs from row to row): all six bytes are
@@ -234,7 +307,7 @@ static SFRAME_ALWAYS_INLINE int sf_decode_fre(const struct sframe_section *sec,
 			sf_word1(fre, p, n, 3);
 			sf_word1(fre, p, n, 4);
 			sf_word1(fre, p, n, 5);
-			return (int)total;
+			return;
 		}
 		for (i = 0; i < n; i++)
 			fre->words[i] = sf_s8(p[i]);
@@ -250,7 +323,38 @@ static SFRAME_ALWAYS_INLINE int sf_decode_fre(const struct sframe_section *sec,
 	}
 	for (; i < SFRAME_MAX_WORDS; i++)
 		fre->words[i] = 0;
-	return (int)total;
+}
+
+/*
+ * sf_decode_fre() - decode one FRE from @avail bytes at @p.
+ * Returns its encoded size (> 0), or -SFRAME_ERR_FRE when it runs past
+ * @avail, -SFRAME_ERR_FRE_TYPE, -SFRAME_ERR_WORD_SIZE or -SFRAME_ERR_WORDS.
+ * @assume: SFRAME_ASSUME_* bits whose checks are skipped (0: check all).
+ */
+static SFRAME_ALWAYS_INLINE int sf_decode_fre(const struct sframe_section *sec,
+					      unsigned int fre_type, const uint8_t *p, size_t avail,
+					      struct sframe_fre *fre, unsigned int assume)
+{
+	unsigned int info = 0, sb, code;
+	uint32_t start = 0;
+	int size;
+
+	if (fre_type > SFRAME_FRE_TYPE_ADDR4)
+		return -SFRAME_ERR_FRE_TYPE;
+	/* (No start lies past the largest limit: 0 is not returned.) */
+	size = sf_fre_head(sec, fre_type, p, avail, SFRAME_UINT32_MAX, &start, &info, assume);
+	if (size < 0)
+		return size;
+	sb = SFRAME_FRE_START_BYTES(fre_type);
+	code = SFRAME_FRE_INFO_WORD_SIZE(info);
+	fre->start = start;
+	fre->info = (uint8_t)info;
+	fre->num_words = (uint8_t)SFRAME_FRE_INFO_NUM_WORDS(info);
+	fre->word_bytes = (uint8_t)SFRAME_WORD_BYTES(code);
+	fre->size = (uint8_t)size;
+	fre->mangled_ra = SFRAME_FRE_INFO_MANGLED_RA(info);
+	sf_fre_words(sec, fre, p + sb + 1, avail - (sb + 1), fre->num_words, SFRAME_WORD_BYTES(code));
+	return size;
 }
 
 /* A stack slot relative to the CFA: value = *(CFA + off). */

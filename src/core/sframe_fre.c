@@ -32,7 +32,7 @@ int sframe_fre_iter_next(const struct sframe_section *sec, struct sframe_fre_ite
 	if (it->off > it->end || it->end > sec->size)
 		return -SFRAME_ERR_INVAL;
 	left = it->end - it->off;
-	if (left < 2)
+	if (left < SF_FRE_MIN_BYTES)
 		return -SFRAME_ERR_FRE;
 	n = left < sizeof(b) ? (size_t)left : sizeof(b);
 	ret = sf_read(sec, it->off, b, n, -SFRAME_ERR_FRE);

@@ -18,7 +18,10 @@
 #define SF_LOOKUP_ASSUME ((unsigned int)(SFRAME_ASSUME_MASK) & SFRAME_ASSUME_VALID)
 
 /* Largest valid FRE: 4-byte start, info byte, six 4-byte words. */
-#define SF_FRE_MAX_BYTES (4 + 1 + SFRAME_MAX_WORDS * 4)
+#define SF_FRE_MAX_BYTES (SFRAME_FRE_START_BYTES(SFRAME_FRE_TYPE_ADDR4) + 1 + \
+			  SFRAME_MAX_WORDS * SFRAME_WORD_BYTES(SFRAME_WORD_SIZE_4))
+/* Smallest FRE: 1-byte start, info byte, no words. */
+#define SF_FRE_MIN_BYTES (SFRAME_FRE_START_BYTES(SFRAME_FRE_TYPE_ADDR1) + 1)
 
 /*
  * sf_fetch() - the bytes at @off of a section behind a callback, already
@@ -116,6 +119,17 @@ static inline uint64_t sf_be64(const uint8_t *p)
 	       (uint64_t)p[6] << 8 | p[7];
 }
 
+/* Loads in the byte order @be names (a constant, or a section's). */
+static inline uint32_t sf_load32(const uint8_t *p, bool be)
+{
+	return be ? sf_be32(p) : sf_le32(p);
+}
+
+static inline uint64_t sf_load64(const uint8_t *p, bool be)
+{
+	return be ? sf_be64(p) : sf_le64(p);
+}
+
 /*
  * The byte order the SFrame magic at @p (two bytes) stands for: 0 little
  * endian, 1 big endian, -1 not the magic.
@@ -139,12 +153,7 @@ static inline uint16_t sf_u16(const struct sframe_section *sec, const uint8_t *p
 
 static inline uint32_t sf_u32(const struct sframe_section *sec, const uint8_t *p)
 {
-	return sec->big_endian ? sf_be32(p) : sf_le32(p);
-}
-
-static inline uint64_t sf_u64(const struct sframe_section *sec, const uint8_t *p)
-{
-	return sec->big_endian ? sf_be64(p) : sf_le64(p);
+	return sf_load32(p, sec->big_endian);
 }
 
 /* Two's-complement reinterpretations without implementation-defined casts. */

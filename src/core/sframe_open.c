@@ -48,6 +48,74 @@ static uint8_t flags_allowed(uint8_t version)
 }
 
 /*
+ * The header fields after the magic, from the @SFRAME_HDR_SIZE bytes at @h
+ * into @s (whose byte order is set), and whether this library knows them.
+ */
+static int decode_header(struct sframe_section *s, const uint8_t *h, uint32_t *fde_off,
+			 uint32_t *fre_off)
+{
+	s->version = h[SFRAME_HDR_VERSION];
+	if (s->version < SFRAME_VERSION_1 || s->version > SFRAME_VERSION_3)
+		return -SFRAME_ERR_VERSION;
+	s->flags = h[SFRAME_HDR_FLAGS];
+	if (s->flags & ~flags_allowed(s->version))
+		return -SFRAME_ERR_FLAGS;
+	s->abi = h[SFRAME_HDR_ABI];
+	switch (s->abi) {
+	case SFRAME_ABI_AARCH64_BE:
+	case SFRAME_ABI_AARCH64_LE:
+	case SFRAME_ABI_AMD64_LE:
+		break;
+	case SFRAME_ABI_S390X_BE:
+		/* s390x was defined with v2 (binutils 2.45); no v1 section has it. */
+		if (s->version >= SFRAME_VERSION_2)
+			break;
+		return -SFRAME_ERR_ABI;
+	default:
+		return -SFRAME_ERR_ABI;
+	}
+	s->fixed_fp = sf_s8(h[SFRAME_HDR_FIXED_FP]);
+	s->fixed_ra = sf_s8(h[SFRAME_HDR_FIXED_RA]);
+	s->auxhdr_len = h[SFRAME_HDR_AUXHDR_LEN];
+	s->num_fdes = sf_u32(s, h + SFRAME_HDR_NUM_FDES);
+	s->num_fres = sf_u32(s, h + SFRAME_HDR_NUM_FRES);
+	s->fre_len = sf_u32(s, h + SFRAME_HDR_FRE_LEN);
+	*fde_off = sf_u32(s, h + SFRAME_HDR_FDE_OFF);
+	*fre_off = sf_u32(s, h + SFRAME_HDR_FRE_OFF);
+	s->fde_size = fde_size_of(s->version);
+	return 0;
+}
+
+/* Where the FDE array and the FRE area lie, and that they fit in @s. */
+static int place_parts(struct sframe_section *s, uint32_t fde_off, uint32_t fre_off)
+{
+	uint64_t hdr_end, fde_bytes, fde_end, fre_end, min_fre_bytes;
+
+	/*
+	 * All quantities are 32-bit values combined in 64 bits, so none of
+	 * these sums or products can overflow.
+	 */
+	hdr_end = SFRAME_HDR_SIZE + (uint64_t)s->auxhdr_len;
+	s->fde_start = hdr_end + fde_off;
+	s->fre_start = hdr_end + fre_off;
+	fde_bytes = (uint64_t)s->num_fdes * s->fde_size;
+	fde_end = s->fde_start + fde_bytes;
+	fre_end = s->fre_start + s->fre_len;
+	if (hdr_end > s->size || fde_end > s->size || fre_end > s->size)
+		return -SFRAME_ERR_HEADER;
+	/* The FDE array comes first and does not reach into the FRE area. */
+	if (fde_off > fre_off || fde_end > s->fre_start)
+		return -SFRAME_ERR_HEADER;
+	/* Every FRE takes at least 2 bytes, every v3 FDE a 5-byte record. */
+	min_fre_bytes = (uint64_t)s->num_fres * SF_FRE_MIN_BYTES;
+	if (s->version == SFRAME_VERSION_3)
+		min_fre_bytes += (uint64_t)s->num_fdes * SFRAME_V3_FDE_ATTR_SIZE;
+	if (min_fre_bytes > s->fre_len)
+		return -SFRAME_ERR_HEADER;
+	return 0;
+}
+
+/*
  * @data, when not NULL, is the section's bytes in memory (sframe_open_buffer()):
  * every access is still bounds-checked against @size, but neither the
  * callback nor an embedder's SFRAME_READ_HOOK() ever sees the section.
@@ -57,7 +125,6 @@ static int open_section(struct sframe_section *sec, sframe_read_fn read, void *r
 {
 	uint8_t h[SFRAME_HDR_SIZE];
 	struct sframe_section s = { 0 };
-	uint64_t hdr_end, fde_bytes, fde_end, fre_end, min_fre_bytes;
 	uint32_t fde_off, fre_off;
 	size_t n;
 	int ret;
@@ -95,58 +162,11 @@ static int open_section(struct sframe_section *sec, sframe_read_fn read, void *r
 	s.big_endian = ret == 1;
 	if (n < SFRAME_HDR_SIZE)
 		return -SFRAME_ERR_TRUNCATED;
-
-	s.version = h[SFRAME_HDR_VERSION];
-	if (s.version < SFRAME_VERSION_1 || s.version > SFRAME_VERSION_3)
-		return -SFRAME_ERR_VERSION;
-	s.flags = h[SFRAME_HDR_FLAGS];
-	if (s.flags & ~flags_allowed(s.version))
-		return -SFRAME_ERR_FLAGS;
-	s.abi = h[SFRAME_HDR_ABI];
-	switch (s.abi) {
-	case SFRAME_ABI_AARCH64_BE:
-	case SFRAME_ABI_AARCH64_LE:
-	case SFRAME_ABI_AMD64_LE:
-		break;
-	case SFRAME_ABI_S390X_BE:
-		/* s390x was defined with v2 (binutils 2.45); no v1 section has it. */
-		if (s.version >= SFRAME_VERSION_2)
-			break;
-		return -SFRAME_ERR_ABI;
-	default:
-		return -SFRAME_ERR_ABI;
-	}
-	s.fixed_fp = sf_s8(h[SFRAME_HDR_FIXED_FP]);
-	s.fixed_ra = sf_s8(h[SFRAME_HDR_FIXED_RA]);
-	s.auxhdr_len = h[SFRAME_HDR_AUXHDR_LEN];
-	s.num_fdes = sf_u32(&s, h + SFRAME_HDR_NUM_FDES);
-	s.num_fres = sf_u32(&s, h + SFRAME_HDR_NUM_FRES);
-	s.fre_len = sf_u32(&s, h + SFRAME_HDR_FRE_LEN);
-	fde_off = sf_u32(&s, h + SFRAME_HDR_FDE_OFF);
-	fre_off = sf_u32(&s, h + SFRAME_HDR_FRE_OFF);
-	s.fde_size = fde_size_of(s.version);
-
-	/*
-	 * All quantities are 32-bit values combined in 64 bits, so none of
-	 * these sums or products can overflow.
-	 */
-	hdr_end = SFRAME_HDR_SIZE + (uint64_t)s.auxhdr_len;
-	s.fde_start = hdr_end + fde_off;
-	s.fre_start = hdr_end + fre_off;
-	fde_bytes = (uint64_t)s.num_fdes * s.fde_size;
-	fde_end = s.fde_start + fde_bytes;
-	fre_end = s.fre_start + s.fre_len;
-	if (hdr_end > size || fde_end > size || fre_end > size)
-		return -SFRAME_ERR_HEADER;
-	/* The FDE array comes first and does not reach into the FRE area. */
-	if (fde_off > fre_off || fde_end > s.fre_start)
-		return -SFRAME_ERR_HEADER;
-	/* Every FRE takes at least 2 bytes, every v3 FDE a 5-byte record. */
-	min_fre_bytes = (uint64_t)s.num_fres * 2;
-	if (s.version == SFRAME_VERSION_3)
-		min_fre_bytes += (uint64_t)s.num_fdes * SFRAME_V3_FDE_ATTR_SIZE;
-	if (min_fre_bytes > s.fre_len)
-		return -SFRAME_ERR_HEADER;
+	ret = decode_header(&s, h, &fde_off, &fre_off);
+	if (!ret)
+		ret = place_parts(&s, fde_off, fre_off);
+	if (ret)
+		return ret;
 	*sec = s;
 	return 0;
 }
