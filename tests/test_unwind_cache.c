@@ -16,11 +16,13 @@
 #include <cmocka.h>
 
 #include "unwind_fixture.h"
+#include "sframe_cache.h"
 
 static void test_cache_init(void **state)
 {
 	struct sframe_cache_entry e[8];
 	struct sframe_unwind_cache c;
+	int i;
 
 	(void)state;
 	assert_err(sframe_unwind_cache_init(NULL, e, 8), -SFRAME_ERR_INVAL);
@@ -30,7 +32,8 @@ static void test_cache_init(void **state)
 	memset(e, 0x5a, sizeof(e));
 	assert_err(sframe_unwind_cache_init(&c, e, 8), 0);
 	assert_int_equal(c.mask, 7);
-	assert_int_equal(e[7].pc, 0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(e[7].opaque[i], 0);
 	assert_int_equal(c.hits + c.misses, 0);
 	/* One entry is a valid (if small) cache. */
 	assert_err(sframe_unwind_cache_init(&c, e, 1), 0);
@@ -73,7 +76,7 @@ static int entry_slot(const struct sframe_cache_entry *e, int n, uint64_t pc, bo
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (e[i].pc == pc && !!(e[i].kind & SFRAME_CACHE_EXACT) == exact)
+		if (sf_cache_pc(&e[i]) == pc && !!(sf_cache_kind(&e[i]) & SF_CACHE_EXACT) == exact)
 			return i;
 	return -1;
 }
@@ -88,7 +91,7 @@ static void assert_links(const struct sframe_cache_entry *e, int n, const uint64
 		int from = entry_slot(e, n, pcs[i], i == 0), to = entry_slot(e, n, pcs[i + 1], false);
 
 		assert_true(from >= 0 && to >= 0);
-		assert_int_equal(e[from].next, to);
+		assert_int_equal(sf_cache_next(&e[from]), to);
 	}
 }
 
@@ -127,13 +130,13 @@ static void test_cache_guesses(void **state)
 
 	/* Garbage guesses (out of range: masked), then every guess off by one. */
 	for (i = 0; i < 256; i++)
-		e[i].next = 0xfffffff0u + i;
+		sf_cache_set_next(&e[i], 0xfffffff0u + i);
 	assert_err(sframe_unwind_pcs(&u, &r, pcs, 16, &n), SFRAME_UNWIND_END);
 	assert_int_equal(n, 4);
 	assert_memory_equal(pcs, want, sizeof(want));
 	assert_links(e, 256, pcs, 4);
 	for (i = 0; i < 256; i++)
-		e[i].next = (e[i].next + 1) & 255;
+		sf_cache_set_next(&e[i], (sf_cache_next(&e[i]) + 1) & 255);
 	assert_err(sframe_unwind_pcs(&u, &r, pcs, 16, &n), SFRAME_UNWIND_END);
 	assert_memory_equal(pcs, want, sizeof(want));
 	assert_links(e, 256, pcs, 4);
@@ -148,12 +151,10 @@ static void test_cache_guesses(void **state)
 	spare = entry_slot(e, 256, 0, false);
 	assert_true(s0 >= 0 && s1 >= 0 && spare >= 0);
 	/* Its rule, if used, would skip frame 2: CFA = frame 2's, RA below it. */
-	e[spare] = e[s1];
-	e[spare].kind = SFRAME_CACHE_EXACT;
-	e[spare].cfa_off = (int32_t)(x[2].cfa - x[1].sp);
-	e[spare].ra_off = -8;
-	e[spare].fp_off = -8;
-	e[s0].next = (uint32_t)spare;
+	sf_cache_set(&e[spare], want[1], SF_CACHE_EXACT | RULE_RA_DEREF | RULE_FP_SAME,
+		     (int32_t)(x[2].cfa - x[1].sp), -8, 0, sf_cache_module(&e[s1]),
+		     sf_cache_next(&e[s1]));
+	sf_cache_set_next(&e[s0], (uint32_t)spare);
 	assert_err(sframe_unwind_pcs(&u, &r, pcs, 16, &n), SFRAME_UNWIND_END);
 	assert_int_equal(n, 4);
 	assert_memory_equal(pcs, want, sizeof(want));
