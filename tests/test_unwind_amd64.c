@@ -96,6 +96,38 @@ static void test_amd64_ra_at_end_before_gap(void **state)
 	}
 }
 
+/*
+ * The same return address at the very end of its module, the next module
+ * starting there: the row comes from the module of PC - 1, but the frame's
+ * module is the one containing the PC itself (as sframe_modules_find()
+ * says), which the step must not take from the row's lookup.
+ */
+static void test_amd64_ra_at_module_end(void **state)
+{
+	struct sframe_regs r;
+
+	(void)state;
+	assert_err(sframe_modules_remove(&mt, X_LEAF), 0);
+	/* slots[0] up to X_OUTER's end, slots[1] a module without SFrame, slots[2] the rest. */
+	assert_err(sframe_modules_add(&mt, X_LEAF, X_OUTER + 0x80, &amd.sec, NULL), 0);
+	assert_err(sframe_modules_add(&mt, X_OUTER + 0x80, X_START, NULL, NULL), 0);
+	assert_err(sframe_modules_add(&mt, X_START, X_MOD_END, &amd.sec, NULL), 0);
+	put64(S0, X_OUTER + 0x80);
+	put64(S0 + 0x38, 0x1234);
+	put64(S0 + 0x40, X_START_RA);
+	r = mkregs(X_LEAF + 4, S0, S0 + 0x38, 0, V_PSF);
+	assert_err(walk(&r, 16), SFRAME_UNWIND_END);
+	assert_int_equal(nfr, 3);
+	{
+		const struct xf x[3] = {
+			{ X_LEAF + 4, S0, S0 + 0x38, S0 + 8, V_PSF, F_TOP, &slots[0] },
+			{ X_OUTER + 0x80, S0 + 8, S0 + 0x38, S0 + 0x48, V_PSF, 0, &slots[1] },
+			{ X_START_RA, S0 + 0x48, 0x1234, 0, V_PSF, 0, &slots[2] },
+		};
+		EXPECT_FRAMES(x, 3);
+	}
+}
+
 static void test_amd64_end_zero_fre_fde(void **state)
 {
 	struct sframe_regs r = amd64_three_frames(X_START0_RA);
@@ -552,6 +584,7 @@ int main(void)
 		T(test_amd64_three_frames, setup_amd64),
 		T(test_amd64_step_by_step, setup_amd64),
 		T(test_amd64_ra_at_end_before_gap, setup_amd64),
+		T(test_amd64_ra_at_module_end, setup_amd64),
 		T(test_amd64_end_zero_fre_fde, setup_amd64),
 		T(test_amd64_end_zero_fre_fde_topmost, setup_amd64),
 		T(test_amd64_not_found_no_module, setup_amd64),
