@@ -39,7 +39,6 @@ struct walk {
 	const uint8_t *win;
 	uint64_t win_addr;
 	uint64_t win_fits;	/* window offsets an 8-byte read may start at: 0 .. this - 1 */
-	uint64_t ra_mask;	/* the VA bits a signed RA keeps without a strip hook */
 	uint32_t sp_bias;
 	bool be;
 	bool lean;
@@ -56,8 +55,6 @@ static SFRAME_ALWAYS_INLINE void walk_init(struct walk *w, const struct sframe_u
 	w->win = u->stack_data;
 	w->win_addr = u->stack_addr;
 	w->win_fits = u->stack_data && u->stack_len >= 8 ? u->stack_len - 7 : 0;
-	w->ra_mask = u->va_bits >= 64 ? SFRAME_UINT64_MAX :
-		     ((uint64_t)1 << (u->va_bits ? u->va_bits : UNWIND_DEFAULT_VA_BITS)) - 1;
 	w->sp_bias = w->abi->sp_bias;
 	w->be = w->abi->stack_be;
 	w->lean = lean;
@@ -75,12 +72,36 @@ static inline uint64_t stack_value(bool be, const uint8_t *b)
 	return be ? sf_be64(b) : sf_le64(b);
 }
 
-/* A stack read the window cannot serve. */
-static int read_callback(const struct sframe_unwinder *u, bool be, uint64_t addr, uint64_t *val)
+/*
+ * The 8 bytes at @addr from the caller's window, when it holds them all:
+ * a load, no call. Compilers save registers in aligned slots on every
+ * supported ABI; a misaligned address comes from garbage (a register that
+ * was not a frame pointer), and the callback is promised aligned reads, so
+ * aligned addresses only (whose 8 bytes never pass 2^64).
+ */
+static SFRAME_ALWAYS_INLINE bool window_read(const struct walk *w, uint64_t addr, uint64_t *val)
 {
+	/* rel wraps for addresses below the window: one unsigned test for both sides. */
+	const uint64_t rel = addr - w->win_addr;
+
+	if (SFRAME_LIKELY(!(addr & 7) & (rel < w->win_fits))) {
+		*val = stack_value(w->be, w->win + rel);
+		return true;
+	}
+	return false;
+}
+
+/* Read one 64-bit stack value: from the window, else through the callback. */
+static SFRAME_NOINLINE int read_stack(const struct walk *w, uint64_t addr, uint64_t *val)
+{
+	const struct sframe_unwinder *u = w->u;
 	uint8_t b[8];
 	int ret;
 
+	if (window_read(w, addr, val))
+		return 0;
+	if (addr & 7)
+		return -SFRAME_ERR_BAD_CFA;
 	if (!u->read_stack)
 		return -SFRAME_ERR_READ;
 	ret = u->read_stack(u->stack_ctx, addr, b, sizeof(b));
@@ -88,36 +109,30 @@ static int read_callback(const struct sframe_unwinder *u, bool be, uint64_t addr
 		return -SFRAME_ERR_READ;
 	if (ret)
 		return ret;
-	*val = stack_value(be, b);
+	*val = stack_value(w->be, b);
 	return 0;
 }
 
 /*
- * Read one 64-bit stack value: from the caller's window when it holds all
- * 8 bytes (a load, no call), else through the callback.
+ * read_stack() for a full step (out of line: a step has a dozen reads,
+ * each rare but its own); a lean step's read, inline, declines what the
+ * window does not hold.
  */
 static SFRAME_ALWAYS_INLINE int read_u64(const struct walk *w, uint64_t addr, uint64_t *val)
 {
-	uint64_t rel = addr - w->win_addr, v = 0;
+	uint64_t v = 0;
 	int ret;
 
-	/*
-	 * Compilers save registers in aligned slots on every supported ABI; a
-	 * misaligned address comes from garbage (a register that was not a
-	 * frame pointer), and the callback is promised aligned reads. (An
-	 * aligned address leaves its 8 bytes below 2^64.)
-	 */
-	/* rel wraps for addresses below the window: one unsigned test for both sides. */
-	if (SFRAME_LIKELY(!(addr & 7) & (rel < w->win_fits))) {
-		*val = stack_value(w->be, w->win + rel);
+	if (window_read(w, addr, val))
 		return 0;
-	}
-	if (addr & 7)
-		return -SFRAME_ERR_BAD_CFA;
 	if (w->lean)
-		return STEP_DECLINED;
-	/* (Through a local: @val stays a register in the callers' loops.) */
-	ret = read_callback(w->u, w->be, addr, &v);
+		return (addr & 7) ? -SFRAME_ERR_BAD_CFA : STEP_DECLINED;
+	/*
+	 * (Through a local: @val, often a field of the caller's new
+	 * registers, stays out of memory; stored there piecemeal and copied
+	 * whole, it would stall the copy.)
+	 */
+	ret = read_stack(w, addr, &v);
 	*val = v;
 	return ret;
 }
@@ -155,9 +170,12 @@ static int saved_reg(const struct sframe_unwinder *u, uint32_t frame_flags, uint
 	return -SFRAME_ERR_NO_REG;
 }
 
-/* The value of DWARF register @reg in the current frame. */
-static SFRAME_ALWAYS_INLINE int reg_value(const struct walk *w, const struct sframe_cursor *c,
-					  uint32_t reg, uint64_t *v)
+/*
+ * The value of DWARF register @reg in the current frame. (Out of line:
+ * SP- and FP-based rules, the usual ones, get their base without it.)
+ */
+static int reg_value(const struct walk *w, const struct sframe_cursor *c, uint32_t reg,
+		     uint64_t *v)
 {
 	const struct sframe_regs *r = &c->regs;
 	uint64_t x = 0;
@@ -214,7 +232,8 @@ static SFRAME_ALWAYS_INLINE uint64_t strip_ra(const struct walk *w, uint64_t ra,
 					      uint32_t *frame_flags)
 {
 	const struct sframe_unwinder *u = w->u;
-	uint64_t plain = ra & w->ra_mask;
+	const unsigned int bits = u->va_bits ? u->va_bits : UNWIND_DEFAULT_VA_BITS;
+	uint64_t plain = bits < 64 ? ra & (((uint64_t)1 << bits) - 1) : ra;
 
 	if (u->strip_ra)
 		plain = u->strip_ra(u->strip_ctx, ra);
@@ -586,37 +605,24 @@ static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor 
 	return ret;
 }
 
-/* RULE_* bits of RA rule @loc. */
-static uint32_t ra_kind(const struct sframe_loc *loc)
+/*
+ * RULE_* bits of the RA or FP rule @loc, given that register's bits for
+ * "unchanged", "from a register", "loaded" and "no rule".
+ */
+static uint32_t loc_kind(const struct sframe_loc *loc, uint32_t same, uint32_t reg,
+			 uint32_t deref, uint32_t none)
 {
-	uint32_t deref = loc->deref ? RULE_RA_DEREF : 0;
+	const uint32_t load = loc->deref ? deref : 0;
 
 	switch (loc->kind) {
 	case SFRAME_LOC_SAME:
-		return RULE_RA_LINK;
+		return same;
 	case SFRAME_LOC_CFA:
-		return deref;
+		return load;
 	case SFRAME_LOC_REG:
-		return RULE_RA_REG | deref;
+		return reg | load;
 	default:
-		return RULE_RA_END;
-	}
-}
-
-/* RULE_* bits of FP rule @loc. */
-static uint32_t fp_kind(const struct sframe_loc *loc)
-{
-	uint32_t deref = loc->deref ? RULE_FP_DEREF : 0;
-
-	switch (loc->kind) {
-	case SFRAME_LOC_SAME:
-		return RULE_FP_SAME;
-	case SFRAME_LOC_CFA:
-		return deref;
-	case SFRAME_LOC_REG:
-		return RULE_FP_REG | deref;
-	default:
-		return RULE_FP_NONE;
+		return none;
 	}
 }
 
@@ -626,7 +632,8 @@ static void rule_from_row(const struct unwind_abi *abi, const struct sframe_row 
 {
 	const struct sframe_rules *s = &row->rules;
 
-	r->kind = ra_kind(&s->ra) | fp_kind(&s->fp);
+	r->kind = loc_kind(&s->ra, RULE_RA_LINK, RULE_RA_REG, RULE_RA_DEREF, RULE_RA_END) |
+		  loc_kind(&s->fp, RULE_FP_SAME, RULE_FP_REG, RULE_FP_DEREF, RULE_FP_NONE);
 	if (s->ra_undefined)
 		r->kind |= RULE_RA_END;
 	if (s->cfa.reg == abi->fp_reg)
