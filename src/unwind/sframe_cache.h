@@ -105,15 +105,15 @@ static inline void sf_cache_set(struct sframe_cache_entry *e, uint64_t pc, uint3
 /*
  * The rule of @e, unless it has none (SF_CACHE_NOSF). The registers of
  * the *_REG kinds are never needed: an entry holds none of those kinds.
- * (The RA slot and exactly one FP kind are stated as constants: what an
- * entry holds besides the end, which the step tests first.)
+ * (Every rule an entry holds has its RA in a slot, the end aside, which
+ * the step tests first: stated as a constant, for the compiler.)
  */
 static SFRAME_ALWAYS_INLINE bool sf_cache_rule(const struct sframe_cache_entry *e,
 					       struct unwind_rule *r)
 {
 	uint32_t kind = sf_cache_kind(e);
 
-	r->kind = kind & SF_CACHE_RULE_BITS;
+	r->kind = (kind & SF_CACHE_RULE_BITS) | RULE_RA_DEREF;
 	r->cfa_off = sf_cache_cfa_off(e);
 	r->ra_off = sf_cache_ra_off(e);
 	r->fp_off = sf_cache_fp_off(e);

@@ -845,7 +845,7 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
  */
 static SFRAME_ALWAYS_INLINE uint32_t cached_pcs(const struct sframe_unwinder *u,
 						struct sframe_cursor *cursor, uint64_t *pcs,
-						uint32_t n, uint32_t max, int *res, bool le)
+						uint32_t n, uint32_t max, int *res, bool plain)
 {
 	struct sframe_unwind_cache *const cache = u->cache;
 	const uint32_t max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
@@ -857,8 +857,10 @@ static SFRAME_ALWAYS_INLINE uint32_t cached_pcs(const struct sframe_unwinder *u,
 	int ret = 0;
 
 	walk_init(&w, u, true);
-	if (le)
+	if (plain) {
 		w.be = false;
+		w.sp_bias = 0;
+	}
 	/* Steps allowed: by the array, and by the depth bound (step() checks). */
 	if (c.depth + 1 < max_depth)
 		end += max - n < max_depth - 1 - c.depth ? max - n : max_depth - 1 - c.depth;
@@ -896,12 +898,13 @@ static SFRAME_ALWAYS_INLINE uint32_t cached_pcs(const struct sframe_unwinder *u,
 }
 
 /*
- * cached_pcs() for little-endian stacks (amd64, aarch64), the byte order a
- * constant: its swap on every load was a tenth of the time per frame.
+ * cached_pcs() for the ABIs whose stack is little-endian and whose
+ * caller's SP is the CFA (amd64, aarch64), both facts constants: the byte
+ * swap and the bias test on every frame took a tenth of its time.
  */
-static SFRAME_NOINLINE uint32_t cached_pcs_le(const struct sframe_unwinder *u,
-					      struct sframe_cursor *cursor, uint64_t *pcs,
-					      uint32_t n, uint32_t max, int *res)
+static SFRAME_NOINLINE uint32_t cached_pcs_plain(const struct sframe_unwinder *u,
+						 struct sframe_cursor *cursor, uint64_t *pcs,
+						 uint32_t n, uint32_t max, int *res)
 {
 	return cached_pcs(u, cursor, pcs, n, max, res, true);
 }
@@ -929,9 +932,11 @@ int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs 
 	/* Each round adds at least one PC or returns; the depth bound holds. */
 	while (n < max) {
 		if (u->cache) {
-			n = unwind_abi_of(u->abi)->stack_be ?
-				cached_pcs_any(u, &c, pcs, n, max, &ret) :
-				cached_pcs_le(u, &c, pcs, n, max, &ret);
+			const struct unwind_abi *abi = unwind_abi_of(u->abi);
+
+			n = !abi->stack_be && !abi->sp_bias ?
+				cached_pcs_plain(u, &c, pcs, n, max, &ret) :
+				cached_pcs_any(u, &c, pcs, n, max, &ret);
 			if (ret || n >= max)
 				break;
 		}
