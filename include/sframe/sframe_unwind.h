@@ -383,12 +383,15 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
  * @count: set to the number of PCs stored.
  *
  * What a profiler's call chain needs, and exactly the PCs, count and result
- * sframe_unwind_stack() gives for the same walk. With a cache (struct
- * sframe_unwinder @cache) the steps it serves run in a loop that keeps the
- * registers in locals, stores one word per frame and finds each next entry
- * where the last walk through the same return address found it; each of
- * those steps makes the checks of sframe_unwind_step(), which takes every
- * other frame. A stack window (@stack_data) saves the callback's calls.
+ * sframe_unwind_stack() gives for the same walk. With a cache and a stack
+ * window (struct sframe_unwinder @cache, @stack_data) the steps served from
+ * the cache run in a loop that keeps the registers in locals, stores one
+ * word per frame and finds each next entry where the last walk through the
+ * same return address found it; every other step is the full
+ * sframe_unwind_step(), and so is any step of that loop that would need
+ * more than the window (it makes the same checks). That loop needs FP known
+ * and a window at least 4 GiB from either end of the address space (true of
+ * every user and kernel stack); otherwise the cache serves full steps.
  *
  * Return: as sframe_unwind_stack().
  */
