@@ -91,15 +91,13 @@ static SFRAME_ALWAYS_INLINE bool window_read(const struct walk *w, uint64_t addr
 	return false;
 }
 
-/* Read one 64-bit stack value: from the window, else through the callback. */
-static SFRAME_NOINLINE int read_stack(const struct walk *w, uint64_t addr, uint64_t *val)
+/* A stack read the window cannot serve (out of line: rare, and at every read). */
+static SFRAME_NOINLINE int read_callback(const struct walk *w, uint64_t addr, uint64_t *val)
 {
 	const struct sframe_unwinder *u = w->u;
 	uint8_t b[8];
 	int ret;
 
-	if (window_read(w, addr, val))
-		return 0;
 	if (addr & 7)
 		return -SFRAME_ERR_BAD_CFA;
 	if (!u->read_stack)
@@ -114,9 +112,8 @@ static SFRAME_NOINLINE int read_stack(const struct walk *w, uint64_t addr, uint6
 }
 
 /*
- * read_stack() for a full step (out of line: a step has a dozen reads,
- * each rare but its own); a lean step's read, inline, declines what the
- * window does not hold.
+ * Read one 64-bit stack value: from the window, else through the callback;
+ * a lean step declines what the window does not hold.
  */
 static SFRAME_ALWAYS_INLINE int read_u64(const struct walk *w, uint64_t addr, uint64_t *val)
 {
@@ -132,7 +129,7 @@ static SFRAME_ALWAYS_INLINE int read_u64(const struct walk *w, uint64_t addr, ui
 	 * registers, stays out of memory; stored there piecemeal and copied
 	 * whole, it would stall the copy.)
 	 */
-	ret = read_stack(w, addr, &v);
+	ret = read_callback(w, addr, &v);
 	*val = v;
 	return ret;
 }
