@@ -834,11 +834,13 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
  * return address is still on its way. sf_cache_rule()'s constant mask
  * leaves out the branches of apply_rule() no cached rule takes.
  *
- * Stops, the cursor at the last frame reached, at the first frame the
+ * The caller checked lean_window(). Stops, the cursor at the last frame
+ * reached, at the first frame the
  * cache does not serve (no entry, or no SFrame there), that the lean step
  * declines, or at the depth bound, all for step() to take; *@res receives
  * the result of a step that ended the walk (END or an error), else 0.
- * Returns the new number of PCs.
+ * Returns the new number of PCs. @plain: the stack is little-endian and
+ * the caller's SP is the CFA.
  */
 static SFRAME_ALWAYS_INLINE uint32_t cached_pcs(const struct sframe_unwinder *u,
 						struct sframe_cursor *cursor, uint64_t *pcs,
@@ -863,8 +865,7 @@ static SFRAME_ALWAYS_INLINE uint32_t cached_pcs(const struct sframe_unwinder *u,
 		end += max - n < max_depth - 1 - c.depth ? max - n : max_depth - 1 - c.depth;
 	if (c.regs.pc)
 		e = sf_cache_find(cache, c.regs.pc, exact_pc(c.flags));
-	if ((c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) != (SFRAME_REG_SP | SFRAME_REG_FP) ||
-	    !lean_window(u))
+	if ((c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) != (SFRAME_REG_SP | SFRAME_REG_FP))
 		e = NULL;
 	while (e && out < end && sf_cache_rule(e, &r)) {
 		/*
@@ -896,8 +897,10 @@ static SFRAME_ALWAYS_INLINE uint32_t cached_pcs(const struct sframe_unwinder *u,
 
 /*
  * cached_pcs() for the ABIs whose stack is little-endian and whose
- * caller's SP is the CFA (amd64, aarch64), both facts constants: the byte
- * swap and the bias test on every frame took a tenth of its time.
+ * caller's SP is the CFA (amd64, aarch64), both facts then constants: the
+ * byte swap and the bias test took a tenth of the time per frame. (Out of
+ * line, as is the other copy: sframe_unwind_pcs()'s own frame stays small
+ * on the way to step().)
  */
 static SFRAME_NOINLINE uint32_t cached_pcs_plain(const struct sframe_unwinder *u,
 						 struct sframe_cursor *cursor, uint64_t *pcs,
@@ -916,7 +919,9 @@ static SFRAME_NOINLINE uint32_t cached_pcs_any(const struct sframe_unwinder *u,
 int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 		      uint64_t *pcs, uint32_t max, uint32_t *count)
 {
+	const struct unwind_abi *abi;
 	struct sframe_cursor c;
+	bool lean, plain;
 	const struct sframe_module *m;
 	uint32_t n;
 	int ret;
@@ -924,16 +929,16 @@ int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs 
 	ret = walk_begin(u, regs, pcs != NULL, max, count, &c);
 	if (ret)
 		return ret;
+	abi = unwind_abi_of(u->abi);
+	lean = u->cache && lean_window(u);
+	plain = !abi->stack_be && !abi->sp_bias;
 	pcs[0] = c.regs.pc;
 	n = 1;
 	/* Each round adds at least one PC or returns; the depth bound holds. */
 	while (n < max) {
-		if (u->cache) {
-			const struct unwind_abi *abi = unwind_abi_of(u->abi);
-
-			n = !abi->stack_be && !abi->sp_bias ?
-				cached_pcs_plain(u, &c, pcs, n, max, &ret) :
-				cached_pcs_any(u, &c, pcs, n, max, &ret);
+		if (lean) {
+			n = plain ? cached_pcs_plain(u, &c, pcs, n, max, &ret) :
+				    cached_pcs_any(u, &c, pcs, n, max, &ret);
 			if (ret || n >= max)
 				break;
 		}
