@@ -92,9 +92,9 @@ static SFRAME_ALWAYS_INLINE bool window_read(const struct walk *w, uint64_t addr
 }
 
 /* A stack read the window cannot serve (out of line: rare, and at every read). */
-static SFRAME_NOINLINE int read_callback(const struct walk *w, uint64_t addr, uint64_t *val)
+static SFRAME_NOINLINE int read_callback(const struct sframe_unwinder *u, bool be,
+					  uint64_t addr, uint64_t *val)
 {
-	const struct sframe_unwinder *u = w->u;
 	uint8_t b[8];
 	int ret;
 
@@ -107,7 +107,7 @@ static SFRAME_NOINLINE int read_callback(const struct walk *w, uint64_t addr, ui
 		return -SFRAME_ERR_READ;
 	if (ret)
 		return ret;
-	*val = stack_value(w->be, b);
+	*val = stack_value(be, b);
 	return 0;
 }
 
@@ -129,7 +129,7 @@ static SFRAME_ALWAYS_INLINE int read_u64(const struct walk *w, uint64_t addr, ui
 	 * registers, stays out of memory; stored there piecemeal and copied
 	 * whole, it would stall the copy.)
 	 */
-	ret = read_callback(w, addr, &v);
+	ret = read_callback(w->u, w->be, addr, &v);
 	*val = v;
 	return ret;
 }
@@ -171,28 +171,27 @@ static int saved_reg(const struct sframe_unwinder *u, uint32_t frame_flags, uint
  * The value of DWARF register @reg in the current frame. (Out of line:
  * SP- and FP-based rules, the usual ones, get their base without it.)
  */
-static int reg_value(const struct walk *w, const struct sframe_cursor *c, uint32_t reg,
-		     uint64_t *v)
+static int reg_value(const struct sframe_unwinder *u, const struct sframe_cursor *c,
+		     uint32_t reg, uint64_t *v)
 {
+	const struct unwind_abi *abi = unwind_abi_of(u->abi);
 	const struct sframe_regs *r = &c->regs;
 	uint64_t x = 0;
 	int ret;
 
-	if (reg == w->abi->sp_reg && (r->valid & SFRAME_REG_SP)) {
+	if (reg == abi->sp_reg && (r->valid & SFRAME_REG_SP)) {
 		*v = r->sp;
 		return 0;
 	}
-	if (reg == w->abi->fp_reg && (r->valid & SFRAME_REG_FP)) {
+	if (reg == abi->fp_reg && (r->valid & SFRAME_REG_FP)) {
 		*v = r->fp;
 		return 0;
 	}
-	if (w->abi->ra_in_link && reg == w->abi->ra_reg && (r->valid & SFRAME_REG_RA)) {
+	if (abi->ra_in_link && reg == abi->ra_reg && (r->valid & SFRAME_REG_RA)) {
 		*v = r->ra;
 		return 0;
 	}
-	if (w->lean)
-		return STEP_DECLINED;
-	ret = saved_reg(w->u, c->flags, c->sigctx, reg, &x);
+	ret = saved_reg(u, c->flags, c->sigctx, reg, &x);
 	*v = x;
 	return ret;
 }
@@ -206,7 +205,9 @@ static SFRAME_ALWAYS_INLINE int loc_value(const struct walk *w, const struct sfr
 	int ret;
 
 	if (from_reg) {
-		ret = reg_value(w, c, reg, &base);
+		if (w->lean)
+			return STEP_DECLINED;
+		ret = reg_value(w->u, c, reg, &base);
 		if (ret)
 			return ret;
 	}
@@ -310,19 +311,30 @@ static SFRAME_ALWAYS_INLINE int rule_cfa(const struct walk *w, const struct sfra
 	} else if (w->lean) {
 		return STEP_DECLINED;
 	} else {
-		ret = reg_value(w, c, (r->kind & RULE_CFA_REG) ? r->cfa_reg :
+		ret = reg_value(w->u, c, (r->kind & RULE_CFA_REG) ? r->cfa_reg :
 				(r->kind & RULE_CFA_FP) ? w->abi->fp_reg : w->abi->sp_reg, &base);
 		if (ret)
 			return ret;
 	}
-	if (SFRAME_UNLIKELY(!add_off(base, r->cfa_off, cfa)))
+	/*
+	 * A lean step that reads the RA from a CFA-based slot leaves the
+	 * wrap-around check to that read, as for the slots (struct walk): a
+	 * CFA that wrapped either fails check_cfa() or puts the slot outside
+	 * the window; either way the result is the full step's.
+	 */
+	if (w->lean && (r->kind & (RULE_RA_DEREF | RULE_RA_REG | RULE_RA_LINK)) == RULE_RA_DEREF)
+		*cfa = base + (uint64_t)(int64_t)r->cfa_off;
+	else if (SFRAME_UNLIKELY(!add_off(base, r->cfa_off, cfa)))
 		return -SFRAME_ERR_BAD_CFA;
 	if (r->kind & RULE_CFA_DEREF) {
 		ret = read_u64(w, *cfa, cfa);
 		if (ret)
 			return ret;
 	}
-	return check_cfa(c, *cfa);
+	ret = check_cfa(c, *cfa);
+	/* (Aligned now: saying so lets the compiler see that slots 8k from it are, too.) */
+	*cfa &= ~(uint64_t)7;
+	return ret;
 }
 
 /* The caller's PC: the return address by rule @r, without its signature. */
@@ -425,13 +437,15 @@ static SFRAME_ALWAYS_INLINE int apply_rule(const struct walk *w, struct sframe_c
 }
 
 /* A signal trampoline without rows: the kernel's frame layout, where known. */
-static int step_signal(const struct walk *w, struct sframe_cursor *c)
+static int step_signal(const struct sframe_unwinder *u, struct sframe_cursor *c)
 {
-	const struct unwind_abi *abi = w->abi;
+	const struct unwind_abi *abi = unwind_abi_of(u->abi);
 	struct sframe_regs n = { 0 };
+	struct walk walk, *w = &walk;
 	uint64_t ctx;
 	int ret;
 
+	walk_init(w, u, false);
 	if (!abi->sig_regs)
 		return -SFRAME_ERR_UNSUPPORTED;
 	if (!(c->regs.valid & SFRAME_REG_SP))
@@ -458,14 +472,16 @@ static int step_signal(const struct walk *w, struct sframe_cursor *c)
  * (unwind_abi.h). A zero link ends the chain, by the ABIs' convention for
  * the outermost frame.
  */
-static int step_chain(const struct walk *w, struct sframe_cursor *c)
+static int step_chain(const struct sframe_unwinder *u, struct sframe_cursor *c)
 {
-	const struct unwind_abi *abi = w->abi;
+	const struct unwind_abi *abi = unwind_abi_of(u->abi);
 	struct sframe_regs n = { 0 };
 	uint32_t flags = SFRAME_FRAME_FP_FALLBACK;
+	struct walk walk, *w = &walk;
 	uint64_t link, cfa;
 	int ret;
 
+	walk_init(w, u, false);
 	if (!(c->regs.valid & (abi->back_chain ? SFRAME_REG_SP : SFRAME_REG_FP)))
 		return -SFRAME_ERR_NO_REG;
 	link = c->regs.fp;
@@ -501,16 +517,16 @@ static int step_chain(const struct walk *w, struct sframe_cursor *c)
 }
 
 /* The frame-pointer fallback, when the unwinder allows it. */
-static int step_no_sframe(const struct walk *w, struct sframe_cursor *c)
+static int step_no_sframe(const struct sframe_unwinder *u, struct sframe_cursor *c)
 {
 	uint32_t flags = c->flags;
 	int ret;
 
-	if (!(w->u->flags & SFRAME_UNWIND_FP_FALLBACK))
+	if (!(u->flags & SFRAME_UNWIND_FP_FALLBACK))
 		return -SFRAME_ERR_NOT_FOUND;
 	/* Whatever the fallback finds, this frame had no SFrame. */
 	c->flags |= SFRAME_FRAME_NO_SFRAME;
-	ret = step_chain(w, c);
+	ret = step_chain(u, c);
 	/* On error the cursor is unchanged, as documented. */
 	if (ret < 0)
 		c->flags = flags;
@@ -723,7 +739,7 @@ static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 		cache->hits++;
 		*mod = module_at(u, sf_cache_module(e));
 		if (!sf_cache_rule(e, &rule))
-			return step_no_sframe(&w, c);
+			return step_no_sframe(u, c);
 	} else {
 		ret = find_rule(u, c, &rule, mod);
 		if (cache)
@@ -733,9 +749,9 @@ static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 			sf_cache_insert(cache, c->regs.pc, exact, ret ? NULL : &rule,
 					module_index(u, *mod));
 		if (ret == ROWLESS_SIGNAL)
-			return step_signal(&w, c);
+			return step_signal(u, c);
 		if (ret == -SFRAME_ERR_NOT_FOUND)
-			return step_no_sframe(&w, c);
+			return step_no_sframe(u, c);
 		if (ret)
 			return ret;
 	}
