@@ -48,26 +48,8 @@
 #define UNWIND_AMD64_SC_RIP		16
 #define UNWIND_AMD64_SC_SLOTS		17
 
-/* Slot of each DWARF register (0 .. 16) in the amd64 sigcontext. */
-static const uint8_t unwind_amd64_sc_slot[UNWIND_AMD64_SC_SLOTS] = {
-	[0] = UNWIND_AMD64_SC_RAX,
-	[1] = UNWIND_AMD64_SC_RDX,
-	[2] = UNWIND_AMD64_SC_RCX,
-	[3] = UNWIND_AMD64_SC_RBX,
-	[4] = UNWIND_AMD64_SC_RSI,
-	[5] = UNWIND_AMD64_SC_RDI,
-	[SFRAME_AMD64_DWARF_FP] = UNWIND_AMD64_SC_RBP,
-	[SFRAME_AMD64_DWARF_SP] = UNWIND_AMD64_SC_RSP,
-	[8] = UNWIND_AMD64_SC_R8,
-	[9] = UNWIND_AMD64_SC_R8 + 1,
-	[10] = UNWIND_AMD64_SC_R8 + 2,
-	[11] = UNWIND_AMD64_SC_R8 + 3,
-	[12] = UNWIND_AMD64_SC_R8 + 4,
-	[13] = UNWIND_AMD64_SC_R8 + 5,
-	[14] = UNWIND_AMD64_SC_R8 + 6,
-	[15] = UNWIND_AMD64_SC_R8 + 7,
-	[SFRAME_AMD64_DWARF_RA] = UNWIND_AMD64_SC_RIP,
-};
+/* The most registers a signal frame's block holds (amd64's DWARF 0 .. 16). */
+#define UNWIND_SIG_SLOTS_MAX		UNWIND_AMD64_SC_SLOTS
 
 /*
  * Linux on aarch64 uses 48-bit virtual addresses unless configured for
@@ -95,8 +77,9 @@ static const uint8_t unwind_amd64_sc_slot[UNWIND_AMD64_SC_SLOTS] = {
  * @chain_cfa: offset from the link of the CFA.
  * @sig_regs: offset from a signal trampoline's SP of the interrupted
  *	registers; 0 when the layout is not known.
- * @sig_nslots: entries of @sig_slot.
- * @sig_slot: 8-byte slot of each DWARF register in that block.
+ * @sig_nslots: entries of @sig_slot in use.
+ * @sig_slot: 8-byte slot of each DWARF register in that block (kept in the
+ *	table, not pointed to: the table needs no relocation).
  */
 struct unwind_abi {
 	uint16_t sp_reg;
@@ -112,7 +95,7 @@ struct unwind_abi {
 	int32_t chain_cfa;
 	uint32_t sig_regs;
 	uint32_t sig_nslots;
-	const uint8_t *sig_slot;
+	uint8_t sig_slot[UNWIND_SIG_SLOTS_MAX];
 };
 
 #define UNWIND_AARCH64(be) {						\
@@ -147,7 +130,26 @@ static const struct unwind_abi unwind_abis[] = {
 		.chain_cfa = UNWIND_FP_CHAIN_CFA,
 		.sig_regs = UNWIND_AMD64_UC_MCONTEXT,
 		.sig_nslots = UNWIND_AMD64_SC_SLOTS,
-		.sig_slot = unwind_amd64_sc_slot,
+		/* Slot of each DWARF register (0 .. 16) in the sigcontext. */
+		.sig_slot = {
+			[0] = UNWIND_AMD64_SC_RAX,
+			[1] = UNWIND_AMD64_SC_RDX,
+			[2] = UNWIND_AMD64_SC_RCX,
+			[3] = UNWIND_AMD64_SC_RBX,
+			[4] = UNWIND_AMD64_SC_RSI,
+			[5] = UNWIND_AMD64_SC_RDI,
+			[SFRAME_AMD64_DWARF_FP] = UNWIND_AMD64_SC_RBP,
+			[SFRAME_AMD64_DWARF_SP] = UNWIND_AMD64_SC_RSP,
+			[8] = UNWIND_AMD64_SC_R8,
+			[9] = UNWIND_AMD64_SC_R8 + 1,
+			[10] = UNWIND_AMD64_SC_R8 + 2,
+			[11] = UNWIND_AMD64_SC_R8 + 3,
+			[12] = UNWIND_AMD64_SC_R8 + 4,
+			[13] = UNWIND_AMD64_SC_R8 + 5,
+			[14] = UNWIND_AMD64_SC_R8 + 6,
+			[15] = UNWIND_AMD64_SC_R8 + 7,
+			[SFRAME_AMD64_DWARF_RA] = UNWIND_AMD64_SC_RIP,
+		},
 	},
 	[SFRAME_ABI_S390X_BE - 1] = {
 		.sp_reg = SFRAME_S390X_DWARF_SP,
