@@ -22,8 +22,8 @@
  *   word 3: module (bits 0-31: 1 + index in the module table, 0: none),
  *           next (bits 32-63: the slot of the guessed next entry)
  */
-#ifndef SFRAME_CACHE_H
-#define SFRAME_CACHE_H
+#ifndef SF_CACHE_H
+#define SF_CACHE_H
 
 #include <sframe/sframe_unwind.h>
 #include "unwind_rule.h"
@@ -186,4 +186,4 @@ sf_cache_follow(const struct sframe_unwind_cache *cache, struct sframe_cache_ent
 void sf_cache_insert(struct sframe_unwind_cache *cache, uint64_t pc, bool exact,
 		     const struct unwind_rule *rule, uint32_t module);
 
-#endif /* SFRAME_CACHE_H */
+#endif /* SF_CACHE_H */
