@@ -19,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 bad=$(grep -h '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' "$root"/src/core/*.c "$root"/src/core/*.h \
-	"$root"/src/unwind/*.c "$root"/include/sframe/*.h | grep -v -E '<(stdint|stddef|stdbool|limits)\.h>|<sframe/' || true)
+	"$root"/src/unwind/*.c "$root"/src/unwind/*.h "$root"/include/sframe/*.h | grep -v -E '<(stdint|stddef|stdbool|limits)\.h>|<sframe/' || true)
 if [ -n "$bad" ]; then
 	echo "core includes headers beyond the compiler's own:"; echo "$bad"; fail=1
 fi
@@ -27,7 +27,7 @@ fi
 # Compiler specifics (builtins, attributes, inline asm) only in the env
 # header, where an embedder's own header can replace each of them.
 bad=$(grep -n -E '__builtin|__attribute__|\basm\b|__asm' "$root"/src/core/*.c "$root"/src/core/*.h \
-	"$root"/src/unwind/*.c "$root"/include/sframe/*.h | grep -v '/include/sframe/sframe_env\.h:' || true)
+	"$root"/src/unwind/*.c "$root"/src/unwind/*.h "$root"/include/sframe/*.h | grep -v '/include/sframe/sframe_env\.h:' || true)
 if [ -n "$bad" ]; then
 	echo "compiler specifics outside include/sframe/sframe_env.h:"; echo "$bad"; fail=1
 fi

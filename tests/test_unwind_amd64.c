@@ -70,16 +70,17 @@ static void test_amd64_step_by_step(void **state)
 	assert_int_equal(c.regs.pc, X_START_RA);
 }
 
-static void test_amd64_ra_at_end_before_gap(void **state)
+/*
+ * leaf, then X_OUTER's end (0x401280) as a return address, then X_START_RA:
+ * a return address equal to the end of its function still belongs to it
+ * (PC - 1), so the step uses its FP-based row: CFA = fp + 16. The frames'
+ * modules are @m0, @m1, @m2.
+ */
+static void walk_ra_at_outer_end(const struct sframe_module *m0, const struct sframe_module *m1,
+				 const struct sframe_module *m2)
 {
 	struct sframe_regs r;
 
-	(void)state;
-	/*
-	 * X_OUTER ends at 0x401280 and nothing follows until X_START: a
-	 * return address equal to its end still belongs to it (PC - 1), so
-	 * the step uses its FP-based row: CFA = fp + 16.
-	 */
 	put64(S0, X_OUTER + 0x80);
 	put64(S0 + 0x38, 0x1234);	/* outer's caller's fp */
 	put64(S0 + 0x40, X_START_RA);
@@ -88,12 +89,36 @@ static void test_amd64_ra_at_end_before_gap(void **state)
 	assert_int_equal(nfr, 3);
 	{
 		const struct xf x[3] = {
-			{ X_LEAF + 4, S0, S0 + 0x38, S0 + 8, V_PSF, F_TOP, M_AMD },
-			{ X_OUTER + 0x80, S0 + 8, S0 + 0x38, S0 + 0x48, V_PSF, 0, M_AMD },
-			{ X_START_RA, S0 + 0x48, 0x1234, 0, V_PSF, 0, M_AMD },
+			{ X_LEAF + 4, S0, S0 + 0x38, S0 + 8, V_PSF, F_TOP, m0 },
+			{ X_OUTER + 0x80, S0 + 8, S0 + 0x38, S0 + 0x48, V_PSF, 0, m1 },
+			{ X_START_RA, S0 + 0x48, 0x1234, 0, V_PSF, 0, m2 },
 		};
 		EXPECT_FRAMES(x, 3);
 	}
+}
+
+/* X_OUTER ends at 0x401280 and nothing follows until X_START. */
+static void test_amd64_ra_at_end_before_gap(void **state)
+{
+	(void)state;
+	walk_ra_at_outer_end(M_AMD, M_AMD, M_AMD);
+}
+
+/*
+ * The same return address at the very end of its module, the next module
+ * starting there: the row comes from the module of PC - 1, but the frame's
+ * module is the one containing the PC itself (as sframe_modules_find()
+ * says), which the step must not take from the row's lookup.
+ */
+static void test_amd64_ra_at_module_end(void **state)
+{
+	(void)state;
+	assert_err(sframe_modules_remove(&mt, X_LEAF), 0);
+	/* slots[0] up to X_OUTER's end, slots[1] without SFrame, slots[2] the rest. */
+	assert_err(sframe_modules_add(&mt, X_LEAF, X_OUTER + 0x80, &amd.sec, NULL), 0);
+	assert_err(sframe_modules_add(&mt, X_OUTER + 0x80, X_START, NULL, NULL), 0);
+	assert_err(sframe_modules_add(&mt, X_START, X_MOD_END, &amd.sec, NULL), 0);
+	walk_ra_at_outer_end(&slots[0], &slots[1], &slots[2]);
 }
 
 static void test_amd64_end_zero_fre_fde(void **state)
@@ -552,6 +577,7 @@ int main(void)
 		T(test_amd64_three_frames, setup_amd64),
 		T(test_amd64_step_by_step, setup_amd64),
 		T(test_amd64_ra_at_end_before_gap, setup_amd64),
+		T(test_amd64_ra_at_module_end, setup_amd64),
 		T(test_amd64_end_zero_fre_fde, setup_amd64),
 		T(test_amd64_end_zero_fre_fde_topmost, setup_amd64),
 		T(test_amd64_not_found_no_module, setup_amd64),

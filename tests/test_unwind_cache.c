@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
  * test_unwind_cache.c - the unwinder's cache of decoded rows: its
- * arguments, hits and misses, clearing, and the guesses that link each
- * entry to the next frame's.
+ * arguments, hits and misses, clearing, the guesses that link each entry
+ * to the next frame's, the packing of its entries (sframe_cache.h), what
+ * it keeps and where, and that a step from it is the step from the row.
  *
  * The sections, stacks and walk() are unwind_fixture.h's; so are the rules
  * every expected value follows.
@@ -16,11 +17,13 @@
 #include <cmocka.h>
 
 #include "unwind_fixture.h"
+#include "sframe_cache.h"
 
 static void test_cache_init(void **state)
 {
 	struct sframe_cache_entry e[8];
 	struct sframe_unwind_cache c;
+	int i;
 
 	(void)state;
 	assert_err(sframe_unwind_cache_init(NULL, e, 8), -SFRAME_ERR_INVAL);
@@ -30,7 +33,8 @@ static void test_cache_init(void **state)
 	memset(e, 0x5a, sizeof(e));
 	assert_err(sframe_unwind_cache_init(&c, e, 8), 0);
 	assert_int_equal(c.mask, 7);
-	assert_int_equal(e[7].pc, 0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(e[7].opaque[i], 0);
 	assert_int_equal(c.hits + c.misses, 0);
 	/* One entry is a valid (if small) cache. */
 	assert_err(sframe_unwind_cache_init(&c, e, 1), 0);
@@ -73,7 +77,7 @@ static int entry_slot(const struct sframe_cache_entry *e, int n, uint64_t pc, bo
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (e[i].pc == pc && !!(e[i].kind & SFRAME_CACHE_EXACT) == exact)
+		if (sf_cache_pc(&e[i]) == pc && !!(sf_cache_kind(&e[i]) & SF_CACHE_EXACT) == exact)
 			return i;
 	return -1;
 }
@@ -88,7 +92,7 @@ static void assert_links(const struct sframe_cache_entry *e, int n, const uint64
 		int from = entry_slot(e, n, pcs[i], i == 0), to = entry_slot(e, n, pcs[i + 1], false);
 
 		assert_true(from >= 0 && to >= 0);
-		assert_int_equal(e[from].next, to);
+		assert_int_equal(sf_cache_next(&e[from]), to);
 	}
 }
 
@@ -127,13 +131,13 @@ static void test_cache_guesses(void **state)
 
 	/* Garbage guesses (out of range: masked), then every guess off by one. */
 	for (i = 0; i < 256; i++)
-		e[i].next = 0xfffffff0u + i;
+		sf_cache_set_next(&e[i], 0xfffffff0u + i);
 	assert_err(sframe_unwind_pcs(&u, &r, pcs, 16, &n), SFRAME_UNWIND_END);
 	assert_int_equal(n, 4);
 	assert_memory_equal(pcs, want, sizeof(want));
 	assert_links(e, 256, pcs, 4);
 	for (i = 0; i < 256; i++)
-		e[i].next = (e[i].next + 1) & 255;
+		sf_cache_set_next(&e[i], (sf_cache_next(&e[i]) + 1) & 255);
 	assert_err(sframe_unwind_pcs(&u, &r, pcs, 16, &n), SFRAME_UNWIND_END);
 	assert_memory_equal(pcs, want, sizeof(want));
 	assert_links(e, 256, pcs, 4);
@@ -148,12 +152,10 @@ static void test_cache_guesses(void **state)
 	spare = entry_slot(e, 256, 0, false);
 	assert_true(s0 >= 0 && s1 >= 0 && spare >= 0);
 	/* Its rule, if used, would skip frame 2: CFA = frame 2's, RA below it. */
-	e[spare] = e[s1];
-	e[spare].kind = SFRAME_CACHE_EXACT;
-	e[spare].cfa_off = (int32_t)(x[2].cfa - x[1].sp);
-	e[spare].ra_off = -8;
-	e[spare].fp_off = -8;
-	e[s0].next = (uint32_t)spare;
+	sf_cache_set(&e[spare], want[1], SF_CACHE_EXACT | RULE_RA_DEREF | RULE_FP_SAME,
+		     (int32_t)(x[2].cfa - x[1].sp), -8, 0, sf_cache_module(&e[s1]),
+		     sf_cache_next(&e[s1]));
+	sf_cache_set_next(&e[s0], (uint32_t)spare);
 	assert_err(sframe_unwind_pcs(&u, &r, pcs, 16, &n), SFRAME_UNWIND_END);
 	assert_int_equal(n, 4);
 	assert_memory_equal(pcs, want, sizeof(want));
@@ -163,12 +165,256 @@ static void test_cache_guesses(void **state)
 	u.stack_data = NULL;
 }
 
+/*
+ * Every field of an entry reads back as stored, over the edges of its
+ * range, and storing one leaves the others alone: the fields share words.
+ */
+static void test_cache_entry_fields(void **state)
+{
+	static const uint64_t pcs[] = { 0, 1, UINT64_C(0x8000000000000000), UINT64_MAX };
+	static const int32_t cfas[] = { INT32_MIN, -1, 0, 1, INT32_MAX };
+	/* (Slot offsets are multiples of 8: an entry holds aligned slots only.) */
+	static const int32_t offs[] = { INT32_MIN, -8, 0, 8, INT32_MAX & ~7 };
+	static const uint32_t words[] = { 0, 1, 0x80000000u, UINT32_MAX };
+	struct sframe_cache_entry e;
+	size_t a, b, c, d, k;
+
+	(void)state;
+	for (a = 0; a < ARRAY_SIZE(pcs); a++)
+		for (b = 0; b < ARRAY_SIZE(cfas); b++)
+			for (c = 0; c < ARRAY_SIZE(offs); c++)
+				for (d = 0; d < ARRAY_SIZE(offs); d++)
+					for (k = 0; k < ARRAY_SIZE(words); k++) {
+						uint32_t w = words[k], w2 = words[ARRAY_SIZE(words) - 1 - k];
+
+						sf_cache_set(&e, pcs[a], w, cfas[b], offs[c], offs[d], w2,
+							     w);
+						assert_int_equal(sf_cache_pc(&e), pcs[a]);
+						assert_int_equal(sf_cache_cfa_off(&e), cfas[b]);
+						assert_int_equal(sf_cache_ra_off(&e), offs[c]);
+						assert_int_equal(sf_cache_fp_off(&e), offs[d]);
+						assert_int_equal(sf_cache_kind(&e), w);
+						assert_int_equal(sf_cache_module(&e), w2);
+						assert_int_equal(sf_cache_next(&e), w);
+						sf_cache_set_next(&e, w2);
+						assert_int_equal(sf_cache_next(&e), w2);
+						assert_int_equal(sf_cache_module(&e), w2);
+						assert_int_equal(sf_cache_kind(&e), w);
+						assert_int_equal(sf_cache_fp_off(&e), offs[d]);
+					}
+}
+
+/* A rule of the given shape, offsets CFA + 16, RA at CFA - 8, FP at CFA - 16. */
+static struct unwind_rule rule_of(uint32_t kind)
+{
+	struct unwind_rule r = { kind, 16, -8, -16, 0, 0, 0 };
+
+	return r;
+}
+
+/*
+ * What the cache keeps: the plain shapes, read back as stored (and with
+ * the module given), the end, "no SFrame"; nothing else, and never PC 0.
+ */
+static void test_cache_insert_shapes(void **state)
+{
+	static const uint32_t held[] = {
+		RULE_RA_DEREF | RULE_FP_DEREF,
+		RULE_CFA_FP | RULE_RA_DEREF | RULE_FP_SAME,
+		RULE_CFA_FP | RULE_RA_DEREF | RULE_RA_MANGLED | RULE_FP_DEREF,
+	};
+	static const uint32_t not_held[] = {
+		RULE_CFA_REG | RULE_RA_DEREF | RULE_FP_DEREF,
+		RULE_CFA_DEREF | RULE_RA_DEREF | RULE_FP_DEREF,
+		RULE_RA_LINK | RULE_FP_SAME,
+		RULE_RA_REG | RULE_FP_SAME,
+		RULE_FP_DEREF,				/* RA = CFA - 8, not a slot */
+		RULE_RA_DEREF | RULE_FP_REG,
+		RULE_RA_DEREF | RULE_FP_NONE,
+		RULE_RA_DEREF,				/* FP = CFA - 16, not a slot */
+		RULE_RA_DEREF | RULE_FP_DEREF | RULE_SIGNAL,
+		RULE_RA_END | RULE_SIGNAL,
+	};
+	struct sframe_cache_entry e[8];
+	struct sframe_unwind_cache c;
+	struct unwind_rule r, got;
+	const uint64_t pc = 0x401234;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(held); i++) {
+		assert_err(sframe_unwind_cache_init(&c, e, 8), 0);
+		r = rule_of(held[i]);
+		sf_cache_insert(&c, pc, false, &r, 7);
+		assert_non_null(sf_cache_find(&c, pc, false));
+		assert_null(sf_cache_find(&c, pc, true));
+		assert_true(sf_cache_rule(sf_cache_find(&c, pc, false), &got));
+		assert_int_equal(got.kind, r.kind);
+		assert_int_equal(got.cfa_off, 16);
+		assert_int_equal(got.ra_off, -8);
+		assert_int_equal(got.fp_off, (r.kind & RULE_FP_SAME) ? 0 : -16);
+		assert_int_equal(sf_cache_module(sf_cache_find(&c, pc, false)), 7);
+	}
+	for (i = 0; i < ARRAY_SIZE(not_held); i++) {
+		assert_err(sframe_unwind_cache_init(&c, e, 8), 0);
+		r = rule_of(not_held[i]);
+		sf_cache_insert(&c, pc, false, &r, 1);
+		assert_null(sf_cache_find(&c, pc, false));
+	}
+	/* Misaligned slots fail every step: not kept either. */
+	assert_err(sframe_unwind_cache_init(&c, e, 8), 0);
+	r = rule_of(RULE_RA_DEREF | RULE_FP_SAME);
+	r.ra_off = -12;
+	sf_cache_insert(&c, pc, false, &r, 1);
+	r = rule_of(RULE_RA_DEREF | RULE_FP_DEREF);
+	r.fp_off = -20;
+	sf_cache_insert(&c, pc, false, &r, 1);
+	assert_null(sf_cache_find(&c, pc, false));
+	/* The end, and "no SFrame" (no rule), exact this time. */
+	r = rule_of(RULE_RA_END);
+	sf_cache_insert(&c, pc, true, &r, 1);
+	assert_true(sf_cache_rule(sf_cache_find(&c, pc, true), &got));
+	assert_int_equal(got.kind & RULE_RA_END, RULE_RA_END);
+	sf_cache_insert(&c, pc + 1, true, NULL, 1);
+	assert_false(sf_cache_rule(sf_cache_find(&c, pc + 1, true), &got));
+	/* PC 0 marks empty entries. */
+	r = rule_of(held[0]);
+	sf_cache_insert(&c, 0, false, &r, 1);
+	assert_int_equal(sf_cache_kind(sf_cache_set_of(&c, 0)), 0);
+}
+
+/*
+ * Placement in a pair: a return address goes first and pushes the older
+ * entry second; an exact PC only takes a slot no return address holds.
+ */
+static void test_cache_insert_placement(void **state)
+{
+	struct sframe_cache_entry e[8];
+	struct sframe_unwind_cache c;
+	struct unwind_rule r = rule_of(RULE_RA_DEREF | RULE_FP_SAME);
+	/* Three PCs of one pair (the hash keeps bits 0-2 of pc ^ pc >> 12). */
+	const uint64_t a = 0x402000, b = 0x402008, x = 0x402010;
+	struct sframe_cache_entry *set;
+
+	(void)state;
+	assert_err(sframe_unwind_cache_init(&c, e, 8), 0);
+	set = sf_cache_set_of(&c, a);
+	assert_ptr_equal(set, sf_cache_set_of(&c, b));
+	assert_ptr_equal(set, sf_cache_set_of(&c, x));
+	sf_cache_insert(&c, a, false, &r, 1);
+	sf_cache_insert(&c, b, false, &r, 1);
+	assert_int_equal(sf_cache_pc(&set[0]), b);
+	assert_int_equal(sf_cache_pc(&set[1]), a);
+	/* Both slots hold return addresses: the exact PC is not kept. */
+	sf_cache_insert(&c, x, true, &r, 1);
+	assert_null(sf_cache_find(&c, x, true));
+	assert_non_null(sf_cache_find(&c, a, false));
+	/* Once a slot holds an exact PC, the next exact PC may replace it. */
+	sframe_unwind_cache_clear(&c);
+	sf_cache_insert(&c, a, false, &r, 1);
+	sf_cache_insert(&c, x, true, &r, 1);
+	assert_ptr_equal(sf_cache_find(&c, x, true), &set[1]);
+	sf_cache_insert(&c, b, true, &r, 1);
+	assert_ptr_equal(sf_cache_find(&c, b, true), &set[1]);
+	assert_ptr_equal(sf_cache_find(&c, a, false), &set[0]);
+	/* A return address pushes an exact PC out of the first slot, too. */
+	sframe_unwind_cache_clear(&c);
+	sf_cache_insert(&c, x, true, &r, 1);
+	assert_ptr_equal(sf_cache_find(&c, x, true), &set[0]);
+	sf_cache_insert(&c, a, false, &r, 1);
+	assert_ptr_equal(sf_cache_find(&c, a, false), &set[0]);
+	assert_ptr_equal(sf_cache_find(&c, x, true), &set[1]);
+}
+
+/* Every field of two cursors. */
+static void assert_cursor_equal(const struct sframe_cursor *a, const struct sframe_cursor *b)
+{
+	assert_int_equal(a->regs.pc, b->regs.pc);
+	assert_int_equal(a->regs.sp, b->regs.sp);
+	assert_int_equal(a->regs.fp, b->regs.fp);
+	assert_int_equal(a->regs.ra, b->regs.ra);
+	assert_int_equal(a->regs.valid, b->regs.valid);
+	assert_int_equal(a->prev_cfa, b->prev_cfa);
+	assert_int_equal(a->sigctx, b->sigctx);
+	assert_int_equal(a->depth, b->depth);
+	assert_int_equal(a->flags, b->flags);
+	assert_int_equal(a->prev_flags, b->prev_flags);
+}
+
+/*
+ * Step by step from @r, without a cache and then from a full one: each
+ * step's result and the whole cursor after it must be the same (walk()
+ * compares only what the frames show). Returns the number of steps from
+ * the cache.
+ */
+static uint64_t compare_steps(const struct sframe_regs *r)
+{
+	static struct sframe_cache_entry e[64];
+	struct sframe_cursor plain, cached;
+	struct sframe_unwind_cache c;
+	int ret, ret2, pass, i;
+
+	assert_err(sframe_unwind_cache_init(&c, e, 64), 0);
+	for (pass = 0; pass < 2; pass++) {
+		/* Pass 0 fills the cache; pass 1 steps from it. */
+		c.hits = 0;
+		u.cache = NULL;
+		assert_err(sframe_unwind_init(&u, &plain, r), 0);
+		assert_err(sframe_unwind_init(&u, &cached, r), 0);
+		for (i = 0; i < 16; i++) {
+			u.cache = NULL;
+			ret = sframe_unwind_step(&u, &plain);
+			u.cache = &c;
+			ret2 = sframe_unwind_step(&u, &cached);
+			assert_int_equal(ret2, ret);
+			assert_cursor_equal(&cached, &plain);
+			if (ret)
+				break;
+		}
+	}
+	u.cache = NULL;
+	return c.hits;
+}
+
+static void test_cache_steps_amd64(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START_RA);
+
+	(void)state;
+	/* All four steps (the last one ends the walk) from the cache. */
+	assert_int_equal(compare_steps(&r), 4);
+}
+
+static void test_cache_steps_a64(void **state)
+{
+	struct sframe_regs r = a64_stack(true, sign48);
+
+	(void)state;
+	/* Signed return addresses: the cached rule strips them too. */
+	assert_int_equal(compare_steps(&r), 3);
+}
+
+static void test_cache_steps_s390(void **state)
+{
+	struct sframe_regs r = s390_stack();
+
+	(void)state;
+	/* The caller's SP is CFA - 160 from the cache too. */
+	assert_int_equal(compare_steps(&r), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_cache_init, setup_amd64),
 		T(test_cache_hits, setup_amd64),
 		T(test_cache_guesses, setup_amd64),
+		T(test_cache_entry_fields, setup_amd64),
+		T(test_cache_insert_shapes, setup_amd64),
+		T(test_cache_insert_placement, setup_amd64),
+		T(test_cache_steps_amd64, setup_amd64),
+		T(test_cache_steps_a64, setup_a64_le),
+		T(test_cache_steps_s390, setup_s390),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -160,39 +160,17 @@ int sframe_modules_remove(struct sframe_module_table *t, uint64_t start);
 const struct sframe_module *sframe_modules_find(const struct sframe_module_table *t,
 						uint64_t pc);
 
-/* struct sframe_cache_entry.kind */
-#define SFRAME_CACHE_CFA_FP	0x1u	/* CFA = FP + cfa_off (else SP + cfa_off) */
-#define SFRAME_CACHE_FP_SAVED	0x2u	/* caller's FP at CFA + fp_off (else unchanged) */
-#define SFRAME_CACHE_RA_MANGLED	0x4u	/* the RA is PAuth-signed: strip it */
-#define SFRAME_CACHE_END	0x8u	/* the RA is undefined: outermost frame */
-#define SFRAME_CACHE_EXACT	0x10u	/* for a frame whose PC is exact (topmost,
-					 * interrupted), not a return address */
-#define SFRAME_CACHE_NOSF	0x20u	/* no SFrame row for this PC: the frame-pointer
-					 * fallback, or "not found" */
-
 /**
- * struct sframe_cache_entry - one remembered step of struct sframe_unwind_cache.
- * @pc: the PC the step starts from; 0 marks an empty entry.
- * @cfa_off: CFA offset from SP or FP.
- * @ra_off: the RA is at CFA + @ra_off.
- * @fp_off: the caller's FP is at CFA + @fp_off (SFRAME_CACHE_FP_SAVED).
- * @kind: SFRAME_CACHE_* bits.
- * @module: 1 + the index of the module containing @pc in the module table,
- *	0 for none.
- * @next: the slot of the entry the step after this one used last time (a
- *	guess, checked before use: a caller's return address usually repeats).
+ * struct sframe_cache_entry - storage for one remembered step of struct
+ * sframe_unwind_cache.
+ * @opaque: the unwinder's own encoding of the step (the PC, its rule, its
+ *	module, a guess at the next entry); callers never read or write it.
  *
- * Filled by the unwinder; callers only zero them (sframe_unwind_cache_init()).
- * 32 bytes on every host, two to a 64-byte cache line.
+ * Callers provide arrays of them and nothing else: sframe_unwind_cache_init()
+ * empties them. 32 bytes on every host, two to a 64-byte cache line.
  */
 struct sframe_cache_entry {
-	uint64_t pc;
-	int32_t cfa_off;
-	int32_t ra_off;
-	int32_t fp_off;
-	uint32_t kind;
-	uint32_t module;
-	uint32_t next;
+	uint64_t opaque[4];
 };
 
 /**
@@ -409,9 +387,10 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
  * window (struct sframe_unwinder @cache, @stack_data) the steps served from
  * the cache run in a loop that keeps the registers in locals, stores one
  * word per frame and finds each next entry where the last walk through the
- * same return address found it (&struct sframe_cache_entry.next); every
- * other step is the full sframe_unwind_step(). That loop needs FP known and
- * a window at least 4 GiB from either end of the address space (true of
+ * same return address found it; every other step is the full
+ * sframe_unwind_step(), and so is any step of that loop that would need
+ * more than the window (it makes the same checks). That loop needs FP known
+ * and a window at least 4 GiB from either end of the address space (true of
  * every user and kernel stack); otherwise the cache serves full steps.
  *
  * Return: as sframe_unwind_stack().

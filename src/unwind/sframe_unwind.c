@@ -6,60 +6,100 @@
  * overflow checks, every read goes through the caller's callback and its
  * failure ends the walk, and the CFA must rise from frame to frame so that a
  * corrupt or hostile stack cannot make the walk loop.
+ *
+ * A step finds the frame's rule (struct unwind_rule) in the cache or turns
+ * the frame's row into one, and apply_rule() computes the caller from it:
+ * the same checks and the same results whichever way the rule came. What
+ * differs between ABIs is read from their description (unwind_abi.h).
  */
 #include "sframe_internal.h"
 #include <sframe/sframe_unwind.h>
+#include "sframe_cache.h"
+#include "unwind_abi.h"
+#include "unwind_rule.h"
 
-static bool abi_ok(uint8_t abi)
+/*
+ * What a step reads of the unwinder, loaded once per walk: the loop of
+ * sframe_unwind_pcs() keeps it in registers, where the unwinder's own
+ * fields would be loaded again after every store to the caller's array
+ * (which the compiler must assume may alias them).
+ *
+ * @lean (a constant wherever a walk is set up) makes a step decline, with
+ * STEP_DECLINED and the cursor unchanged, whatever needs a call: a read
+ * outside the window, a register the cursor does not hold, the strip hook.
+ * That loop then hands the frame to the full step: with no call in it, it
+ * keeps the cursor in registers too. Its window lies 2^32 bytes or more
+ * from both ends of the address space (lean_window()), so a stack slot's
+ * address that wrapped around (its offset being 32-bit) falls outside the
+ * window, and the read declines: its bounds check makes add_off()'s.
+ */
+struct walk {
+	const struct sframe_unwinder *u;
+	const struct unwind_abi *abi;
+	const uint8_t *win;
+	uint64_t win_addr;
+	uint64_t win_fits;	/* window offsets an 8-byte read may start at: 0 .. this - 1 */
+	uint32_t sp_bias;
+	bool be;
+	bool lean;
+};
+
+/* A lean step's "take the full step instead" (beside 0, END and errors). */
+#define STEP_DECLINED 3
+
+static SFRAME_ALWAYS_INLINE void walk_init(struct walk *w, const struct sframe_unwinder *u,
+					   bool lean)
 {
-	return abi >= SFRAME_ABI_AARCH64_BE && abi <= SFRAME_ABI_S390X_BE;
+	w->u = u;
+	w->abi = unwind_abi_of(u->abi);
+	w->win = u->stack_data;
+	w->win_addr = u->stack_addr;
+	w->win_fits = u->stack_data && u->stack_len >= 8 ? u->stack_len - 7 : 0;
+	w->sp_bias = w->abi->sp_bias;
+	w->be = w->abi->stack_be;
+	w->lean = lean;
 }
 
 /* An unwinder with an ABI and a way to read the stack. */
 static bool usable(const struct sframe_unwinder *u)
 {
-	return u && abi_ok(u->abi) && (u->read_stack || u->stack_data);
-}
-
-static bool is_aarch64(uint8_t abi)
-{
-	return abi == SFRAME_ABI_AARCH64_BE || abi == SFRAME_ABI_AARCH64_LE;
-}
-
-/* Stack values of this ABI are big-endian. */
-static inline bool stack_be(uint8_t abi)
-{
-	return abi == SFRAME_ABI_AARCH64_BE || abi == SFRAME_ABI_S390X_BE;
+	return u && unwind_abi_of(u->abi) && (u->read_stack || u->stack_data);
 }
 
 /* The 8 bytes at @b as a value of the target's byte order. */
-static inline uint64_t stack_value(const struct sframe_unwinder *u, const uint8_t *b)
+static inline uint64_t stack_value(bool be, const uint8_t *b)
 {
-	return stack_be(u->abi) ? sf_be64(b) : sf_le64(b);
+	return be ? sf_be64(b) : sf_le64(b);
 }
 
 /*
- * Read one 64-bit stack value: from the caller's window when it holds all
- * 8 bytes (a load, no call), else through the callback.
+ * The 8 bytes at @addr from the caller's window, when it holds them all:
+ * a load, no call. Compilers save registers in aligned slots on every
+ * supported ABI; a misaligned address comes from garbage (a register that
+ * was not a frame pointer), and the callback is promised aligned reads, so
+ * aligned addresses only (whose 8 bytes never pass 2^64).
  */
-static inline int read_u64(const struct sframe_unwinder *u, uint64_t addr, uint64_t *val)
+static SFRAME_ALWAYS_INLINE bool window_read(const struct walk *w, uint64_t addr, uint64_t *val)
+{
+	/* rel wraps for addresses below the window: one unsigned test for both sides. */
+	const uint64_t rel = addr - w->win_addr;
+
+	if (SFRAME_LIKELY(!(addr & 7) & (rel < w->win_fits))) {
+		*val = stack_value(w->be, w->win + rel);
+		return true;
+	}
+	return false;
+}
+
+/* A stack read the window cannot serve (out of line: rare, and at every read). */
+static SFRAME_NOINLINE int read_callback(const struct sframe_unwinder *u, bool be,
+					  uint64_t addr, uint64_t *val)
 {
 	uint8_t b[8];
-	uint64_t rel = addr - u->stack_addr;
 	int ret;
 
-	/*
-	 * Compilers save registers in aligned slots on every supported ABI; a
-	 * misaligned address comes from garbage (a register that was not a
-	 * frame pointer), and the callback is promised aligned reads.
-	 */
-	if ((addr & 7) || addr > SFRAME_UINT64_MAX - 7)
+	if (addr & 7)
 		return -SFRAME_ERR_BAD_CFA;
-	/* rel wraps for addresses below the window: one unsigned test each side. */
-	if (u->stack_data && rel < u->stack_len && u->stack_len - rel >= 8) {
-		*val = stack_value(u, (const uint8_t *)u->stack_data + rel);
-		return 0;
-	}
 	if (!u->read_stack)
 		return -SFRAME_ERR_READ;
 	ret = u->read_stack(u->stack_ctx, addr, b, sizeof(b));
@@ -67,132 +107,159 @@ static inline int read_u64(const struct sframe_unwinder *u, uint64_t addr, uint6
 		return -SFRAME_ERR_READ;
 	if (ret)
 		return ret;
-	*val = stack_value(u, b);
+	*val = stack_value(be, b);
 	return 0;
-}
-
-/* base + off without wrapping around the address space. */
-static bool add_off(uint64_t base, int64_t off, uint64_t *out)
-{
-	uint64_t m;
-
-	if (off >= 0) {
-		if (base > SFRAME_UINT64_MAX - (uint64_t)off)
-			return false;
-		*out = base + (uint64_t)off;
-		return true;
-	}
-	m = (uint64_t)(-(off + 1)) + 1;
-	if (base < m)
-		return false;
-	*out = base - m;
-	return true;
 }
 
 /*
- * amd64 signal frames: the kernel's struct rt_sigframe, as seen by the
- * restorer after the handler returned into it, starts with the ucontext.
- * Its mcontext (struct sigcontext) begins 40 bytes in, with the general
- * registers in this order: r8-r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp,
- * rip. Indexed by DWARF register number 0..16.
+ * Read one 64-bit stack value: from the window, else through the callback;
+ * a lean step declines what the window does not hold.
  */
-#define AMD64_UC_MCONTEXT 40
-static const uint8_t amd64_sigctx_slot[17] = {
-	13, 12, 14, 11, 9, 8, 10, 15,	/* rax rdx rcx rbx rsi rdi rbp rsp */
-	0, 1, 2, 3, 4, 5, 6, 7,		/* r8 .. r15 */
-	16,				/* rip */
-};
-
-/* The value of DWARF register @reg in the current frame. */
-static int reg_value(const struct sframe_unwinder *u, const struct sframe_cursor *c,
-		     unsigned int reg, uint64_t *v)
+static SFRAME_ALWAYS_INLINE int read_u64(const struct walk *w, uint64_t addr, uint64_t *val)
 {
-	const struct sframe_regs *r = &c->regs;
+	uint64_t v = 0;
+	int ret;
 
-	if ((int)reg == sframe_abi_sp_reg(u->abi) && (r->valid & SFRAME_REG_SP)) {
-		*v = r->sp;
+	if (window_read(w, addr, val))
 		return 0;
-	}
-	if ((int)reg == sframe_abi_fp_reg(u->abi) && (r->valid & SFRAME_REG_FP)) {
-		*v = r->fp;
-		return 0;
-	}
-	if (u->abi != SFRAME_ABI_AMD64_LE && (int)reg == sframe_abi_ra_reg(u->abi) &&
-	    (r->valid & SFRAME_REG_RA)) {
-		*v = r->ra;
-		return 0;
-	}
-	/* Other registers survive only in the topmost frame... */
-	if ((c->flags & SFRAME_FRAME_TOPMOST) && u->get_reg)
+	if (w->lean)
+		return (addr & 7) ? -SFRAME_ERR_BAD_CFA : STEP_DECLINED;
+	/*
+	 * (Through a local: @val, often a field of the caller's new
+	 * registers, stays out of memory; stored there piecemeal and copied
+	 * whole, it would stall the copy.)
+	 */
+	ret = read_callback(w->u, w->be, addr, &v);
+	*val = v;
+	return ret;
+}
+
+/*
+ * base + off without wrapping around the address space: the sum wraps
+ * exactly when it comes out below base for a positive offset, or not below
+ * it for a negative one (one comparison, no branch on the sign).
+ */
+static inline bool add_off(uint64_t base, int64_t off, uint64_t *out)
+{
+	uint64_t sum = base + (uint64_t)off;
+
+	*out = sum;
+	return (sum < base) == (off < 0);
+}
+
+/*
+ * A register the cursor does not hold: known in the topmost frame (the
+ * embedder's hook), or in a frame a signal interrupted (the register block
+ * its signal frame saved).
+ */
+static int saved_reg(const struct sframe_unwinder *u, uint32_t frame_flags, uint64_t sigctx,
+		     uint32_t reg, uint64_t *v)
+{
+	const struct unwind_abi *abi = unwind_abi_of(u->abi);
+	struct walk w;
+
+	if ((frame_flags & SFRAME_FRAME_TOPMOST) && u->get_reg)
 		return u->get_reg(u->reg_ctx, reg, v);
-	/* ...or in the register block of a signal frame. */
-	if (c->sigctx && u->abi == SFRAME_ABI_AMD64_LE && reg < sizeof(amd64_sigctx_slot))
-		return read_u64(u, c->sigctx + 8u * amd64_sigctx_slot[reg], v);
+	if (sigctx && reg < abi->sig_nslots) {
+		walk_init(&w, u, false);
+		return read_u64(&w, sigctx + 8u * abi->sig_slot[reg], v);
+	}
 	return -SFRAME_ERR_NO_REG;
 }
 
-/* A RA/FP rule's value; -SFRAME_ERR_NO_REG for "unchanged" when unknown. */
-static int loc_value(const struct sframe_unwinder *u, const struct sframe_cursor *c,
-		     const struct sframe_loc *loc, uint64_t cfa, uint64_t *v)
+/*
+ * The value of DWARF register @reg in the current frame. (Out of line:
+ * SP- and FP-based rules, the usual ones, get their base without it.)
+ */
+static int reg_value(const struct sframe_unwinder *u, const struct sframe_cursor *c,
+		     uint32_t reg, uint64_t *v)
 {
-	uint64_t base, addr;
+	const struct unwind_abi *abi = unwind_abi_of(u->abi);
+	const struct sframe_regs *r = &c->regs;
+	uint64_t x = 0;
 	int ret;
 
-	switch (loc->kind) {
-	case SFRAME_LOC_CFA:
-		base = cfa;
-		break;
-	case SFRAME_LOC_REG:
-		ret = reg_value(u, c, loc->reg, &base);
+	if (reg == abi->sp_reg && (r->valid & SFRAME_REG_SP)) {
+		*v = r->sp;
+		return 0;
+	}
+	if (reg == abi->fp_reg && (r->valid & SFRAME_REG_FP)) {
+		*v = r->fp;
+		return 0;
+	}
+	if (abi->ra_in_link && reg == abi->ra_reg && (r->valid & SFRAME_REG_RA)) {
+		*v = r->ra;
+		return 0;
+	}
+	ret = saved_reg(u, c->flags, c->sigctx, reg, &x);
+	*v = x;
+	return ret;
+}
+
+/* (reg or the CFA) + off, loaded from when @deref: an RA or FP rule's value. */
+static SFRAME_ALWAYS_INLINE int loc_value(const struct walk *w, const struct sframe_cursor *c,
+					  bool from_reg, bool deref, uint32_t reg, int32_t off,
+					  uint64_t cfa, uint64_t *v)
+{
+	uint64_t base = cfa, addr;
+	int ret;
+
+	if (from_reg) {
+		if (w->lean)
+			return STEP_DECLINED;
+		ret = reg_value(w->u, c, reg, &base);
 		if (ret)
 			return ret;
-		break;
-	default:
-		return -SFRAME_ERR_NO_REG;
 	}
-	if (!add_off(base, loc->offset, &addr))
+	if (deref && w->lean)
+		addr = base + (uint64_t)(int64_t)off;
+	else if (SFRAME_UNLIKELY(!add_off(base, off, &addr)))
 		return -SFRAME_ERR_BAD_CFA;
-	if (!loc->deref) {
+	if (!deref) {
 		*v = addr;
 		return 0;
 	}
-	return read_u64(u, addr, v);
+	return read_u64(w, addr, v);
 }
 
-/* Remove a PAuth signature: the embedder's hook, or keep the VA bits. */
-static uint64_t strip_ra(const struct sframe_unwinder *u, uint64_t ra)
+/*
+ * Remove a PAuth signature: the embedder's hook, or keep the VA bits. The
+ * frame is marked when there was a signature.
+ */
+static SFRAME_ALWAYS_INLINE uint64_t strip_ra(const struct walk *w, uint64_t ra,
+					      uint32_t *frame_flags)
 {
-	unsigned int bits = u->va_bits ? u->va_bits : 48;
+	const struct sframe_unwinder *u = w->u;
+	const unsigned int bits = u->va_bits ? u->va_bits : UNWIND_DEFAULT_VA_BITS;
+	uint64_t plain = bits < 64 ? ra & (((uint64_t)1 << bits) - 1) : ra;
 
 	if (u->strip_ra)
-		return u->strip_ra(u->strip_ctx, ra);
-	if (bits >= 64)
-		return ra;
-	return ra & (((uint64_t)1 << bits) - 1);
+		plain = u->strip_ra(u->strip_ctx, ra);
+	if (plain != ra)
+		*frame_flags |= SFRAME_FRAME_RA_SIGNED;
+	return plain;
 }
 
-/* CFA of the current frame must be aligned, at or above SP, above the last. */
-static int check_cfa(const struct sframe_cursor *c, uint64_t cfa)
+/*
+ * CFA of the current frame must be aligned, at or above SP, above the last
+ * (one branch: the walk's hottest checks).
+ */
+static SFRAME_ALWAYS_INLINE int check_cfa(const struct sframe_cursor *c, uint64_t cfa)
 {
-	if (cfa & 7)
-		return -SFRAME_ERR_BAD_CFA;
-	if ((c->regs.valid & SFRAME_REG_SP) && cfa < c->regs.sp)
-		return -SFRAME_ERR_BAD_CFA;
-	if (c->prev_cfa && cfa <= c->prev_cfa)
+	const uint64_t sp = (c->regs.valid & SFRAME_REG_SP) ? c->regs.sp : 0;
+	const uint64_t prev = c->prev_cfa;
+
+	if (SFRAME_UNLIKELY((cfa & 7) | (cfa < sp) | ((cfa <= prev) & (prev != 0))))
 		return -SFRAME_ERR_BAD_CFA;
 	return 0;
 }
 
-/* Caller SP from the CFA: s390x keeps a 160-byte register save area. */
-static int caller_sp(const struct sframe_unwinder *u, uint64_t cfa, uint64_t *sp)
+/* Caller SP from the CFA (below it on s390x, by its register save area). */
+static SFRAME_ALWAYS_INLINE int caller_sp(const struct walk *w, uint64_t cfa, uint64_t *sp)
 {
-	if (u->abi != SFRAME_ABI_S390X_BE) {
-		*sp = cfa;
-		return 0;
-	}
-	if (cfa < (uint64_t)-SFRAME_S390X_SP_VAL_OFFSET)
+	if (SFRAME_UNLIKELY(cfa < w->sp_bias))
 		return -SFRAME_ERR_BAD_CFA;
-	*sp = cfa - (uint64_t)-SFRAME_S390X_SP_VAL_OFFSET;
+	*sp = cfa - w->sp_bias;
 	return 0;
 }
 
@@ -205,198 +272,265 @@ static int caller_sp(const struct sframe_unwinder *u, uint64_t cfa, uint64_t *sp
  * Reading the slot instead fails on a stack copy that starts at SP (a
  * profiler's) and finds whatever was written there since on a live stack.
  */
-static inline bool fp_slot_popped(uint32_t frame_flags, uint32_t valid, uint64_t sp,
-				  uint64_t cfa, int64_t off)
+static SFRAME_ALWAYS_INLINE bool fp_slot_popped(const struct sframe_cursor *c, uint64_t cfa,
+						int64_t off)
 {
 	uint64_t slot;
 
-	return (frame_flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED)) &&
-	       (valid & SFRAME_REG_SP) && add_off(cfa, off, &slot) && slot < sp;
+	return (c->flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED)) &&
+	       (c->regs.valid & SFRAME_REG_SP) && add_off(cfa, off, &slot) && slot < c->regs.sp;
 }
 
-static int step_rules(const struct sframe_unwinder *u, struct sframe_cursor *c,
-		      const struct sframe_row *row)
+/* The end of every step that succeeds: the caller becomes the current frame. */
+static SFRAME_ALWAYS_INLINE void commit(struct sframe_cursor *c, const struct sframe_regs *n,
+					uint64_t cfa, uint64_t sigctx, uint32_t prev_flags,
+					uint32_t flags)
 {
-	const struct sframe_rules *r = &row->rules;
-	struct sframe_regs n = { 0 };
-	uint64_t base, cfa, ra, fp = 0;
-	uint32_t flags = 0;
-	int ret;
-
-	ret = reg_value(u, c, r->cfa.reg, &base);
-	if (ret)
-		return ret;
-	if (!add_off(base, r->cfa.offset, &cfa))
-		return -SFRAME_ERR_BAD_CFA;
-	if (r->cfa.deref) {
-		ret = read_u64(u, cfa, &cfa);
-		if (ret)
-			return ret;
-	}
-	ret = check_cfa(c, cfa);
-	if (ret)
-		return ret;
-
-	if (r->ra.kind == SFRAME_LOC_SAME) {
-		/* Not saved: still in the link register, if that is known. */
-		if (u->abi == SFRAME_ABI_AMD64_LE || !(c->regs.valid & SFRAME_REG_RA))
-			return -SFRAME_ERR_NO_REG;
-		ra = c->regs.ra;
-	} else {
-		ret = loc_value(u, c, &r->ra, cfa, &ra);
-		if (ret)
-			return ret;
-	}
-	if (r->ra_mangled) {
-		uint64_t plain = strip_ra(u, ra);
-
-		if (plain != ra)
-			flags |= SFRAME_FRAME_RA_SIGNED;
-		ra = plain;
-	}
-	if (ra == 0)
-		return -SFRAME_ERR_BAD_RA;
-
-	/*
-	 * The CFA and the RA are what the walk needs; the FP only matters if
-	 * a caller's CFA is based on it. A saved-FP rule that cannot be
-	 * evaluated (compilers leave stale FP rules on epilogue rows, e.g. the
-	 * DRAP epilogue's "*(fp+0)" after fp was popped) leaves the caller's FP
-	 * unknown instead of ending the walk: a rule that later needs it fails
-	 * with -SFRAME_ERR_NO_REG, and no value is ever guessed.
-	 */
-	if (r->fp.kind == SFRAME_LOC_SAME ||
-	    (r->fp.kind == SFRAME_LOC_CFA && r->fp.deref &&
-	     fp_slot_popped(c->flags, c->regs.valid, c->regs.sp, cfa, r->fp.offset))) {
-		fp = c->regs.fp;
-		n.valid |= c->regs.valid & SFRAME_REG_FP;
-	} else if (loc_value(u, c, &r->fp, cfa, &fp) == 0) {
-		n.valid |= SFRAME_REG_FP;
-	} else {
-		fp = 0;
-		flags |= SFRAME_FRAME_FP_LOST;
-	}
-
-	ret = caller_sp(u, cfa, &n.sp);
-	if (ret)
-		return ret;
-	n.pc = ra;
-	n.fp = fp;
-	n.valid |= SFRAME_REG_PC | SFRAME_REG_SP;
-	/* A signal trampoline's rows lead to the interrupted PC itself. */
-	if (row->fde.signal)
-		flags |= SFRAME_FRAME_INTERRUPTED;
-
-	c->regs = n;
+	c->regs = *n;
 	c->prev_cfa = cfa;
-	c->sigctx = 0;
-	c->prev_flags = row->fde.signal ? SFRAME_FRAME_SIGNAL : 0;
+	c->sigctx = sigctx;
+	c->prev_flags = prev_flags;
 	c->flags = flags;
 	c->depth++;
+}
+
+/* The CFA by rule @r, checked against the frame. */
+static SFRAME_ALWAYS_INLINE int rule_cfa(const struct walk *w, const struct sframe_cursor *c,
+					 const struct unwind_rule *r, uint64_t *cfa)
+{
+	const uint32_t valid = c->regs.valid;
+	uint64_t base = 0;
+	int ret;
+
+	/* SP and FP straight from the cursor when it has them, as reg_value() would. */
+	if (!(r->kind & (RULE_CFA_FP | RULE_CFA_REG)) && (valid & SFRAME_REG_SP)) {
+		base = c->regs.sp;
+	} else if ((r->kind & (RULE_CFA_FP | RULE_CFA_REG)) == RULE_CFA_FP &&
+		   (valid & SFRAME_REG_FP)) {
+		base = c->regs.fp;
+	} else if (w->lean) {
+		return STEP_DECLINED;
+	} else {
+		ret = reg_value(w->u, c, (r->kind & RULE_CFA_REG) ? r->cfa_reg :
+				(r->kind & RULE_CFA_FP) ? w->abi->fp_reg : w->abi->sp_reg, &base);
+		if (ret)
+			return ret;
+	}
+	/*
+	 * A lean step that reads the RA from a CFA-based slot leaves the
+	 * wrap-around check to that read, as for the slots (struct walk): a
+	 * CFA that wrapped either fails check_cfa() or puts the slot outside
+	 * the window; either way the result is the full step's.
+	 */
+	if (w->lean && (r->kind & (RULE_RA_DEREF | RULE_RA_REG | RULE_RA_LINK)) == RULE_RA_DEREF)
+		*cfa = base + (uint64_t)(int64_t)r->cfa_off;
+	else if (SFRAME_UNLIKELY(!add_off(base, r->cfa_off, cfa)))
+		return -SFRAME_ERR_BAD_CFA;
+	if (r->kind & RULE_CFA_DEREF) {
+		ret = read_u64(w, *cfa, cfa);
+		if (ret)
+			return ret;
+	}
+	ret = check_cfa(c, *cfa);
+	/* (Aligned now: saying so lets the compiler see that slots 8k from it are, too.) */
+	*cfa &= ~(uint64_t)7;
+	return ret;
+}
+
+/* The caller's PC: the return address by rule @r, without its signature. */
+static SFRAME_ALWAYS_INLINE int rule_ra(const struct walk *w, const struct sframe_cursor *c,
+					const struct unwind_rule *r, uint64_t cfa, uint64_t *ra,
+					uint32_t *frame_flags)
+{
+	int ret;
+
+	if (r->kind & RULE_RA_LINK) {
+		/* Not saved: still in the link register, if that is known. */
+		if (!w->abi->ra_in_link || !(c->regs.valid & SFRAME_REG_RA))
+			return -SFRAME_ERR_NO_REG;
+		*ra = c->regs.ra;
+	} else {
+		ret = loc_value(w, c, r->kind & RULE_RA_REG, r->kind & RULE_RA_DEREF, r->ra_reg,
+				r->ra_off, cfa, ra);
+		if (ret)
+			return ret;
+	}
+	if (r->kind & RULE_RA_MANGLED) {
+		if (w->lean && w->u->strip_ra)
+			return STEP_DECLINED;
+		*ra = strip_ra(w, *ra, frame_flags);
+	}
+	return SFRAME_LIKELY(*ra) ? 0 : -SFRAME_ERR_BAD_RA;
+}
+
+/*
+ * The caller's FP by rule @r, *@valid = SFRAME_REG_FP when it is known.
+ * Returns 0, or STEP_DECLINED.
+ *
+ * The CFA and the RA are what the walk needs; the FP only matters if a
+ * caller's CFA is based on it. A saved-FP rule that cannot be evaluated
+ * (compilers leave stale FP rules on epilogue rows, e.g. the DRAP
+ * epilogue's "*(fp+0)" after fp was popped) leaves the caller's FP unknown
+ * instead of ending the walk: a rule that later needs it fails with
+ * -SFRAME_ERR_NO_REG, and no value is ever guessed.
+ */
+static SFRAME_ALWAYS_INLINE int rule_fp(const struct walk *w, const struct sframe_cursor *c,
+					const struct unwind_rule *r, uint64_t cfa, uint64_t *fp,
+					uint32_t *valid, uint32_t *frame_flags)
+{
+	const uint32_t slot = r->kind & (RULE_FP_DEREF | RULE_FP_REG | RULE_FP_SAME | RULE_FP_NONE);
+	int ret = -SFRAME_ERR_NO_REG;
+
+	if ((r->kind & RULE_FP_SAME) ||
+	    (slot == RULE_FP_DEREF && fp_slot_popped(c, cfa, r->fp_off))) {
+		*fp = c->regs.fp;
+		*valid = c->regs.valid & SFRAME_REG_FP;
+		return 0;
+	}
+	if (!(r->kind & RULE_FP_NONE))
+		ret = loc_value(w, c, r->kind & RULE_FP_REG, r->kind & RULE_FP_DEREF, r->fp_reg,
+				r->fp_off, cfa, fp);
+	/* (A lean step leaves losing the FP to the full one: its FP stays known.) */
+	if (ret == STEP_DECLINED || (ret && w->lean))
+		return STEP_DECLINED;
+	*valid = ret ? 0 : SFRAME_REG_FP;
+	if (ret) {
+		*fp = 0;
+		*frame_flags |= SFRAME_FRAME_FP_LOST;
+	}
 	return 0;
 }
 
-/* A signal trampoline without rows: the kernel's frame layout (amd64). */
-static int step_signal(const struct sframe_unwinder *u, struct sframe_cursor *c)
+/*
+ * The step by rule @r, whether it came from the cache or from the row:
+ * 0 with the cursor at the caller; SFRAME_UNWIND_END, an error or (lean
+ * walks) STEP_DECLINED with the cursor unchanged.
+ */
+static SFRAME_ALWAYS_INLINE int apply_rule(const struct walk *w, struct sframe_cursor *c,
+					   const struct unwind_rule *r)
 {
 	struct sframe_regs n = { 0 };
+	uint32_t flags = 0, fp_valid = 0;
+	uint64_t cfa = 0;
+	int ret;
+
+	if (SFRAME_UNLIKELY(r->kind & RULE_RA_END))
+		return SFRAME_UNWIND_END;
+	ret = rule_cfa(w, c, r, &cfa);
+	if (SFRAME_UNLIKELY(ret))
+		return ret;
+	ret = rule_ra(w, c, r, cfa, &n.pc, &flags);
+	if (SFRAME_UNLIKELY(ret))
+		return ret;
+	ret = rule_fp(w, c, r, cfa, &n.fp, &fp_valid, &flags);
+	if (SFRAME_UNLIKELY(ret))
+		return ret;
+	ret = caller_sp(w, cfa, &n.sp);
+	if (SFRAME_UNLIKELY(ret))
+		return ret;
+	n.valid = SFRAME_REG_PC | SFRAME_REG_SP | fp_valid;
+	/* A signal trampoline's rows lead to the interrupted PC itself. */
+	if (r->kind & RULE_SIGNAL)
+		flags |= SFRAME_FRAME_INTERRUPTED;
+	commit(c, &n, cfa, 0, (r->kind & RULE_SIGNAL) ? SFRAME_FRAME_SIGNAL : 0, flags);
+	return 0;
+}
+
+/* A signal trampoline without rows: the kernel's frame layout, where known. */
+static int step_signal(const struct sframe_unwinder *u, struct sframe_cursor *c)
+{
+	const struct unwind_abi *abi = unwind_abi_of(u->abi);
+	struct sframe_regs n = { 0 };
+	struct walk walk, *w = &walk;
 	uint64_t ctx;
 	int ret;
 
-	if (u->abi != SFRAME_ABI_AMD64_LE)
+	walk_init(w, u, false);
+	if (!abi->sig_regs)
 		return -SFRAME_ERR_UNSUPPORTED;
 	if (!(c->regs.valid & SFRAME_REG_SP))
 		return -SFRAME_ERR_NO_REG;
-	if (!add_off(c->regs.sp, AMD64_UC_MCONTEXT, &ctx))
+	if (!add_off(c->regs.sp, abi->sig_regs, &ctx))
 		return -SFRAME_ERR_BAD_CFA;
-	ret = read_u64(u, ctx + 8u * amd64_sigctx_slot[16], &n.pc);
+	ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->ra_reg], &n.pc);
 	if (!ret)
-		ret = read_u64(u, ctx + 8u * amd64_sigctx_slot[7], &n.sp);
+		ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->sp_reg], &n.sp);
 	if (!ret)
-		ret = read_u64(u, ctx + 8u * amd64_sigctx_slot[6], &n.fp);
+		ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->fp_reg], &n.fp);
 	if (ret)
 		return ret;
 	if (n.pc == 0)
 		return -SFRAME_ERR_BAD_RA;
 	n.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
-	c->regs = n;
 	/* The handler may have run on an alternate stack: restart the order. */
-	c->prev_cfa = 0;
-	c->sigctx = ctx;
-	c->prev_flags = SFRAME_FRAME_SIGNAL;
-	c->flags = SFRAME_FRAME_INTERRUPTED;
-	c->depth++;
+	commit(c, &n, 0, ctx, SFRAME_FRAME_SIGNAL, SFRAME_FRAME_INTERRUPTED);
 	return 0;
 }
 
 /*
- * No SFrame for this PC: follow the frame-pointer chain (amd64, aarch64:
- * [fp] = caller's fp, [fp + 8] = return address) or, on s390x, the back
- * chain ([sp] = caller's sp, its save area holding r11 and r14). A zero link
- * ends the chain, by the ABIs' convention for the outermost frame.
+ * No SFrame for this PC: follow the frame-pointer chain or the back chain
+ * (unwind_abi.h). A zero link ends the chain, by the ABIs' convention for
+ * the outermost frame.
  */
-static int step_fp(const struct sframe_unwinder *u, struct sframe_cursor *c)
+static int step_chain(const struct sframe_unwinder *u, struct sframe_cursor *c)
 {
+	const struct unwind_abi *abi = unwind_abi_of(u->abi);
 	struct sframe_regs n = { 0 };
-	uint64_t link, cfa, ra, fp = 0;
 	uint32_t flags = SFRAME_FRAME_FP_FALLBACK;
+	struct walk walk, *w = &walk;
+	uint64_t link, cfa;
 	int ret;
 
-	if (u->abi == SFRAME_ABI_S390X_BE) {
-		if (!(c->regs.valid & SFRAME_REG_SP))
-			return -SFRAME_ERR_NO_REG;
-		ret = read_u64(u, c->regs.sp, &link);
+	walk_init(w, u, false);
+	if (!(c->regs.valid & (abi->back_chain ? SFRAME_REG_SP : SFRAME_REG_FP)))
+		return -SFRAME_ERR_NO_REG;
+	link = c->regs.fp;
+	if (abi->back_chain) {
+		ret = read_u64(w, c->regs.sp, &link);
 		if (ret)
 			return ret;
-		if (link == 0)
-			return SFRAME_UNWIND_END;
-		if (link <= c->regs.sp || (link & 7) || link > SFRAME_UINT64_MAX - 160)
-			return -SFRAME_ERR_BAD_CFA;
-		cfa = link + 160;
-		ret = read_u64(u, link + 8 * SFRAME_S390X_DWARF_RA, &ra);
-		if (!ret)
-			ret = read_u64(u, link + 8 * SFRAME_S390X_DWARF_FP, &fp);
-		if (ret)
-			return ret;
-		n.sp = link;
-	} else {
-		if (!(c->regs.valid & SFRAME_REG_FP))
-			return -SFRAME_ERR_NO_REG;
-		link = c->regs.fp;
-		if (link == 0)
-			return SFRAME_UNWIND_END;
-		if ((link & 7) || link > SFRAME_UINT64_MAX - 16)
-			return -SFRAME_ERR_BAD_CFA;
-		cfa = link + 16;
-		ret = read_u64(u, link, &fp);
-		if (!ret)
-			ret = read_u64(u, link + 8, &ra);
-		if (ret)
-			return ret;
-		if (is_aarch64(u->abi)) {
-			uint64_t plain = strip_ra(u, ra);
-
-			if (plain != ra)
-				flags |= SFRAME_FRAME_RA_SIGNED;
-			ra = plain;
-		}
-		n.sp = cfa;
 	}
+	if (link == 0)
+		return SFRAME_UNWIND_END;
+	/* (A back chain leads to the caller's SP, above ours.) */
+	if ((abi->back_chain && link <= c->regs.sp) || (link & 7) ||
+	    !add_off(link, abi->chain_cfa, &cfa))
+		return -SFRAME_ERR_BAD_CFA;
+	ret = read_u64(w, link + abi->chain_fp, &n.fp);
+	if (!ret)
+		ret = read_u64(w, link + abi->chain_ra, &n.pc);
+	if (ret)
+		return ret;
+	if (abi->pauth)
+		n.pc = strip_ra(w, n.pc, &flags);
 	ret = check_cfa(c, cfa);
 	if (ret)
 		return ret;
-	if (ra == 0)
+	if (n.pc == 0)
 		return SFRAME_UNWIND_END;
-	n.pc = ra;
-	n.fp = fp;
+	ret = caller_sp(w, cfa, &n.sp);
+	if (ret)
+		return ret;
 	n.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
-	c->regs = n;
-	c->prev_cfa = cfa;
-	c->sigctx = 0;
-	c->prev_flags = SFRAME_FRAME_NO_SFRAME;
-	c->flags = flags;
-	c->depth++;
+	commit(c, &n, cfa, 0, SFRAME_FRAME_NO_SFRAME, flags);
 	return 0;
+}
+
+/* The frame-pointer fallback, when the unwinder allows it. */
+static int step_no_sframe(const struct sframe_unwinder *u, struct sframe_cursor *c)
+{
+	uint32_t flags = c->flags;
+	int ret;
+
+	if (!(u->flags & SFRAME_UNWIND_FP_FALLBACK))
+		return -SFRAME_ERR_NOT_FOUND;
+	/* Whatever the fallback finds, this frame had no SFrame. */
+	c->flags |= SFRAME_FRAME_NO_SFRAME;
+	ret = step_chain(u, c);
+	/* On error the cursor is unchanged, as documented. */
+	if (ret < 0)
+		c->flags = flags;
+	return ret;
 }
 
 int sframe_unwind_init(const struct sframe_unwinder *u, struct sframe_cursor *c,
@@ -415,29 +549,48 @@ int sframe_unwind_init(const struct sframe_unwinder *u, struct sframe_cursor *c,
 	return 0;
 }
 
-/* Find the row for the current frame's PC. */
-static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor *c,
-		    struct sframe_row *row, const struct sframe_module **modp)
+/* A window a lean walk may use (struct walk): 2^32 bytes or more from either end. */
+static bool lean_window(const struct sframe_unwinder *u)
 {
-	bool exact = c->flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED);
-	uint64_t pc = c->regs.pc;
-	const struct sframe_module *m;
-	struct sframe_row sig;
-	int ret;
+	const uint64_t gap = (uint64_t)1 << 32;
 
+	return u->stack_data && u->stack_len >= 8 && u->stack_addr >= gap &&
+	       u->stack_addr <= -gap && u->stack_len <= -gap - u->stack_addr;
+}
+
+/* The PC is exact (topmost or interrupted frame), not a return address. */
+static inline bool exact_pc(uint32_t frame_flags)
+{
+	return frame_flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED);
+}
+
+/*
+ * Find the row for the current frame's PC, and the section it came from.
+ * *@mod receives the module of the PC itself, the frame's: a return
+ * address is looked up at PC - 1, which lies in another module when the
+ * call was the last instruction of its module.
+ */
+static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor *c,
+		    struct sframe_row *row, const struct sframe_section **sec,
+		    const struct sframe_module **mod)
+{
+	const bool exact = exact_pc(c->flags);
+	const uint64_t pc = c->regs.pc;
 	/*
 	 * A return address points after the call, which may be the last
 	 * instruction of its function (noreturn callees): look up PC - 1.
 	 */
-	if (!exact && pc > 0)
-		pc--;
+	const uint64_t at = !exact && pc > 0 ? pc - 1 : pc;
+	const struct sframe_module *m = sframe_modules_find(u->modules, at);
+	int ret;
+
+	*mod = at == pc || (m && pc < m->end) ? m : sframe_modules_find(u->modules, pc);
+	*sec = m ? m->sec : NULL;
 	row->fde.index = SFRAME_NO_INDEX;
-	m = sframe_modules_find(u->modules, pc);
-	*modp = m;
 	if (m && m->sec) {
 		if (m->sec->abi != u->abi)
 			return -SFRAME_ERR_ABI;
-		ret = sframe_lookup(m->sec, pc, row);
+		ret = sframe_lookup(m->sec, at, row);
 		/* Found a row, a function without rows, or an error: done. */
 		if (ret != -SFRAME_ERR_NOT_FOUND || exact || row->fde.index != SFRAME_NO_INDEX)
 			return ret;
@@ -449,347 +602,160 @@ static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor 
 	 * the restorer's first instruction, so PC - 1 lies before it: accept
 	 * the exact PC, for signal trampolines only.
 	 */
-	m = sframe_modules_find(u->modules, c->regs.pc);
+	m = *mod;
 	if (!m || !m->sec)
 		return -SFRAME_ERR_NOT_FOUND;
 	if (m->sec->abi != u->abi)
 		return -SFRAME_ERR_ABI;
-	ret = sframe_lookup(m->sec, c->regs.pc, &sig);
+	ret = sframe_lookup(m->sec, pc, row);
 	if (ret != 0 && ret != -SFRAME_ERR_NOT_FOUND)
 		return ret;
-	if (sig.fde.index == SFRAME_NO_INDEX || !sig.fde.signal)
+	if (row->fde.index == SFRAME_NO_INDEX || !row->fde.signal) {
+		row->fde.index = SFRAME_NO_INDEX;
 		return -SFRAME_ERR_NOT_FOUND;
-	*row = sig;
-	*modp = m;
+	}
+	*sec = m->sec;
 	return ret;
 }
 
-int sframe_unwind_cache_init(struct sframe_unwind_cache *cache, struct sframe_cache_entry *entries,
-			     uint32_t count)
+/*
+ * RULE_* bits of the RA or FP rule @loc, given that register's bits for
+ * "unchanged", "from a register", "loaded" and "no rule".
+ */
+static uint32_t loc_kind(const struct sframe_loc *loc, uint32_t same, uint32_t reg,
+			 uint32_t deref, uint32_t none)
 {
-	if (!cache || !entries || count == 0 || (count & (count - 1)))
-		return -SFRAME_ERR_INVAL;
-	cache->entries = entries;
-	cache->mask = count - 1;
-	sframe_unwind_cache_clear(cache);
-	return 0;
-}
+	const uint32_t load = loc->deref ? deref : 0;
 
-void sframe_unwind_cache_clear(struct sframe_unwind_cache *cache)
-{
-	uint64_t i;
-
-	if (!cache || !cache->entries)
-		return;
-	/* mask + 1 entries (64-bit count: mask may be UINT32_MAX). */
-	for (i = 0; i <= cache->mask; i++) {
-		struct sframe_cache_entry *e = &cache->entries[i];
-
-		e->pc = 0;
-		e->cfa_off = 0;
-		e->ra_off = 0;
-		e->fp_off = 0;
-		e->kind = 0;
-		e->module = 0;
-		e->next = 0;
+	switch (loc->kind) {
+	case SFRAME_LOC_SAME:
+		return same;
+	case SFRAME_LOC_CFA:
+		return load;
+	case SFRAME_LOC_REG:
+		return reg | load;
+	default:
+		return none;
 	}
-	cache->hits = 0;
-	cache->misses = 0;
 }
+
+/* The rule of a decoded row, its registers sorted into roles once. */
+static void rule_from_row(const struct unwind_abi *abi, const struct sframe_row *row,
+			  struct unwind_rule *r)
+{
+	const struct sframe_rules *s = &row->rules;
+
+	r->kind = loc_kind(&s->ra, RULE_RA_LINK, RULE_RA_REG, RULE_RA_DEREF, RULE_RA_END) |
+		  loc_kind(&s->fp, RULE_FP_SAME, RULE_FP_REG, RULE_FP_DEREF, RULE_FP_NONE);
+	if (s->ra_undefined)
+		r->kind |= RULE_RA_END;
+	if (s->cfa.reg == abi->fp_reg)
+		r->kind |= RULE_CFA_FP;
+	else if (s->cfa.reg != abi->sp_reg)
+		r->kind |= RULE_CFA_REG;
+	if (s->cfa.deref)
+		r->kind |= RULE_CFA_DEREF;
+	if (s->ra_mangled)
+		r->kind |= RULE_RA_MANGLED;
+	if (row->fde.signal)
+		r->kind |= RULE_SIGNAL;
+	r->cfa_off = s->cfa.offset;
+	r->ra_off = s->ra.offset;
+	r->fp_off = s->fp.offset;
+	r->cfa_reg = s->cfa.reg;
+	r->ra_reg = s->ra.reg;
+	r->fp_reg = s->fp.reg;
+}
+
+/* find_rule(): a v3 signal trampoline without rows (step_signal()). */
+#define ROWLESS_SIGNAL 1
 
 /*
- * The cache is 2-way set associative: a PC has a pair of slots (one 64-byte
- * line on 64-bit hosts), the first holding the entry used last. A
- * direct-mapped table loses whole walks to two hot return addresses that
- * share a slot; the pair absorbs such collisions. The hash is on the chain
- * from one frame to the next (RA load, probe, next CFA), so it is two
- * instructions: code addresses differ mostly in their low bits already, and
- * folding in bits 12 and up separates the same offset in different pages or
- * libraries.
+ * The rule for the current frame's PC from its row: 0 (a rule, or the end
+ * of the stack as a rule), ROWLESS_SIGNAL, -SFRAME_ERR_NOT_FOUND (no
+ * SFrame for this PC) or another error. *@mod receives the frame's module.
  */
-static inline uint32_t cache_hash(uint64_t pc)
+static int find_rule(const struct sframe_unwinder *u, const struct sframe_cursor *c,
+		     struct unwind_rule *r, const struct sframe_module **mod)
 {
-	return (uint32_t)(pc ^ (pc >> 12));
+	const struct sframe_section *sec;
+	struct sframe_row row;
+	int ret;
+
+	ret = find_row(u, c, &row, &sec, mod);
+	if (ret == 0) {
+		rule_from_row(unwind_abi_of(u->abi), &row, r);
+		return 0;
+	}
+	/* v3: a function without rows is an outermost or a signal frame. */
+	if (ret == -SFRAME_ERR_NOT_FOUND && row.fde.index != SFRAME_NO_INDEX &&
+	    row.fde.num_fres == 0 && sec && sec->version == SFRAME_VERSION_3) {
+		if (row.fde.signal)
+			return ROWLESS_SIGNAL;
+		r->kind = RULE_RA_END;
+		return 0;
+	}
+	return ret;
 }
 
-static inline struct sframe_cache_entry *cache_set(const struct sframe_unwind_cache *cache,
-						   uint64_t pc)
+/* The module of cache index @index (0: none; NULL also when the table has shrunk). */
+static const struct sframe_module *module_at(const struct sframe_unwinder *u, uint32_t index)
 {
-	return &cache->entries[cache_hash(pc) & cache->mask & ~(uint32_t)1];
-}
-
-/* The entry for @pc, exact (SFRAME_CACHE_EXACT) or not (0), or NULL. */
-static inline const struct sframe_cache_entry *cache_find(const struct sframe_unwind_cache *cache,
-							  uint64_t pc, uint32_t exact)
-{
-	struct sframe_cache_entry *set = cache_set(cache, pc);
-
-	if (set[0].pc == pc && (set[0].kind & SFRAME_CACHE_EXACT) == exact)
-		return &set[0];
-	/* (A one-entry cache has no second slot.) */
-	if (cache->mask && set[1].pc == pc && (set[1].kind & SFRAME_CACHE_EXACT) == exact)
-		return &set[1];
-	return NULL;
-}
-
-/* SFRAME_CACHE_EXACT when the frame's PC is exact, not a return address. */
-static inline uint32_t exact_bit(uint32_t frame_flags)
-{
-	return (frame_flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED)) ?
-		SFRAME_CACHE_EXACT : 0;
-}
-
-/* The module of entry @e (NULL for none, or when the table has shrunk). */
-static const struct sframe_module *cache_module(const struct sframe_unwinder *u,
-						const struct sframe_cache_entry *e)
-{
-	if (e->module == 0 || !u->modules || e->module - 1 >= u->modules->count)
+	if (index == 0 || !u->modules || index - 1 >= u->modules->count)
 		return NULL;
-	return &u->modules->slots[e->module - 1];
+	return &u->modules->slots[index - 1];
 }
 
-/* Store @e (pc and kind set), with the module of its PC. */
-static void cache_insert(const struct sframe_unwinder *u, struct sframe_cache_entry *e)
+/* The cache's index of module @m: 1 + its place in the table, 0 for none. */
+static uint32_t module_index(const struct sframe_unwinder *u, const struct sframe_module *m)
 {
-	const uint32_t exact = e->kind & SFRAME_CACHE_EXACT;
-	struct sframe_cache_entry *set = cache_set(u->cache, e->pc);
-	const struct sframe_module *m = sframe_modules_find(u->modules, e->pc);
-
 	/* (An index: the entry stays 32 bytes on every host.) */
-	e->module = m ? (uint32_t)(m - u->modules->slots) + 1 : 0;
-	/*
-	 * The newcomer goes first, and the entry it displaces becomes the older
-	 * one. An exact PC (a sample's topmost frame, one of many) only takes
-	 * a slot no return address holds: it must not push out one that every
-	 * walk through that caller uses.
-	 */
-	if (u->cache->mask && exact) {
-		if (!set[0].pc)
-			set[0] = *e;
-		else if (!set[1].pc || (set[1].kind & SFRAME_CACHE_EXACT))
-			set[1] = *e;
-		return;
-	}
-	if (u->cache->mask && (set[0].pc != e->pc || (set[0].kind & SFRAME_CACHE_EXACT) != exact))
-		set[1] = set[0];
-	set[0] = *e;
-}
-
-/*
- * Remember an outcome without rules for the frame at @pc: no SFrame row
- * (SFRAME_CACHE_NOSF: the fallback or "not found" follows) or the end of
- * the stack (SFRAME_CACHE_END). Both depend on the PC and the module table
- * only, like the rows.
- */
-static void cache_outcome(const struct sframe_unwinder *u, uint64_t pc, uint32_t exact,
-			  uint32_t kind)
-{
-	struct sframe_cache_entry e = { 0 };
-
-	if (pc == 0)
-		return;
-	e.pc = pc;
-	e.kind = exact | kind;
-	cache_insert(u, &e);
-}
-
-/*
- * Remember the step just decided for the frame at @pc, when its rules have
- * the plain shape a cache entry can hold. Rows of signal trampolines are
- * not kept (their step differs, and a return address may have found one
- * through the exact-PC retry of find_row()).
- */
-static void cache_fill(const struct sframe_unwinder *u, uint64_t pc, uint32_t exact,
-		       const struct sframe_row *row)
-{
-	const struct sframe_rules *r = &row->rules;
-	struct sframe_cache_entry e = { 0 };
-	bool cfa_sp, cfa_fp;
-
-	if (row->fde.signal || pc == 0)
-		return;
-	cfa_sp = (int64_t)r->cfa.reg == sframe_abi_sp_reg(u->abi);
-	cfa_fp = (int64_t)r->cfa.reg == sframe_abi_fp_reg(u->abi);
-	e.pc = pc;
-	e.kind = exact;
-	if (r->ra_undefined) {
-		e.kind |= SFRAME_CACHE_END;
-	} else {
-		if (r->cfa.deref || (!cfa_sp && !cfa_fp))
-			return;
-		if (cfa_fp)
-			e.kind |= SFRAME_CACHE_CFA_FP;
-		e.cfa_off = r->cfa.offset;
-		if (r->ra.kind != SFRAME_LOC_CFA || !r->ra.deref)
-			return;
-		e.ra_off = r->ra.offset;
-		/*
-		 * A misaligned slot fails every step (read_u64()); not keeping
-		 * it lets fast_pcs() check the CFA's alignment alone.
-		 */
-		if (e.ra_off & 7)
-			return;
-		if (r->ra_mangled)
-			e.kind |= SFRAME_CACHE_RA_MANGLED;
-		if (r->fp.kind == SFRAME_LOC_CFA && r->fp.deref) {
-			if (r->fp.offset & 7)
-				return;
-			e.kind |= SFRAME_CACHE_FP_SAVED;
-			e.fp_off = r->fp.offset;
-		} else if (r->fp.kind == SFRAME_LOC_SAME) {
-			/* (The RA slot: fast_pcs() reads it as the FP, unused.) */
-			e.fp_off = e.ra_off;
-		} else {
-			return;
-		}
-	}
-	cache_insert(u, &e);
-}
-
-/* cache_step(): the cached rule does not apply, take the full step. */
-#define CACHE_FALLBACK (-1)
-
-/*
- * The step of step_rules() for a cached rule: same checks, same result.
- * Returns 0 (stepped), SFRAME_UNWIND_END, or CACHE_FALLBACK when anything
- * is off the plain path (unknown register, implausible CFA, failed read,
- * zero RA): then the cursor is untouched and the full step decides, error
- * included.
- */
-static inline int cache_step(const struct sframe_unwinder *u, struct sframe_cursor *c,
-			     const struct sframe_cache_entry *e)
-{
-	const uint32_t valid = c->regs.valid;
-	uint64_t base, cfa, addr, ra, fp, sp;
-	uint32_t flags = 0, nvalid;
-
-	if (e->kind & SFRAME_CACHE_END)
-		return SFRAME_UNWIND_END;
-	if (e->kind & SFRAME_CACHE_NOSF)
-		return CACHE_FALLBACK;
-	if (e->kind & SFRAME_CACHE_CFA_FP) {
-		if (!(valid & SFRAME_REG_FP))
-			return CACHE_FALLBACK;
-		base = c->regs.fp;
-	} else {
-		if (!(valid & SFRAME_REG_SP))
-			return CACHE_FALLBACK;
-		base = c->regs.sp;
-	}
-	if (!add_off(base, e->cfa_off, &cfa) || check_cfa(c, cfa))
-		return CACHE_FALLBACK;
-	if (!add_off(cfa, e->ra_off, &addr) || read_u64(u, addr, &ra))
-		return CACHE_FALLBACK;
-	if (e->kind & SFRAME_CACHE_RA_MANGLED) {
-		uint64_t plain = strip_ra(u, ra);
-
-		if (plain != ra)
-			flags |= SFRAME_FRAME_RA_SIGNED;
-		ra = plain;
-	}
-	if (ra == 0)
-		return CACHE_FALLBACK;
-	nvalid = SFRAME_REG_PC | SFRAME_REG_SP;
-	/* (An exact entry serves only frames with an exact PC, as step_rules() tests.) */
-	if ((e->kind & SFRAME_CACHE_FP_SAVED) &&
-	    !((e->kind & SFRAME_CACHE_EXACT) &&
-	      fp_slot_popped(c->flags, valid, c->regs.sp, cfa, e->fp_off))) {
-		if (!add_off(cfa, e->fp_off, &addr) || read_u64(u, addr, &fp))
-			return CACHE_FALLBACK;
-		nvalid |= SFRAME_REG_FP;
-	} else {
-		fp = c->regs.fp;
-		nvalid |= valid & SFRAME_REG_FP;
-	}
-	if (caller_sp(u, cfa, &sp))
-		return CACHE_FALLBACK;
-	c->regs.pc = ra;
-	c->regs.sp = sp;
-	c->regs.fp = fp;
-	c->regs.ra = 0;
-	c->regs.valid = nvalid;
-	c->prev_cfa = cfa;
-	c->sigctx = 0;
-	c->prev_flags = 0;
-	c->flags = flags;
-	c->depth++;
-	return 0;
+	return m ? (uint32_t)(m - u->modules->slots) + 1 : 0;
 }
 
 /*
  * sframe_unwind_step() without the argument checks. *@mod receives the
- * current frame's module when the cache knew it (else it is left alone).
+ * current frame's module, unless the depth bound ends the walk before the
+ * step looks at the frame (-SFRAME_ERR_DEPTH).
  */
 static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 		const struct sframe_module **mod)
 {
-	struct sframe_unwind_cache *cache = u->cache;
-	const struct sframe_module *m;
-	struct sframe_row row;
-	bool cacheable = false;
+	struct sframe_unwind_cache *cache = c->regs.pc ? u->cache : NULL;
+	const bool exact = exact_pc(c->flags);
+	struct sframe_cache_entry *e = NULL;
+	struct unwind_rule rule;
+	struct walk w;
 	uint32_t max;
 	int ret;
 
 	max = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
 	if (c->depth + 1 >= max)
 		return -SFRAME_ERR_DEPTH;
-
-	if (cache && c->regs.pc != 0) {
-		const struct sframe_cache_entry *e = cache_find(cache, c->regs.pc, exact_bit(c->flags));
-
-		if (e && (e->kind & SFRAME_CACHE_NOSF)) {
-			cache->hits++;
-			*mod = cache_module(u, e);
-			goto no_sframe;
-		}
-		if (e) {
-			const struct sframe_module *em = cache_module(u, e);
-
-			ret = cache_step(u, c, e);
-			if (ret != CACHE_FALLBACK) {
-				cache->hits++;
-				*mod = em;
-				return ret;
-			}
-		}
-		cache->misses++;
-		cacheable = true;
-	}
-
-	ret = find_row(u, c, &row, &m);
-	if (ret == 0) {
-		if (cacheable)
-			cache_fill(u, c->regs.pc, exact_bit(c->flags), &row);
-		if (row.rules.ra_undefined)
-			return SFRAME_UNWIND_END;
-		return step_rules(u, c, &row);
-	}
-	if (ret != -SFRAME_ERR_NOT_FOUND)
-		return ret;
-	/* v3: a function without rows is an outermost or a signal frame. */
-	if (row.fde.index != SFRAME_NO_INDEX && row.fde.num_fres == 0 && m && m->sec &&
-	    m->sec->version == SFRAME_VERSION_3) {
-		if (row.fde.signal)
+	walk_init(&w, u, false);
+	if (cache)
+		e = sf_cache_find(cache, c->regs.pc, exact);
+	if (e) {
+		cache->hits++;
+		*mod = module_at(u, sf_cache_module(e));
+		if (!sf_cache_rule(e, &rule))
+			return step_no_sframe(u, c);
+	} else {
+		ret = find_rule(u, c, &rule, mod);
+		if (cache)
+			cache->misses++;
+		/* (Errors of the section or its reader are not the PC's to keep.) */
+		if (cache && (ret == 0 || ret == -SFRAME_ERR_NOT_FOUND))
+			sf_cache_insert(cache, c->regs.pc, exact, ret ? NULL : &rule,
+					module_index(u, *mod));
+		if (ret == ROWLESS_SIGNAL)
 			return step_signal(u, c);
-		if (cacheable)
-			cache_outcome(u, c->regs.pc, exact_bit(c->flags), SFRAME_CACHE_END);
-		return SFRAME_UNWIND_END;
+		if (ret == -SFRAME_ERR_NOT_FOUND)
+			return step_no_sframe(u, c);
+		if (ret)
+			return ret;
 	}
-	if (cacheable)
-		cache_outcome(u, c->regs.pc, exact_bit(c->flags), SFRAME_CACHE_NOSF);
-no_sframe:
-	if (u->flags & SFRAME_UNWIND_FP_FALLBACK) {
-		uint32_t flags = c->flags;
-
-		/* Whatever the fallback finds, this frame had no SFrame. */
-		c->flags |= SFRAME_FRAME_NO_SFRAME;
-		ret = step_fp(u, c);
-		/* On error the cursor is unchanged, as documented. */
-		if (ret < 0)
-			c->flags = flags;
-		return ret;
-	}
-	return -SFRAME_ERR_NOT_FOUND;
+	return apply_rule(&w, c, &rule);
 }
 
 int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
@@ -852,13 +818,13 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 	n = 1;
 	/*
 	 * Each round adds a frame or returns; step() bounds depth. A frame's
-	 * module comes from the cache entry its step used, else from the
-	 * module table (a step from the cache skips that search).
+	 * module is the one its step found (from the module table or the
+	 * cache); only a frame no step looked at needs a search of its own.
 	 */
 	while (n < max) {
-		m = NULL;
 		ret = step(u, &c, &m);
-		frames[n - 1].module = m ? m : sframe_modules_find(u->modules, frames[n - 1].pc);
+		frames[n - 1].module = ret == -SFRAME_ERR_DEPTH ?
+			sframe_modules_find(u->modules, frames[n - 1].pc) : m;
 		if (ret) {
 			if (ret == -SFRAME_ERR_NOT_FOUND)
 				frames[n - 1].flags |= SFRAME_FRAME_NO_SFRAME;
@@ -876,235 +842,102 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 	return SFRAME_UNWIND_FULL;
 }
 
-/* The slot of the entry for @pc (exact or not, as @exact), or -1. */
-static inline int64_t cache_slot(const struct sframe_unwind_cache *cache, uint64_t pc,
-				 uint32_t exact)
+/*
+ * The steps of sframe_unwind_pcs() that the cache serves: apply_rule() on
+ * a copy of the cursor that nothing takes the address of (so it stays in
+ * registers), one store per frame, and each next entry found through the
+ * last one's guess (sf_cache_follow()): the next rule is loaded while the
+ * return address is still on its way. sf_cache_rule()'s constant mask
+ * leaves out the branches of apply_rule() no cached rule takes.
+ *
+ * The caller checked lean_window(). Stops, the cursor at the last frame
+ * reached, at the first frame the
+ * cache does not serve (no entry, or no SFrame there), that the lean step
+ * declines, or at the depth bound, all for step() to take; *@res receives
+ * the result of a step that ended the walk (END or an error), else 0.
+ * Returns the new number of PCs. @plain: the stack is little-endian and
+ * the caller's SP is the CFA.
+ */
+static SFRAME_ALWAYS_INLINE uint32_t cached_pcs(const struct sframe_unwinder *u,
+						struct sframe_cursor *cursor, uint64_t *pcs,
+						uint32_t n, uint32_t max, int *res, bool plain)
 {
-	const struct sframe_cache_entry *e = cache_find(cache, pc, exact);
+	struct sframe_unwind_cache *const cache = u->cache;
+	const uint32_t max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
+	struct sframe_cursor c = *cursor;
+	struct sframe_cache_entry *e = NULL;
+	uint64_t *out = pcs + n, *end = out;
+	struct unwind_rule r;
+	struct walk w;
+	int ret = 0;
 
-	return e ? e - cache->entries : -1;
+	walk_init(&w, u, true);
+	if (plain) {
+		w.be = false;
+		w.sp_bias = 0;
+	}
+	/* Steps allowed: by the array, and by the depth bound (step() checks). */
+	if (c.depth + 1 < max_depth)
+		end += max - n < max_depth - 1 - c.depth ? max - n : max_depth - 1 - c.depth;
+	if (c.regs.pc)
+		e = sf_cache_find(cache, c.regs.pc, exact_pc(c.flags));
+	if ((c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) != (SFRAME_REG_SP | SFRAME_REG_FP))
+		e = NULL;
+	while (e && out < end && sf_cache_rule(e, &r)) {
+		/*
+		 * What a lean step from a cached rule leaves in these fields
+		 * (commit()), FP known as it was: stated here, so that the
+		 * compiler need not carry them around the loop. Before the first
+		 * step they differ, but none is read by such a step (cached
+		 * rules do not involve the link register or other registers;
+		 * the frame's SP and FP are known), and @cursor is only written
+		 * after a step.
+		 */
+		c.regs.ra = 0;
+		c.regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
+		c.sigctx = 0;
+		c.prev_flags = 0;
+		ret = apply_rule(&w, &c, &r);
+		if (ret)
+			break;
+		*out++ = c.regs.pc;
+		e = sf_cache_follow(cache, e, c.regs.pc);
+	}
+	if (out != pcs + n)
+		*cursor = c;
+	/* (A step that ended the walk from the cache was served by it too.) */
+	cache->hits += (uint64_t)(out - (pcs + n)) + (ret != 0 && ret != STEP_DECLINED);
+	*res = ret == STEP_DECLINED ? 0 : ret;
+	return (uint32_t)(out - pcs);
 }
 
 /*
- * The steps of sframe_unwind_pcs() that the cache serves, with the stack
- * read from the window only: cache_step() with the registers and the
- * cache's fields in locals (a store to @pcs could alias anything reached
- * through a pointer) and one store per frame.
- *
- * Speed comes from the shape of the loop as much as from its length. The
- * frame-pointer walk, the floor, is one dependent load per frame; here each
- * frame needs its entry as well as its stack slots, and finding the entry
- * by hashing the return address just loaded would chain RA load, hash,
- * entry load and address arithmetic before the next RA load. So every
- * entry remembers the slot of the entry the next step used last time
- * (@next): the next entry is loaded from that guess while the RA is still
- * on its way, and only compared with it (a branch the CPU predicts), the
- * hash probe being taken when the guess is wrong, which also corrects it.
- * The kind of rule (CFA from SP or FP, FP saved or not) varies from frame
- * to frame in patterns too long for a branch predictor, so it selects
- * values instead of branching; the checks are branches never taken on a
- * good stack. The window offsets of the RA and FP slots are computed from
- * the base register in one add each (the entry's offsets are summed off
- * that chain), so the chain from one frame to the next is: FP load, two
- * selects, an add, the next load.
- *
- * Conditions on the start keep the loop short:
- *   - FP is known (it then stays known: a step keeps it or reads it);
- *   - the window lies 2^32 bytes or more from both ends of the address
- *     space: as the offsets are 32-bit, a CFA or slot address that wrapped
- *     around can then never land in the window, and the window's bounds
- *     make add_off()'s checks;
- *   - the slot offsets are multiples of 8 (cache_fill() keeps no others),
- *     so the CFA's alignment is the slots' too;
- *   - SP is not 0, so that "CFA >= SP" is "CFA > SP - 1".
- * It starts from the topmost frame (the PC exact, nothing stepped yet) or
- * from a frame a step led to (return-address PC, SP derived from the
- * previous CFA as caller_sp() derives it), where the checks of check_cfa()
- * reduce to "the CFA is aligned and at or above SP", resp. "above the
- * previous CFA". It stops, leaving @c at the last frame it reached, at the
- * first frame needing anything else (a miss, a read outside the window,
- * the depth limit, an implausible CFA or RA), which the full step then
- * takes, errors included.
- *
- * Specialised on the byte order (@be), on s390x (@s390x: the caller's SP
- * is the CFA - 160) and on PAuth (@pauth: only aarch64 signs return
- * addresses; elsewhere a signed-RA entry is left to step()). Returns the
- * new number of PCs.
+ * cached_pcs() for the ABIs whose stack is little-endian and whose
+ * caller's SP is the CFA (amd64, aarch64), both facts then constants: the
+ * byte swap and the bias test took a tenth of the time per frame. (Out of
+ * line, as is the other copy: sframe_unwind_pcs()'s own frame stays small
+ * on the way to step().)
  */
-static SFRAME_ALWAYS_INLINE uint32_t fast_pcs(const struct sframe_unwinder *u,
-					      struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
-					      uint32_t max, bool be, bool s390x, bool pauth)
+static SFRAME_NOINLINE uint32_t cached_pcs_plain(const struct sframe_unwinder *u,
+						 struct sframe_cursor *cursor, uint64_t *pcs,
+						 uint32_t n, uint32_t max, int *res)
 {
-	struct sframe_unwind_cache *cache = u->cache;
-	struct sframe_cache_entry *const entries = cache->entries;
-	const uint32_t mask = cache->mask;
-	const uint8_t *const win = u->stack_data;
-	const uint64_t wlo = u->stack_addr;
-	const uint64_t bias = s390x ? (uint64_t)-SFRAME_S390X_SP_VAL_OFFSET : 0;
-	const uint32_t max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
-	const unsigned int va_bits = u->va_bits ? u->va_bits : 48;
-	const uint64_t va_mask = va_bits >= 64 ? SFRAME_UINT64_MAX : ((uint64_t)1 << va_bits) - 1;
-	/* Kinds left to step(); a strip hook is a call, so those too. */
-	uint32_t stop = SFRAME_CACHE_END | SFRAME_CACHE_NOSF |
-			(pauth && !u->strip_ra ? 0 : SFRAME_CACHE_RA_MANGLED);
-	/* prev: the last CFA, or SP - 1 before the first step. */
-	uint64_t sp = c->regs.sp, fp = c->regs.fp, prev, raw = 0;
-	uint64_t *out = pcs + n, *end;
-	struct sframe_cache_entry *e;
-	uint64_t wlim;
-	uint32_t left, done;
-	int64_t slot;
-	bool exact;
-
-	if (n >= max || c->depth + 1 >= max_depth || mask == 0 || c->regs.pc == 0 || sp == 0 ||
-	    (c->regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) != (SFRAME_REG_SP | SFRAME_REG_FP) ||
-	    u->stack_len < 8 || wlo < ((uint64_t)1 << 32) || wlo > -((uint64_t)1 << 32) ||
-	    u->stack_len > -((uint64_t)1 << 32) - wlo)
-		return n;
-	if (c->flags == SFRAME_FRAME_TOPMOST && c->depth == 0 && c->prev_cfa == 0) {
-		exact = true;
-		prev = sp - 1;
-	} else if (!(c->flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED)) &&
-		   c->prev_cfa >= bias && sp == c->prev_cfa - bias) {
-		exact = false;
-		prev = c->prev_cfa;
-	} else {
-		return n;
-	}
-	slot = cache_slot(cache, c->regs.pc, exact ? SFRAME_CACHE_EXACT : 0);
-	if (slot < 0)
-		return n;
-	e = &entries[slot];
-	/* A topmost FP already restored is cache_step()'s (not the loop's) to keep. */
-	if (exact && (e->kind & SFRAME_CACHE_FP_SAVED)) {
-		uint64_t cfa;
-
-		if (add_off((e->kind & SFRAME_CACHE_CFA_FP) ? fp : sp, e->cfa_off, &cfa) &&
-		    fp_slot_popped(c->flags, c->regs.valid, sp, cfa, e->fp_off))
-			return n;
-	}
-	/* An 8-byte read at window offset r fits iff r <= wlim. */
-	wlim = u->stack_len - 8;
-	/* Steps allowed: by the array, and by the depth bound (step() checks). */
-	left = max - n;
-	if (max_depth - 1 - c->depth < left)
-		left = max_depth - 1 - c->depth;
-	end = out + left;
-
-	for (;;) {
-		const uint32_t kind = e->kind;
-		const int64_t co = e->cfa_off;
-		const uint64_t base = (kind & SFRAME_CACHE_CFA_FP) ? fp : sp;
-		const uint64_t cfa = base + (uint64_t)co;
-		/* Window offsets of the slots: base + (offsets - window start). */
-		const uint64_t ra_rel = base + ((uint64_t)(co + e->ra_off) - wlo);
-		const uint64_t fp_rel = base + ((uint64_t)(co + e->fp_off) - wlo);
-		struct sframe_cache_entry *g;
-		uint64_t ra, nfp;
-
-		if ((kind & stop) || out >= end)
-			break;
-		/* check_cfa(), caller_sp(), read_u64(). */
-		if ((cfa & 7) || cfa <= prev || (s390x && cfa < bias))
-			break;
-		if (ra_rel > wlim || fp_rel > wlim)
-			break;
-		raw = be ? sf_be64(win + ra_rel) : sf_le64(win + ra_rel);
-		nfp = be ? sf_be64(win + fp_rel) : sf_le64(win + fp_rel);
-		/* strip_ra() without the hook. */
-		ra = pauth && (kind & SFRAME_CACHE_RA_MANGLED) ? raw & va_mask : raw;
-		if (ra == 0)
-			break;
-		/* Without a saved FP, fp_off is ra_off (cache_fill()): unused. */
-		fp = (kind & SFRAME_CACHE_FP_SAVED) ? nfp : fp;
-		prev = cfa;
-		sp = cfa - bias;
-		/* From here on, return addresses only. */
-		stop |= SFRAME_CACHE_EXACT;
-		*out++ = ra;
-
-		/* The next entry: the guess, else the hash probe (then fix the guess). */
-		g = &entries[e->next & mask];
-		if (SFRAME_UNLIKELY(g->pc != ra)) {
-			slot = cache_slot(cache, ra, 0);
-			if (slot < 0)
-				break;
-			e->next = (uint32_t)slot;
-			g = &entries[slot];
-		}
-		e = g;
-	}
-	done = (uint32_t)(out - (pcs + n));
-	if (done) {
-		c->regs.pc = out[-1];
-		c->regs.sp = sp;
-		c->regs.fp = fp;
-		c->regs.ra = 0;
-		c->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
-		c->prev_cfa = prev;
-		c->sigctx = 0;
-		c->prev_flags = 0;
-		c->flags = out[-1] != raw ? SFRAME_FRAME_RA_SIGNED : 0;
-		c->depth += done;
-		cache->hits += done;
-		n += done;
-	}
-	return n;
+	return cached_pcs(u, cursor, pcs, n, max, res, true);
 }
 
-/* (Out of line: a loop of its own gets the registers to itself.) */
-static SFRAME_NOINLINE uint32_t fast_pcs_amd64(const struct sframe_unwinder *u,
-					       struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
-					       uint32_t max)
+static SFRAME_NOINLINE uint32_t cached_pcs_any(const struct sframe_unwinder *u,
+					       struct sframe_cursor *cursor, uint64_t *pcs,
+					       uint32_t n, uint32_t max, int *res)
 {
-	return fast_pcs(u, c, pcs, n, max, false, false, false);
-}
-
-static SFRAME_NOINLINE uint32_t fast_pcs_aarch64(const struct sframe_unwinder *u,
-						 struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
-						 uint32_t max)
-{
-	return fast_pcs(u, c, pcs, n, max, false, false, true);
-}
-
-static SFRAME_NOINLINE uint32_t fast_pcs_aarch64_be(const struct sframe_unwinder *u,
-						    struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
-						    uint32_t max)
-{
-	return fast_pcs(u, c, pcs, n, max, true, false, true);
-}
-
-static SFRAME_NOINLINE uint32_t fast_pcs_s390x(const struct sframe_unwinder *u,
-					       struct sframe_cursor *c, uint64_t *pcs, uint32_t n,
-					       uint32_t max)
-{
-	return fast_pcs(u, c, pcs, n, max, true, true, false);
-}
-
-typedef uint32_t (*fast_pcs_fn)(const struct sframe_unwinder *u, struct sframe_cursor *c,
-				uint64_t *pcs, uint32_t n, uint32_t max);
-
-static fast_pcs_fn fast_pcs_for(uint8_t abi)
-{
-	switch (abi) {
-	case SFRAME_ABI_AMD64_LE:
-		return fast_pcs_amd64;
-	case SFRAME_ABI_AARCH64_LE:
-		return fast_pcs_aarch64;
-	case SFRAME_ABI_AARCH64_BE:
-		return fast_pcs_aarch64_be;
-	case SFRAME_ABI_S390X_BE:
-		return fast_pcs_s390x;
-	default:
-		return NULL;
-	}
+	return cached_pcs(u, cursor, pcs, n, max, res, false);
 }
 
 int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 		      uint64_t *pcs, uint32_t max, uint32_t *count)
 {
-	fast_pcs_fn fast = NULL;
+	const struct unwind_abi *abi;
 	struct sframe_cursor c;
+	bool lean, plain;
 	const struct sframe_module *m;
 	uint32_t n;
 	int ret;
@@ -1112,24 +945,24 @@ int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs 
 	ret = walk_begin(u, regs, pcs != NULL, max, count, &c);
 	if (ret)
 		return ret;
-	if (u->cache && u->stack_data)
-		fast = fast_pcs_for(u->abi);
+	abi = unwind_abi_of(u->abi);
+	lean = u->cache && lean_window(u);
+	plain = !abi->stack_be && !abi->sp_bias;
 	pcs[0] = c.regs.pc;
 	n = 1;
 	/* Each round adds at least one PC or returns; the depth bound holds. */
 	while (n < max) {
-		if (fast) {
-			n = fast(u, &c, pcs, n, max);
-			if (n >= max)
+		if (lean) {
+			n = plain ? cached_pcs_plain(u, &c, pcs, n, max, &ret) :
+				    cached_pcs_any(u, &c, pcs, n, max, &ret);
+			if (ret || n >= max)
 				break;
 		}
 		ret = step(u, &c, &m);
-		if (ret) {
-			*count = n;
-			return ret;
-		}
+		if (ret)
+			break;
 		pcs[n++] = c.regs.pc;
 	}
 	*count = n;
-	return SFRAME_UNWIND_FULL;
+	return ret ? ret : SFRAME_UNWIND_FULL;
 }
