@@ -15,7 +15,9 @@ wrote and broken ones. Commands:
       p_filesz/p_memsz and sh_size take the new size, the freed bytes become zeros.
       Refused (exit 1): what v2 cannot say (FLEX FDEs, signal frames, FDEs without FREs,
       which v3 reads as outermost frames, starts beyond 32 bits) and any layout the
-      decoder would not write back byte for byte.
+      decoder would not write back byte for byte. Rows without data words ("RA
+      undefined") are copied too: v2 has them since binutils 2.46 (Errata 2), readers
+      of 2.44 did not know them.
 
   corrupt IN OUT KIND [--func NAME]
       Break the section one way, printing one line that says what changed:
@@ -25,7 +27,8 @@ wrote and broken ones. Commands:
                 FREs from the FRE area's end: its (v3: attribute record and) FREs lie
                 past the area, so a lookup in NAME is corrupt, not "not found"
         fre     NAME's FRE count becomes the least count whose FREs, at two bytes each
-                (the least an FRE takes), cannot end inside the FRE area
+                (the least an FRE takes), cannot end inside the FRE area (v3 refuses
+                an area so large that the count would not fit in its 16 bits)
       v2 and v3 sections both work.
 
   info FILE
@@ -278,9 +281,11 @@ class Section:
             raise Refused(f"{self.what}: flags 0x{self.flags:x} beyond SORTED and PCREL")
         for fde in self.fdes:
             where = f"{self.what}: FDE {fde['index']} (function at 0x{fde['start']:x})"
-            if fde["info2"] & 0x1F:
-                raise Refused(f"{where}: FDE type {fde['info2'] & 0x1f} (FLEX is 1): v2 "
-                              "has DEFAULT FDEs only")
+            fde_type = fde["info2"] & 0x1F
+            if fde_type:
+                raise Refused(f"{where}: FDE type {fde_type} "
+                              f"({'FLEX' if fde_type == 1 else 'reserved'}): v2 has DEFAULT "
+                              "FDEs only")
             if fde["info2"]:
                 raise Refused(f"{where}: unused attribute bits 0x{fde['info2']:x} set")
             if fde["info"] & 0x80:

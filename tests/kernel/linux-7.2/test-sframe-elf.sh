@@ -129,7 +129,7 @@ for name in prog lib.so; do
 done
 
 # What v2 cannot say, or cannot be read.
-expect_refusal "FLEX FDE" 'FDE type 1 (FLEX' to-v2 "$fx/v3-x86_64/exe" "$tmp/x"
+expect_refusal "FLEX FDE" 'FDE type 1 (FLEX)' to-v2 "$fx/v3-x86_64/exe" "$tmp/x"
 expect_refusal "v2 input" 'version 2, not 3' to-v2 "$tmp/prog.plain" "$tmp/x"
 expect_refusal "aarch64" 'only x86_64' to-v2 "$fx/v3-aarch64/exe" "$tmp/x"
 expect_refusal "big endian" 'only 64-bit little-endian' to-v2 "$fx/v3-s390x/exe" "$tmp/x"
