@@ -158,12 +158,15 @@ corrupt_case() {
 		[ "$(wc -l <"$tmp/said")" = 1 ] || fail "$in $kind: not one line: $(cat "$tmp/said")"
 		rc=0
 		sf check "$out" >/dev/null 2>"$tmp/err" || rc=$?
-		[ $rc = 1 ] && grep -q "($err)" "$tmp/err" ||
+		if [ $rc != 1 ] || ! grep -q "($err)" "$tmp/err"; then
 			fail "$in $kind: check exit $rc, $(cat "$tmp/err"), expected $err"
+		fi
 		[ $kind = header ] && continue
-		set -- $(sed -n 's/.* at \(0x[0-9a-f]*\), \(0x[0-9a-f]*\) bytes.*/\1 \2/p' "$tmp/said")
-		[ $# = 2 ] || { fail "$in $kind: no function in: $(cat "$tmp/said")"; continue; }
-		for pc in $(($1)) $(($1 + $2 - 1)); do
+		range=$(sed -n 's/.* at \(0x[0-9a-f]*\), \(0x[0-9a-f]*\) bytes.*/\1 \2/p' "$tmp/said")
+		[ -n "$range" ] || { fail "$in $kind: no function in: $(cat "$tmp/said")"; continue; }
+		start=${range% *}
+		size=${range#* }
+		for pc in $((start)) $((start + size - 1)); do
 			pc=$(printf '0x%x' "$pc")
 			sf lookup "$out" "$pc" >"$tmp/got" 2>/dev/null || true
 			[ "$(cat "$tmp/got")" = "$pc !$err" ] ||
