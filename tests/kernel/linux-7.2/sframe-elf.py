@@ -12,7 +12,8 @@ wrote and broken ones. Commands:
       the section's first byte (binutils 2.41-2.44); with --pcrel the header carries
       SFRAME_F_FDE_FUNC_START_PCREL and each start is relative to its own FDE's start
       field (binutils 2.45). v2 is smaller: the section keeps its address, PT_GNU_SFRAME
-      p_filesz/p_memsz and sh_size take the new size, the freed bytes become zeros.
+      p_filesz/p_memsz and sh_size take the new size, the freed bytes become zeros; the
+      section type becomes that release's: SHT_PROGBITS (2.44), SHT_GNU_SFRAME (2.45).
       Refused (exit 1): what v2 cannot say (FLEX FDEs, signal frames, FDEs without FREs,
       which v3 reads as outermost frames, starts beyond 32 bits) and any layout the
       decoder would not write back byte for byte. Rows without data words ("RA
@@ -33,7 +34,8 @@ wrote and broken ones. Commands:
 
   info FILE
       Print the section's address, file offset, size (sh_size, else p_filesz), the
-      segment's size (p_filesz), then the header's version, flags, FDE and FRE counts.
+      segment's size (p_filesz), the section type (if there is a section header), then
+      the header's version, flags, FDE and FRE counts.
 
 Input: 64-bit little-endian x86_64 ELF files only. Exit status: 0 done, 1 refused or bad
 input, 2 usage error."""
@@ -44,7 +46,7 @@ import struct
 import sys
 
 PT_GNU_SFRAME = 0x6474E554
-SHT_SYMTAB, SHT_DYNSYM = 2, 11
+SHT_PROGBITS, SHT_SYMTAB, SHT_DYNSYM, SHT_GNU_SFRAME = 1, 2, 11, 0x6FFFFFF4
 STT_FUNC = 2
 MAGIC = 0xDEE2
 ABI_AMD64 = 3
@@ -171,6 +173,10 @@ class Elf:
                             self._cstr(strtab + st_name) == name.encode():
                         return value
         raise Refused(f"{self.path}: no function symbol {name} in .symtab or .dynsym")
+
+    def set_type(self, stype):
+        if self.shdr:
+            struct.pack_into("<I", self.data, self.shdr["at"] + 4, stype)
 
     def write(self, path):
         """Write the file to @path with the input's permissions (programs stay runnable)."""
@@ -313,6 +319,7 @@ def cmd_to_v2(args):
     new = sec.encode(2, args.pcrel)
     old = elf.size
     elf.replace_section(new)
+    elf.set_type(SHT_GNU_SFRAME if args.pcrel else SHT_PROGBITS)
     elf.write(args.output)
     print(f"{args.output}: v3 -> v2{' PCREL' if args.pcrel else ''}, {len(sec.fdes)} FDEs, "
           f"0x{old:x} -> 0x{len(new):x} bytes at 0x{elf.vaddr:x}")
@@ -361,6 +368,8 @@ def cmd_info(args):
     print(f"offset 0x{elf.offset:x}")
     print(f"size 0x{elf.size:x}")
     print(f"segment-size 0x{elf.filesz:x}")
+    if elf.shdr:
+        print(f"section-type 0x{elf.shdr['type']:x}")
     if len(raw) < HDR.size:
         raise Refused(f"{args.file}: .sframe: 0x{len(raw):x} bytes, shorter than the header")
     hdr = HDR.unpack_from(raw)

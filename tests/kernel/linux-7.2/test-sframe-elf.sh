@@ -8,7 +8,8 @@
 #    version and the PCREL flag told apart; the new size is the old one minus
 #    a byte per FDE (a v2 FDE is 20 bytes, a v3 FDE 16 bytes of index entry
 #    plus a 5-byte attribute record); PT_GNU_SFRAME and sh_size say so, the
-#    freed bytes are zeros and the rest of the file is unchanged;
+#    freed bytes are zeros, the section type is the release's and the rest of
+#    the file is unchanged;
 #  - the v2 encoder writes binutils 2.44's linked v2 sections and the hand-made
 #    v2 PCREL one back byte for byte from their decoded form;
 #  - what v2 cannot say, or what is not a 64-bit little-endian x86_64 file,
@@ -119,14 +120,20 @@ for name in prog lib.so; do
 		[ "$(info "$out" segment-size)" = "$new" ] ||
 			fail "$name $form: PT_GNU_SFRAME size $(info "$out" segment-size), section $new"
 		[ "$(info "$out" address)" = "$(info "$in" address)" ] || fail "$name $form: moved"
+		# binutils 2.44 typed .sframe SHT_PROGBITS, 2.45 SHT_GNU_SFRAME.
+		type=0x1
+		[ $form = pcrel ] && type=0x6ffffff4
+		[ "$(info "$out" section-type)" = $type ] ||
+			fail "$name $form: section type $(info "$out" section-type), expected $type"
 		# The freed bytes are zeros.
 		dd if="$out" bs=1 skip=$((off + new)) count=$((extent - new)) 2>/dev/null |
 			od -An -v -tx1 | tr -d ' 0\n' | grep -q . && fail "$name $form: freed bytes not zero"
-		# Outside the section only the sizes changed: p_filesz, p_memsz and
-		# sh_size, in at most their two low bytes (sizes below 64 KiB).
+		# Outside the section only the sizes changed (p_filesz, p_memsz and
+		# sh_size, in at most their two low bytes: sizes below 64 KiB) and,
+		# without PCREL, sh_type (4 bytes).
 		outside=$(cmp -l "$in" "$out" | awk -v lo=$((off)) -v hi=$((off + extent)) \
 			'$1 <= lo || $1 > hi { n++ } END { print n + 0 }')
-		[ "$outside" -le 6 ] || fail "$name $form: $outside bytes changed outside the section"
+		[ "$outside" -le 10 ] || fail "$name $form: $outside bytes changed outside the section"
 	done
 done
 
