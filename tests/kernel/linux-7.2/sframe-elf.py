@@ -126,8 +126,8 @@ class Elf:
         sh = self.shdr
         if sh is None:
             return
-        # ld 2.47 sizes the segment from the section before it drops some input
-        # bytes: the section may be shorter, the rest of the segment zeros.
+        # ld (2.44 and 2.47 alike) may make the segment longer than the section,
+        # the rest zeros: every dynamically linked fixture has such a tail.
         if sh["off"] != self.offset or sh["addr"] != self.vaddr or sh["size"] > self.filesz:
             raise Refused(f"{self.path}: section .sframe (offset 0x{sh['off']:x}, address "
                           f"0x{sh['addr']:x}, 0x{sh['size']:x} bytes) is not the start of "
