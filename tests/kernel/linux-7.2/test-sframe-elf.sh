@@ -142,7 +142,7 @@ done
 # and the hand-made PCREL one that binutils 2.47.50 dumps as the fixture says
 # (fixtures/handmade/v2-pcrel-x86_64): decoded, then written as v2 again with
 # their own flag, they come back byte for byte.
-"$py" - "$script" "$fx" <<'PY' || fail "v2 sections not written back byte for byte"
+"$py" -B - "$script" "$fx" <<'PY' || fail "v2 sections not written back byte for byte"
 import importlib.util, sys
 spec = importlib.util.spec_from_file_location("sframe_elf", sys.argv[1])
 m = importlib.util.module_from_spec(spec)
