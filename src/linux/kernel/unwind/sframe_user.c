@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
+/*
+ * SFrame method of the user-space unwinder.
+ *
+ * The reader (the sframe_*.c files beside this one and sframe/) is vendored
+ * unchanged; this file finds a PC's section and turns the reader's row into
+ * the frame description that kernel/unwind/user.c applies.
+ *
+ * Finding sections needs nothing from the program or its C library. A PC's
+ * module is the file behind its executable mapping; the ELF and program
+ * headers are read from that file, and since PT_GNU_SFRAME lies inside a
+ * PT_LOAD, the section itself is read in place from the process's memory
+ * with faulting user reads. What was found (a section, none, or a corrupt
+ * one) is kept in a small per-mm table keyed by the file and the address its
+ * offset 0 is mapped at. An entry goes when any mapping of its file is
+ * removed (munmap, mremap, exit) and with the mm (exec starts a new one).
+ * The table holds no reference on the file: removal runs while the mapping
+ * still holds one, so a stored pointer never outlives its file.
+ *
+ * Locking: lookups and insertions run under mmap_lock (read) and the table's
+ * spinlock; removal runs under mmap_lock too (write, or downgraded after the
+ * mapping left the tree), and an insertion re-checks the mapping first, so
+ * no entry is added for a mapping already gone. No lock is held while the
+ * section is read, since reads may fault.
+ */
+#include <linux/elf.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
+#include <linux/moduleparam.h>
+#include <linux/printk.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/unwind_user.h>
+#include <linux/unwind_user_sframe.h>
+
+#include "sframe/sframe.h"
+
+#ifndef PT_GNU_SFRAME
+#define PT_GNU_SFRAME		(PT_LOOS + 0x474e554)
+#endif
+
+/* What this kernel can unwind: native 64-bit tasks of its own ABI. */
+#define SFRAME_USER_MACHINE	EM_X86_64
+#define SFRAME_USER_ABI		SFRAME_ABI_AMD64_LE
+
+/* Modules remembered per mm; when full, the least recently used goes. */
+#define SFRAME_MM_MODULES	16
+/* Program headers read per module; real programs have about a dozen. */
+#define SFRAME_MAX_PHDRS	64
+
+/* Runtime switch, e.g. to compare with the frame-pointer walk. */
+static bool enabled = true;
+module_param(enabled, bool, 0644);
+
+enum sframe_mod_state {
+	SFRAME_MOD_FREE,
+	SFRAME_MOD_NONE,	/* no usable section: other methods */
+	SFRAME_MOD_OK,
+	SFRAME_MOD_BAD,		/* corrupt: walks stop in it */
+};
+
+struct sframe_mod {
+	const struct file *file;
+	unsigned long map_base;
+	unsigned long last_use;
+	enum sframe_mod_state state;
+	struct sframe_section sec;
+};
+
+struct unwind_user_sframe_mm {
+	spinlock_t lock;	/* protects clock and mod[] */
+	unsigned long clock;
+	struct sframe_mod mod[SFRAME_MM_MODULES];
+};
+
+static int sframe_user_read(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	if (copy_from_user(dst, (const void __user *)(unsigned long)addr, len))
+		return -EFAULT;
+	return 0;
+}
+
+/* Called with sm->lock held. */
+static struct sframe_mod *sframe_mod_find(struct unwind_user_sframe_mm *sm,
+					  const struct file *file,
+					  unsigned long map_base)
+{
+	unsigned int i;
+
+	for (i = 0; i < SFRAME_MM_MODULES; i++) {
+		struct sframe_mod *m = &sm->mod[i];
+
+		if (m->state != SFRAME_MOD_FREE && m->file == file &&
+		    m->map_base == map_base)
+			return m;
+	}
+	return NULL;
+}
+
+/* Called with sm->lock held: a free entry, else the least recently used. */
+static struct sframe_mod *sframe_mod_victim(struct unwind_user_sframe_mm *sm)
+{
+	struct sframe_mod *victim = &sm->mod[0];
+	unsigned int i;
+
+	for (i = 0; i < SFRAME_MM_MODULES; i++) {
+		struct sframe_mod *m = &sm->mod[i];
+
+		if (m->state == SFRAME_MOD_FREE)
+			return m;
+		if (m->last_use < victim->last_use)
+			victim = m;
+	}
+	return victim;
+}
+
+static struct unwind_user_sframe_mm *sframe_mm(struct mm_struct *mm)
+{
+	/* Pairs with the cmpxchg() that publishes a new table. */
+	return smp_load_acquire(&mm->sframe);
+}
+
+static struct unwind_user_sframe_mm *sframe_mm_get(struct mm_struct *mm)
+{
+	struct unwind_user_sframe_mm *sm = sframe_mm(mm);
+
+	if (sm)
+		return sm;
+	sm = kzalloc_obj(*sm, GFP_KERNEL);
+	if (!sm)
+		return NULL;
+	spin_lock_init(&sm->lock);
+	if (cmpxchg(&mm->sframe, NULL, sm)) {
+		/* Another thread of this mm got there first. */
+		kfree(sm);
+		sm = sframe_mm(mm);
+	}
+	return sm;
+}
+
+static bool phdr_maps_offset(const struct elf64_phdr *ph, unsigned long offset)
+{
+	return ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+	       offset >= round_down(ph->p_offset, PAGE_SIZE) &&
+	       ph->p_offset + ph->p_filesz >= ph->p_offset &&
+	       offset < ph->p_offset + ph->p_filesz;
+}
+
+/* Are @in's file bytes all inside the loaded bytes of a PT_LOAD? */
+static bool phdr_loaded(const struct elf64_phdr *ph, unsigned int phnum,
+			const struct elf64_phdr *in)
+{
+	unsigned int i;
+
+	for (i = 0; i < phnum; i++) {
+		if (ph[i].p_type != PT_LOAD || in->p_vaddr < ph[i].p_vaddr ||
+		    in->p_filesz > ph[i].p_filesz ||
+		    in->p_vaddr - ph[i].p_vaddr > ph[i].p_filesz - in->p_filesz)
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Opens the section of the module whose executable mapping maps file offset
+ * @offset of @file with its offset 0 at @map_base.
+ *
+ * Return: SFRAME_MOD_OK with @sec opened, SFRAME_MOD_NONE, SFRAME_MOD_BAD,
+ * or -ENOMEM.
+ */
+static int sframe_discover(struct file *file, unsigned long map_base,
+			   unsigned long offset, struct sframe_section *sec)
+{
+	const struct elf64_phdr *text = NULL, *sf = NULL;
+	unsigned long bias, addr;
+	struct elf64_phdr *ph;
+	struct elf64_hdr eh;
+	loff_t pos = 0;
+	unsigned int i;
+	size_t len;
+	int ret;
+
+	if (kernel_read(file, &eh, sizeof(eh), &pos) != sizeof(eh))
+		return SFRAME_MOD_NONE;
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_machine != SFRAME_USER_MACHINE ||
+	    eh.e_phentsize != sizeof(*ph) || !eh.e_phnum ||
+	    eh.e_phnum > SFRAME_MAX_PHDRS)
+		return SFRAME_MOD_NONE;
+
+	len = eh.e_phnum * sizeof(*ph);
+	ph = kmalloc(len, GFP_KERNEL);
+	if (!ph)
+		return -ENOMEM;
+	pos = eh.e_phoff;
+	ret = SFRAME_MOD_NONE;
+	if (kernel_read(file, ph, len, &pos) != (ssize_t)len)
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type == PT_GNU_SFRAME)
+			sf = &ph[i];
+		else if (phdr_maps_offset(&ph[i], offset))
+			text = &ph[i];
+	}
+	if (!sf || !text || !phdr_loaded(ph, eh.e_phnum, sf))
+		goto out;
+
+	/* The mapping puts file offset x at map_base + x. */
+	bias = map_base + text->p_offset - text->p_vaddr;
+	addr = bias + sf->p_vaddr;
+	ret = sframe_open(sec, sframe_user_read, NULL, addr, sf->p_filesz, addr);
+	if (!ret) {
+		ret = sec->abi == SFRAME_USER_ABI ? SFRAME_MOD_OK : SFRAME_MOD_NONE;
+	} else if (ret == -SFRAME_ERR_EMPTY || sframe_is_read_error(ret)) {
+		ret = SFRAME_MOD_NONE;
+	} else {
+		pr_warn_ratelimited("sframe: %s[%d]: %pD: corrupt .sframe at %#lx: %s; walk stopped\n",
+				    current->comm, task_pid_nr(current), file,
+				    addr, sframe_strerror(ret));
+		ret = SFRAME_MOD_BAD;
+	}
+out:
+	kfree(ph);
+	return ret;
+}
+
+/* Remembers what was found, if the mapping of @ip is still the same. */
+static void sframe_mod_add(struct mm_struct *mm, unsigned long ip,
+			   const struct file *file, unsigned long map_base,
+			   int state, const struct sframe_section *sec)
+{
+	struct unwind_user_sframe_mm *sm = sframe_mm_get(mm);
+	struct vm_area_struct *vma;
+	struct sframe_mod *m;
+
+	if (!sm || mmap_read_lock_killable(mm))
+		return;
+	vma = vma_lookup(mm, ip);
+	if (vma && vma->vm_file == file &&
+	    vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT) == map_base) {
+		spin_lock(&sm->lock);
+		if (!sframe_mod_find(sm, file, map_base)) {
+			m = sframe_mod_victim(sm);
+			m->file = file;
+			m->map_base = map_base;
+			m->last_use = ++sm->clock;
+			m->state = state;
+			if (state == SFRAME_MOD_OK)
+				m->sec = *sec;
+		}
+		spin_unlock(&sm->lock);
+	}
+	mmap_read_unlock(mm);
+}
+
+/*
+ * Copies the section describing @ip to @sec.
+ *
+ * Return: an enum sframe_mod_state (SFRAME_MOD_OK: @sec is set), or a
+ * negative errno.
+ */
+static int sframe_mod_get(struct mm_struct *mm, unsigned long ip,
+			  struct sframe_section *sec)
+{
+	struct unwind_user_sframe_mm *sm;
+	struct vm_area_struct *vma;
+	unsigned long map_base, offset;
+	struct sframe_mod *m;
+	struct file *file;
+	int state = -ENOENT;
+
+	if (mmap_read_lock_killable(mm))
+		return -EINTR;
+	vma = vma_lookup(mm, ip);
+	if (!vma || !(vma->vm_flags & VM_EXEC) || !vma->vm_file) {
+		mmap_read_unlock(mm);
+		return SFRAME_MOD_NONE;
+	}
+	file = vma->vm_file;
+	offset = vma->vm_pgoff << PAGE_SHIFT;
+	map_base = vma->vm_start - offset;
+	sm = sframe_mm(mm);
+	if (sm) {
+		spin_lock(&sm->lock);
+		m = sframe_mod_find(sm, file, map_base);
+		if (m) {
+			m->last_use = ++sm->clock;
+			state = m->state;
+			if (state == SFRAME_MOD_OK)
+				*sec = m->sec;
+		}
+		spin_unlock(&sm->lock);
+	}
+	if (state != -ENOENT) {
+		mmap_read_unlock(mm);
+		return state;
+	}
+	get_file(file);
+	mmap_read_unlock(mm);
+
+	state = sframe_discover(file, map_base, offset, sec);
+	if (state >= 0)
+		sframe_mod_add(mm, ip, file, map_base, state, sec);
+	fput(file);
+	return state;
+}
+
+/* A lookup found damage the header checks could not see. */
+static void sframe_mod_corrupt(struct mm_struct *mm,
+			       const struct sframe_section *sec,
+			       unsigned long ip, int err)
+{
+	struct unwind_user_sframe_mm *sm = sframe_mm(mm);
+	bool first = false;
+	unsigned int i;
+
+	if (!sm)
+		return;
+	spin_lock(&sm->lock);
+	for (i = 0; i < SFRAME_MM_MODULES; i++) {
+		struct sframe_mod *m = &sm->mod[i];
+
+		if (m->state == SFRAME_MOD_OK && m->sec.base == sec->base) {
+			m->state = SFRAME_MOD_BAD;
+			first = true;
+		}
+	}
+	spin_unlock(&sm->lock);
+	if (first)
+		pr_warn_ratelimited("sframe: %s[%d]: corrupt .sframe at %#llx (ip %#lx): %s; walk stopped\n",
+				    current->comm, task_pid_nr(current),
+				    (unsigned long long)sec->base, ip,
+				    sframe_strerror(err));
+}
+
+/*
+ * The row as the generic frame description, when it can be one: CFA from SP
+ * or FP plus an offset, RA and FP saved at fixed offsets from the CFA.
+ */
+static int sframe_row_frame(const struct sframe_section *sec,
+			    const struct sframe_rules *r,
+			    const struct unwind_user_state *state,
+			    struct unwind_user_frame *frame)
+{
+	unsigned long cfa;
+
+	if (r->ra_undefined)
+		return -ESRCH;	/* the outermost frame: the walk is complete */
+	if (r->cfa.deref || r->ra.kind != SFRAME_LOC_CFA || !r->ra.deref)
+		return -ENOENT;
+	if (r->cfa.reg == sframe_abi_sp_reg(sec->abi))
+		frame->use_fp = false;
+	else if (r->cfa.reg == sframe_abi_fp_reg(sec->abi))
+		frame->use_fp = true;
+	else
+		return -ENOENT;
+	frame->cfa_off = r->cfa.offset;
+	frame->ra_off = r->ra.offset;
+
+	switch (r->fp.kind) {
+	case SFRAME_LOC_SAME:
+		frame->fp_off = 0;
+		break;
+	case SFRAME_LOC_CFA:
+		/* fp_off 0 means "unchanged" to the applier. */
+		if (!r->fp.deref || !r->fp.offset)
+			return -ENOENT;
+		frame->fp_off = r->fp.offset;
+		break;
+	default:
+		return -ENOENT;
+	}
+
+	/*
+	 * In the topmost frame, just after an epilogue popped FP, the row may
+	 * still name FP's save slot, now below SP: the register already holds
+	 * the caller's value, and the slot may have been overwritten.
+	 */
+	if (state->topmost && frame->fp_off) {
+		cfa = (frame->use_fp ? state->fp : state->sp) + frame->cfa_off;
+		if (cfa + frame->fp_off < state->sp)
+			frame->fp_off = 0;
+	}
+	return 0;
+}
+
+int unwind_user_sframe_frame(struct unwind_user_state *state,
+			     struct unwind_user_frame *frame)
+{
+	struct mm_struct *mm = current->mm;
+	struct sframe_section sec;
+	struct sframe_row row;
+	unsigned long pc;
+	int ret;
+
+	if (!READ_ONCE(enabled) || !mm || state->ws != sizeof(long))
+		return -ENOENT;
+	might_fault();
+
+	ret = sframe_mod_get(mm, state->ip, &sec);
+	if (ret == SFRAME_MOD_NONE || ret == -ENOMEM)
+		return -ENOENT;
+	if (ret != SFRAME_MOD_OK)
+		return ret < 0 ? ret : -EINVAL;
+
+	/* A caller's PC is a return address: it may be its function's end. */
+	pc = state->topmost ? state->ip : state->ip - 1;
+	ret = sframe_lookup(&sec, pc, &row);
+	if (ret == -SFRAME_ERR_NOT_FOUND || ret == -SFRAME_ERR_UNSUPPORTED)
+		return -ENOENT;
+	if (sframe_is_read_error(ret))
+		return -EFAULT;
+	if (ret) {
+		sframe_mod_corrupt(mm, &sec, state->ip, ret);
+		return -EINVAL;
+	}
+	return sframe_row_frame(&sec, &row.rules, state, frame);
+}
+
+void unwind_user_sframe_mm_init(struct mm_struct *mm)
+{
+	mm->sframe = NULL;
+}
+
+void unwind_user_sframe_mm_free(struct mm_struct *mm)
+{
+	kfree(mm->sframe);
+	mm->sframe = NULL;
+}
+
+void unwind_user_sframe_vma_removed(struct vm_area_struct *vma)
+{
+	struct unwind_user_sframe_mm *sm = sframe_mm(vma->vm_mm);
+	unsigned int i;
+
+	if (!sm || !vma->vm_file)
+		return;
+	spin_lock(&sm->lock);
+	for (i = 0; i < SFRAME_MM_MODULES; i++) {
+		if (sm->mod[i].file == vma->vm_file)
+			sm->mod[i].state = SFRAME_MOD_FREE;
+	}
+	spin_unlock(&sm->lock);
+}
