@@ -10,5 +10,8 @@
  */
 #include "work.h"
 
+/* Its own: a library opened with dlopen cannot count on the program's. */
+HIDDEN volatile unsigned long sft_sink;
+
 SFT_LEAF(HIDDEN, SFT_INNER, 3)
 SFT_LEVEL(, SFT_OUTER, SFT_INNER)

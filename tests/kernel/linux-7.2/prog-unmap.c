@@ -20,7 +20,7 @@ NOINLINE unsigned long un_round(unsigned long n)
 		fprintf(stderr, "unmap: %s\n", dlerror());
 		exit(1);
 	}
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < 4; i++) {
 		SFT_WORK(n / 4, s);
 		s += fn(n);
 	}
@@ -31,6 +31,6 @@ NOINLINE unsigned long un_round(unsigned long n)
 int main(int argc, char **argv)
 {
 	printf("unmap: %lu rounds (each one dlopen and dlclose)\n",
-	       sft_loop(sft_budget(argc, argv), RUSAGE_SELF, un_round, 5000));
+	       sft_loop(sft_budget(argc, argv), RUSAGE_SELF, un_round, 50000));
 	return 0;
 }
