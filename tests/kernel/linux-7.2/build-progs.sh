@@ -28,8 +28,10 @@ cc -o "$out/bin/prog-cor" "$src/prog-cor.c" -L"$out/lib" -lsfcor
 lib sfu sfu_outer sfu_inner
 cc -o "$out/bin/prog-unmap" "$src/prog-unmap.c" -Wl,-rpath,"$out/lib"
 # For bench.sh: the same static program with frame pointers, so that the
-# frame-pointer walk gives full chains too (leaf functions included).
-gcc -O2 -g0 -Wall -Werror -D_GNU_SOURCE -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wa,--gsframe -I"$src" \
+# frame-pointer walk gives full chains too (leaf functions included: see
+# SFT_LEAF_FRAME in work.h).
+gcc -O2 -g0 -Wall -Werror -D_GNU_SOURCE -DSFT_LEAF_FRAME -fno-omit-frame-pointer \
+	-mno-omit-leaf-frame-pointer -Wa,--gsframe -I"$src" \
 	-static -o "$out/bin/prog-static-fp" "$src/prog-static.c"
 
 # Every program and library must carry a .sframe section.
