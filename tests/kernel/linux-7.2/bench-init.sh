@@ -16,7 +16,7 @@ out=/sft/out/bench
 mkdir -p "$out"
 res=$out/results.txt
 : >"$res"
-cd /tmp
+cd /tmp || exit 1
 rounds=${sfrounds:-2000}
 rate=${sfrate:-4000}
 # No throttling: every sample must be taken at the rate asked for.
@@ -44,6 +44,6 @@ for method in sframe fp; do
 done
 [ -e "$knob" ] && echo 1 >"$knob"
 dmesg >"$out/dmesg.txt"
-echo done >"$out/done"
+echo "done" >"$out/done"
 sync
 exit 0

@@ -13,7 +13,7 @@ mount -t tmpfs tmp /tmp
 out=/sft/out/${sfout:-unnamed}
 rate=${sfrate:-2000}
 mkdir -p "$out"
-cd /tmp
+cd /tmp || exit 1
 echo "kernel $(uname -r)" >"$out/guest.log"
 knob=/sys/module/sframe_user/parameters/enabled
 if [ -e "$knob" ]; then
@@ -38,6 +38,6 @@ while read -r name secs rest; do
 	rm -f "/tmp/$name.data"
 done </sft/progs.list
 dmesg >"$out/dmesg.txt"
-echo done >"$out/done"
+echo "done" >"$out/done"
 sync
 exit 0

@@ -131,8 +131,8 @@ twice quiet "$logs/apt-source.log" chroot "$root" sh -c \
 root_tools() {
 	chroot "$root" sh -c 'command -v gcc && command -v perf && command -v readelf' \
 		>/dev/null 2>&1 && return 0
-	local i
-	for i in 1 2; do
+	local _
+	for _ in 1 2; do
 		# shellcheck disable=SC2086
 		chroot "$root" apt-get $sid_apt install -y --no-install-recommends \
 			gcc libc6-dev binutils linux-perf && return 0
@@ -226,7 +226,7 @@ phase "root tools (wait)"
 wait "$root_tools_pid" || { tail -30 "$logs/apt-root-install.log"; die "installing gcc/perf into the root failed"; }
 
 phase "test programs"
-rm -rf "$sft/src" "$sft/bin" "$sft/lib" "$sft/cor" "$sft/out"
+rm -rf "${sft:?}/src" "${sft:?}/bin" "${sft:?}/lib" "${sft:?}/cor" "${sft:?}/out"
 mkdir -p "$sft/src"
 cp "$here"/*.c "$here"/*.h "$here/build-progs.sh" "$sft/src/"
 quiet "$logs/build-progs.log" chroot "$root" sh /sft/src/build-progs.sh /sft/src /sft ||
