@@ -6,12 +6,14 @@
 # Usage: bench.sh WORKDIR [BZIMAGE]
 #   WORKDIR: a run.sh work folder (its root with the built programs, and its
 #   bzImage unless BZIMAGE names another kernel); SFRAME_SID_ROOT as for
-#   run.sh.  Environment: BENCH_ROUNDS (work per run, default 2000 rounds of
-#   the static program), BENCH_RATE (samples a second, default 4000).
+#   run.sh.  Environment: BENCH_ROUNDS (work per run, default 5000 rounds of
+#   the static program), BENCH_RUNS (runs of each kind, default 5),
+#   BENCH_RATE (samples a second asked of perf, default 4000; the emulated
+#   guest delivers about 1000, its tick rate).
 #
 # What it runs (bench-init.sh in the guest): prog-static (no frame pointers)
 # with the sframe_user knob at 1, prog-static-fp (the same source with
-# frame pointers) with the knob at 0, three times each without perf and
+# frame pointers) with the knob at 0, RUNS times each without perf and
 # under perf record -e cpu-clock -F RATE --call-graph fp,defer.  Each run
 # reports its own system and user time (getrusage) and elapsed time; the
 # cost per sample is the mean sampled time less the mean unsampled one,
@@ -33,19 +35,20 @@ sft=$root/sft
 for p in prog-static prog-static-fp; do
 	[ -x "$sft/bin/$p" ] || { echo "bench.sh: $sft/bin/$p missing (run run.sh first)" >&2; exit 1; }
 done
-rounds=${BENCH_ROUNDS:-2000}
+rounds=${BENCH_ROUNDS:-5000}
+runs=${BENCH_RUNS:-5}
 rate=${BENCH_RATE:-4000}
 cp "$here/bench-init.sh" "$sft/bench-init.sh"
 chmod +x "$sft/bench-init.sh"
 rm -rf "$sft/out/bench"
 mkdir -p "$work/logs"
 "$here/boot-guest.sh" "$root" "$kernel" /sft/bench-init.sh "$work/logs/qemu-bench.log" 1800 \
-	"sfrounds=$rounds" "sfrate=$rate" || true
+	"sfrounds=$rounds" "sfruns=$runs" "sfrate=$rate" || true
 res=$sft/out/bench/results.txt
 [ -e "$sft/out/bench/done" ] || { tail -30 "$work/logs/qemu-bench.log"; echo "bench.sh: the guest did not finish" >&2; exit 1; }
 echo "kernel: $kernel"
 echo "ran: prog-static (knob 1, SFrame walk) and prog-static-fp (knob 0, frame pointers),"
-echo "     $rounds rounds each, 3 runs unsampled and 3 under perf record -e cpu-clock -F $rate --call-graph fp,defer"
+echo "     $rounds rounds each, $runs runs unsampled and $runs under perf record -e cpu-clock -F $rate --call-graph fp,defer"
 cat "$res"
 status=0
 grep -q "knob absent" "$res" && {
@@ -57,6 +60,7 @@ awk '
 	m = $1; k = $2
 	for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 	sys[m, k] += v["sys_us"]; cpu[m, k] += v["sys_us"] + v["user_us"]
+	cpu2[m, k] += (v["sys_us"] + v["user_us"]) ^ 2
 	wall[m, k] += v["wall_us"]; smp[m, k] += v["samples"]; n[m, k]++
 	seen[m] = 1
 }
@@ -68,7 +72,15 @@ END {
 		if (!c[m]) { printf "%-7s no samples\n", m; continue }
 		s_[m] = per(sys, m); u_[m] = per(cpu, m); w_[m] = per(wall, m)
 		printf "%-7s %9.0f | %12.2f %12.2f %12.2f\n", m, c[m], s_[m], u_[m], w_[m]
+		# The noise: the spread of the user+system time of the unsampled runs,
+		# as a standard error of the difference of two means, per sample.
+		mb = cpu[m, "base"] / n[m, "base"]
+		sd[m] = sqrt(cpu2[m, "base"] / n[m, "base"] - mb * mb)
+		noise[m] = sd[m] * sqrt(2 / n[m, "base"]) / c[m]
 	}
+	for (m in seen)
+		if (c[m])
+			printf "%-7s user+system per sample: %.2f +- %.2f us (unsampled runs spread %.0f us)\n", m, u_[m], noise[m], sd[m]
 	if (("sframe" in seen) && ("fp" in seen) && u_["fp"] > 0)
 		printf "SFrame / frame pointers, user+system time per sample: %.2fx\n", u_["sframe"] / u_["fp"]
 }' "$res"
