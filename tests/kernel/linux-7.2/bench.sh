@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
+# Per-sample cost of perf's deferred user walk with SFrame against frame
+# pointers, in the patched guest.  Not a test: it prints figures.
+#
+# Usage: bench.sh WORKDIR [BZIMAGE]
+#   WORKDIR: a run.sh work folder (its root with the built programs, and its
+#   bzImage unless BZIMAGE names another kernel); SFRAME_SID_ROOT as for
+#   run.sh.  Environment: BENCH_ROUNDS (work per run, default 5000 rounds of
+#   the static program), BENCH_RUNS (runs of each kind, default 5),
+#   BENCH_RATE (samples a second asked of perf, default 4000; the emulated
+#   guest delivers about 1000, its tick rate).
+#
+# What it runs (bench-init.sh in the guest): prog-static (no frame pointers)
+# with the sframe_user knob at 1, prog-static-fp (the same source with
+# frame pointers) with the knob at 0, RUNS times each without perf and
+# under perf record -e cpu-clock -F RATE --call-graph fp,defer.  Each run
+# reports its own system and user time (getrusage) and elapsed time; the
+# cost per sample is the mean sampled time less the mean unsampled one,
+# divided by the mean sample count.  The kernel splits a task's run time
+# into user and system by where its ticks land, so "system time" is a
+# statistical estimate; "user+system" is the task's precise run time.  It counts everything a sample costs in the sampled task
+# (the timer interrupt, perf's record, the deferred walk at the return to
+# user space); the difference between the two methods is the walk's.  The
+# guest is emulated (TCG): the figures compare, they are not native times.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -ge 1 ] || { echo "usage: $0 WORKDIR [BZIMAGE]" >&2; exit 2; }
+work=$(cd "$1" && pwd)
+kernel=${2:-$work/bzImage}
+root=${SFRAME_SID_ROOT:-$work/root}
+root=$(cd "$root" && pwd)
+sft=$root/sft
+[ -s "$kernel" ] || { echo "bench.sh: no kernel $kernel (run run.sh first)" >&2; exit 1; }
+for p in prog-static prog-static-fp; do
+	[ -x "$sft/bin/$p" ] || { echo "bench.sh: $sft/bin/$p missing (run run.sh first)" >&2; exit 1; }
+done
+rounds=${BENCH_ROUNDS:-5000}
+runs=${BENCH_RUNS:-5}
+rate=${BENCH_RATE:-4000}
+cp "$here/bench-init.sh" "$sft/bench-init.sh"
+chmod +x "$sft/bench-init.sh"
+rm -rf "$sft/out/bench"
+mkdir -p "$work/logs"
+"$here/boot-guest.sh" "$root" "$kernel" /sft/bench-init.sh "$work/logs/qemu-bench.log" 1800 \
+	"sfrounds=$rounds" "sfruns=$runs" "sfrate=$rate" || true
+res=$sft/out/bench/results.txt
+[ -e "$sft/out/bench/done" ] || { tail -30 "$work/logs/qemu-bench.log"; echo "bench.sh: the guest did not finish" >&2; exit 1; }
+echo "kernel: $kernel"
+echo "ran: prog-static (knob 1, SFrame walk) and prog-static-fp (knob 0, frame pointers),"
+echo "     $rounds rounds each, $runs runs unsampled and $runs under perf record -e cpu-clock -F $rate --call-graph fp,defer"
+cat "$res"
+status=0
+grep -q "knob absent" "$res" && {
+	echo "NOTE: no /sys/module/sframe_user/parameters/enabled: not the patched kernel, both rows use its one method"
+	status=1
+}
+awk '
+/ base | sampled / {
+	m = $1; k = $2
+	for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	sys[m, k] += v["sys_us"]; cpu[m, k] += v["sys_us"] + v["user_us"]
+	cpu2[m, k] += (v["sys_us"] + v["user_us"]) ^ 2
+	wall[m, k] += v["wall_us"]; smp[m, k] += v["samples"]; n[m, k]++
+	seen[m] = 1
+}
+function per(a, m) { return (a[m, "sampled"] / n[m, "sampled"] - a[m, "base"] / n[m, "base"]) / c[m] }
+END {
+	printf "%-7s %9s | %12s %12s %12s (us per sample, from the means)\n", "method", "samples", "system time", "user+system", "elapsed"
+	for (m in seen) {
+		c[m] = smp[m, "sampled"] / n[m, "sampled"]
+		if (!c[m]) { printf "%-7s no samples\n", m; continue }
+		s_[m] = per(sys, m); u_[m] = per(cpu, m); w_[m] = per(wall, m)
+		printf "%-7s %9.0f | %12.2f %12.2f %12.2f\n", m, c[m], s_[m], u_[m], w_[m]
+		# The noise: the spread of the user+system time of the unsampled runs,
+		# as a standard error of the difference of two means, per sample.
+		mb = cpu[m, "base"] / n[m, "base"]
+		sd[m] = sqrt(cpu2[m, "base"] / n[m, "base"] - mb * mb)
+		noise[m] = sd[m] * sqrt(2 / n[m, "base"]) / c[m]
+	}
+	for (m in seen)
+		if (c[m])
+			printf "%-7s user+system per sample: %.2f +- %.2f us (unsampled runs spread %.0f us)\n", m, u_[m], noise[m], sd[m]
+	if (("sframe" in seen) && ("fp" in seen) && u_["fp"] > 0)
+		printf "SFrame / frame pointers, user+system time per sample: %.2fx\n", u_["sframe"] / u_["fp"]
+}' "$res"
+if grep -E 'Oops|BUG|WARNING|general protection' "$sft/out/bench/dmesg.txt"; then
+	echo "bench.sh: the kernel log has the lines above" >&2
+	status=1
+fi
+exit "$status"
