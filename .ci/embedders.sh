@@ -214,7 +214,8 @@ headers_cxx() {
 check headers-c++ headers_cxx
 
 # ---- kernel-doc -------------------------------------------------------------------
-# The public headers' comments through the kernel's scripts/kernel-doc, taken
+# The public headers' comments (and src/linux/'s kernel header) through the
+# kernel's scripts/kernel-doc, taken
 # from Debian's kernel source tarball (a single perl script in 6.1): -v adds
 # the check that every function says what it returns, -Werror makes any
 # warning (an undocumented member, parameter or enum value) fail. kernel-doc
@@ -229,7 +230,7 @@ kernel_doc() {
 	mkdir -p "$work/kernel-doc"
 	tar -xJf "$tarball" -C "$work/kernel-doc" --strip-components=1 --wildcards \
 		'*/scripts/kernel-doc' || return 1
-	out=$(perl "$kdoc" -v -none -Werror include/sframe/*.h 2>&1)
+	out=$(perl "$kdoc" -v -none -Werror include/sframe/*.h src/linux/include/linux/*.h 2>&1)
 	st=$?
 	echo "$out" | grep -v ': info: '
 	[ "$st" -eq 0 ] || return 1
