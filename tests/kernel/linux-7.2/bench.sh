@@ -19,10 +19,18 @@
 # cost per sample is the mean sampled time less the mean unsampled one,
 # divided by the mean sample count.  The kernel splits a task's run time
 # into user and system by where its ticks land, so "system time" is a
-# statistical estimate; "user+system" is the task's precise run time.  It counts everything a sample costs in the sampled task
+# statistical estimate; "user+system" is the task's precise run time.  It
+# counts everything a sample costs in the sampled task
 # (the timer interrupt, perf's record, the deferred walk at the return to
 # user space); the difference between the two methods is the walk's.  The
 # guest is emulated (TCG): the figures compare, they are not native times.
+#
+# Then the walk alone (bench-walk-init.sh): a kernel built once more from
+# run.sh's patched tree with ftrace's function profiler
+# (WORKDIR/bzImage-profile) times every call of unwind_user_faultable(),
+# the deferred walk, in the kernel; perf script counts the user frames of
+# each walk. Printed per method: microseconds per walk and per frame, and
+# their ratio.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 WORKDIR [BZIMAGE]" >&2; exit 2; }
@@ -86,6 +94,67 @@ END {
 }' "$res"
 if grep -E 'Oops|BUG|WARNING|general protection' "$sft/out/bench/dmesg.txt"; then
 	echo "bench.sh: the kernel log has the lines above" >&2
+	status=1
+fi
+
+# ---- The walk alone: ftrace's function profiler around unwind_user_faultable()
+# A third kernel, the patched tree of run.sh with the function profiler
+# (WORKDIR/bzImage-profile, built once), times each deferred walk in the
+# kernel itself; perf script gives the user frames per walk.
+ksrc=$work/linux-source-7.2
+pkernel=$work/bzImage-profile
+if [ ! -s "$pkernel" ]; then
+	[ -f "$ksrc/kernel/unwind/sframe_user.c" ] ||
+		{ echo "bench.sh: $ksrc is not run.sh's patched tree" >&2; exit 1; }
+	echo "building $pkernel (the patched kernel with ftrace's function profiler)"
+	for o in FTRACE FUNCTION_TRACER DYNAMIC_FTRACE FUNCTION_GRAPH_TRACER FUNCTION_PROFILER DEBUG_FS; do
+		"$ksrc/scripts/config" --file "$ksrc/.config" -e "$o"
+	done
+	make -C "$ksrc" olddefconfig >"$work/logs/olddefconfig-profile.log" 2>&1
+	for o in FUNCTION_PROFILER DYNAMIC_FTRACE; do
+		grep -qx "CONFIG_$o=y" "$ksrc/.config" ||
+			{ echo "bench.sh: CONFIG_$o did not stick" >&2; exit 1; }
+	done
+	make -C "$ksrc" -j"$(nproc)" bzImage >"$work/logs/kbuild-profile.log" 2>&1 ||
+		{ tail -20 "$work/logs/kbuild-profile.log"; echo "bench.sh: profile kernel build failed" >&2; exit 1; }
+	cp "$ksrc/arch/x86/boot/bzImage" "$pkernel"
+fi
+cp "$here/bench-walk-init.sh" "$sft/bench-walk-init.sh"
+chmod +x "$sft/bench-walk-init.sh"
+"$here/boot-guest.sh" "$root" "$pkernel" /sft/bench-walk-init.sh "$work/logs/qemu-bench-walk.log" 1800 \
+	"sfrounds=$rounds" "sfrate=$rate" || true
+[ -e "$sft/out/bench/walk-done" ] ||
+	{ tail -30 "$work/logs/qemu-bench-walk.log"; echo "bench.sh: the profiling guest did not finish" >&2; exit 1; }
+echo
+echo "kernel: $pkernel (function profiler on unwind_user_faultable)"
+echo "ran: the same programs and knob settings, one run each under perf record -F $rate --call-graph fp,defer"
+# The profiler's rows, one table per CPU: "unwind_user_faultable HIT TIME us
+# AVG us S2 us", counted from before the first program: the second
+# program's are the difference.
+walk_sums() {
+	awk -v fn="${2:-unwind_user_faultable}" '$1 == fn {
+		hit += $2; t = $3; if ($4 == "ms") t *= 1000; if ($4 == "ns") t /= 1000; time += t
+	} END { printf "%d %.3f\n", hit, time }' "$1"
+}
+read -r s_hit s_time < <(walk_sums "$sft/out/bench/walk-sframe.txt")
+read -r a_hit a_time < <(walk_sums "$sft/out/bench/walk-fp.txt")
+read -r _ s_walks _ s_frames < "$sft/out/bench/frames-sframe.txt"
+read -r _ f_walks _ f_frames < "$sft/out/bench/frames-fp.txt"
+awk -v sh="$s_hit" -v st="$s_time" -v ah="$a_hit" -v at="$a_time" \
+    -v sw="$s_walks" -v sf="$s_frames" -v fw="$f_walks" -v ff="$f_frames" 'BEGIN {
+	fh = ah - sh; ft = at - st
+	if (sh <= 0 || fh <= 0 || sw <= 0 || fw <= 0) { print "no walks profiled"; exit 1 }
+	printf "%-7s walks %d (perf: %d, %.1f user frames each) | %.2f us per walk, %.2f us per frame\n", "sframe", sh, sw, sf / sw, st / sh, st / sh / (sf / sw)
+	printf "%-7s walks %d (perf: %d, %.1f user frames each) | %.2f us per walk, %.2f us per frame\n", "fp", fh, fw, ff / fw, ft / fh, ft / fh / (ff / fw)
+	printf "SFrame / frame pointers: %.2fx per walk, %.2fx per frame\n", (st / sh) / (ft / fh), (st / sh / (sf / sw)) / (ft / fh / (ff / fw))
+}' || status=1
+read -r l_hit l_time < <(walk_sums "$sft/out/bench/walk-sframe.txt" sframe_lookup)
+awk -v lh="$l_hit" -v lt="$l_time" -v st="$s_time" 'BEGIN {
+	if (lh > 0 && st > 0)
+		printf "sframe  of which sframe_lookup(): %d calls, %.2f us each, %.0f%% of the walks\n", lh, lt / lh, 100 * lt / st
+}'
+if grep -E 'Oops|BUG|WARNING|general protection' "$sft/out/bench/walk-dmesg.txt"; then
+	echo "bench.sh: the profiling kernel's log has the lines above" >&2
 	status=1
 fi
 exit "$status"
