@@ -1,43 +1,92 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
-# init of bench.sh's guest.  For the static test program without frame
-# pointers with the SFrame walk (knob 1), and for its frame-pointer build
-# with the walk off (knob 0): the program's own system time for a fixed
-# amount of work, unsampled and sampled with perf --call-graph fp,defer at a
-# fixed high rate, and the number of samples; RUNS times each.  Writes result lines to
-# /sft/out/bench/results.txt:
-#   METHOD base|sampled RUN sys_us=N user_us=N samples=N
-# sfrounds, sfruns and sfrate come from the kernel command line.
+# init of bench.sh's guests.  Two methods: the static test program without
+# frame pointers with the SFrame walk (knob 1), and its frame-pointer build
+# with the walk off (knob 0).  sfpart (kernel command line) picks the part:
+#
+# sfpart=sample (default): the program's own system and user time for a
+#   fixed amount of work, unsampled and sampled with perf --call-graph
+#   fp,defer at a fixed high rate, and the number of samples; RUNS times
+#   each.  Writes result lines to /sft/out/bench/results.txt:
+#     METHOD base|sampled RUN sys_us=N user_us=N samples=N
+#   and /sft/out/bench/done.
+# sfpart=walk (a kernel with ftrace's function profiler): the time of each
+#   deferred user walk, measured by the kernel around unwind_user_faultable()
+#   and sframe_lookup() (the profiler's Hit, Time and Avg), one sampled run
+#   of each method, and the user frames per walk from perf script.  The
+#   profiler is switched on once and its counters read after each program
+#   (turning it off and on again between them made 7.2's profiler hook call
+#   a NULL function).  Writes /sft/out/bench/walk-METHOD.txt (the profiler's
+#   table, all CPUs, counted from the start), frames-METHOD.txt ("walks N
+#   user_frames N") and walk-done.
+# sfrounds, sfruns and sfrate come from the kernel command line too.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t tmpfs tmp /tmp
 out=/sft/out/bench
 mkdir -p "$out"
-res=$out/results.txt
-: >"$res"
 cd /tmp || exit 1
+part=${sfpart:-sample}
 rounds=${sfrounds:-5000}
 runs=${sfruns:-5}
 rate=${sfrate:-4000}
+knob=/sys/module/sframe_user/parameters/enabled
 # No throttling: every sample must be taken at the rate asked for.
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 echo 200000 >/proc/sys/kernel/perf_event_max_sample_rate
-knob=/sys/module/sframe_user/parameters/enabled
-echo "kernel $(uname -r) rounds $rounds runs $runs rate $rate" >>"$res"
-[ -e "$knob" ] || echo "knob absent" >>"$res"
-for method in sframe fp; do
-	if [ "$method" = sframe ]; then
+
+# use METHOD: set $prog and the knob for METHOD (sframe or fp).
+use() {
+	if [ "$1" = sframe ]; then
 		prog=/sft/bin/prog-static v=1
 	else
 		prog=/sft/bin/prog-static-fp v=0
 	fi
 	[ -e "$knob" ] && echo "$v" >"$knob"
+}
+# record: one sampled run of $prog into /tmp/b.data; prints its own line.
+record() {
+	perf --no-pager record -e cpu-clock -F "$rate" --call-graph fp,defer \
+		-o /tmp/b.data -- "$prog" 0 "$rounds" 2>/tmp/rec.err </dev/null
+}
+
+if [ "$part" = walk ]; then
+	t=/sys/kernel/tracing
+	mount -t tracefs nodev "$t"
+	echo unwind_user_faultable sframe_lookup >"$t/set_ftrace_filter"
+	echo 1 >"$t/function_profile_enabled"
+	for method in sframe fp; do
+		use "$method"
+		record >/dev/null
+		cat "$t"/trace_stat/function* >"$out/walk-$method.txt"
+		# User frames of each sample's deferred chain (addresses below
+		# the kernel's half).
+		perf --no-pager script -i /tmp/b.data -F ip 2>/dev/null | awk '
+			/^$/ { if (n) { w++; f += n } n = 0; next }
+			{ a = $1; if (length(a) < 16 || a < "ffff800000000000") n++ }
+			END { if (n) { w++; f += n } printf "walks %d user_frames %d\n", w, f }' \
+			>"$out/frames-$method.txt"
+		rm -f /tmp/b.data
+	done
+	echo 0 >"$t/function_profile_enabled"
+	[ -e "$knob" ] && echo 1 >"$knob"
+	dmesg >"$out/walk-dmesg.txt"
+	echo "done" >"$out/walk-done"
+	sync
+	exit 0
+fi
+
+res=$out/results.txt
+: >"$res"
+echo "kernel $(uname -r) rounds $rounds runs $runs rate $rate" >>"$res"
+[ -e "$knob" ] || echo "knob absent" >>"$res"
+for method in sframe fp; do
+	use "$method"
 	for run in $(seq "$runs"); do
 		line=$("$prog" 0 "$rounds")
 		echo "$method base $run $(echo "$line" | sed 's/rounds [0-9]* //; s/ /=/g; s/=\([0-9]*\)=/=\1 /g') samples=0" >>"$res"
-		line=$(perf --no-pager record -e cpu-clock -F "$rate" --call-graph fp,defer \
-			-o /tmp/b.data -- "$prog" 0 "$rounds" 2>/tmp/rec.err </dev/null)
+		line=$(record)
 		n=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' /tmp/rec.err)
 		echo "$method sampled $run $(echo "$line" | sed 's/rounds [0-9]* //; s/ /=/g; s/=\([0-9]*\)=/=\1 /g') samples=${n:-0}" >>"$res"
 		rm -f /tmp/b.data

@@ -11,22 +11,22 @@
 #   BENCH_RATE (samples a second asked of perf, default 4000; the emulated
 #   guest delivers about 1000, its tick rate).
 #
-# What it runs (bench-init.sh in the guest): prog-static (no frame pointers)
-# with the sframe_user knob at 1, prog-static-fp (the same source with
-# frame pointers) with the knob at 0, RUNS times each without perf and
-# under perf record -e cpu-clock -F RATE --call-graph fp,defer.  Each run
-# reports its own system and user time (getrusage) and elapsed time; the
-# cost per sample is the mean sampled time less the mean unsampled one,
-# divided by the mean sample count.  The kernel splits a task's run time
-# into user and system by where its ticks land, so "system time" is a
-# statistical estimate; "user+system" is the task's precise run time.  It
-# counts everything a sample costs in the sampled task
-# (the timer interrupt, perf's record, the deferred walk at the return to
-# user space); the difference between the two methods is the walk's.  The
-# guest is emulated (TCG): the figures compare, they are not native times.
+# What it runs (bench-init.sh in the guest, part "sample"): prog-static
+# (no frame pointers) with the sframe_user knob at 1, prog-static-fp (the
+# same source with frame pointers) with the knob at 0, RUNS times each
+# without perf and under perf record -e cpu-clock -F RATE --call-graph
+# fp,defer.  Each run reports its own system and user time (getrusage) and
+# elapsed time; the cost per sample is the mean sampled time less the mean
+# unsampled one, divided by the mean sample count.  The kernel splits a
+# task's run time into user and system by where its ticks land, so "system
+# time" is a statistical estimate; "user+system" is the task's precise run
+# time.  It counts everything a sample costs in the sampled task (the timer
+# interrupt, perf's record, the deferred walk at the return to user space);
+# the difference between the two methods is the walk's.  The guest is
+# emulated (TCG): the figures compare, they are not native times.
 #
-# Then the walk alone (bench-walk-init.sh): a kernel built once more from
-# run.sh's patched tree with ftrace's function profiler
+# Then the walk alone (bench-init.sh, part "walk"): a kernel built once more
+# from run.sh's patched tree with ftrace's function profiler
 # (WORKDIR/bzImage-profile) times every call of unwind_user_faultable(),
 # the deferred walk, in the kernel; perf script counts the user frames of
 # each walk. Printed per method: microseconds per walk and per frame, and
@@ -119,10 +119,8 @@ if [ ! -s "$pkernel" ]; then
 		{ tail -20 "$work/logs/kbuild-profile.log"; echo "bench.sh: profile kernel build failed" >&2; exit 1; }
 	cp "$ksrc/arch/x86/boot/bzImage" "$pkernel"
 fi
-cp "$here/bench-walk-init.sh" "$sft/bench-walk-init.sh"
-chmod +x "$sft/bench-walk-init.sh"
-"$here/boot-guest.sh" "$root" "$pkernel" /sft/bench-walk-init.sh "$work/logs/qemu-bench-walk.log" 1800 \
-	"sfrounds=$rounds" "sfrate=$rate" || true
+"$here/boot-guest.sh" "$root" "$pkernel" /sft/bench-init.sh "$work/logs/qemu-bench-walk.log" 1800 \
+	sfpart=walk "sfrounds=$rounds" "sfrate=$rate" || true
 [ -e "$sft/out/bench/walk-done" ] ||
 	{ tail -30 "$work/logs/qemu-bench-walk.log"; echo "bench.sh: the profiling guest did not finish" >&2; exit 1; }
 echo

@@ -143,6 +143,12 @@ static struct unwind_user_sframe_mm *sframe_mm_get(struct mm_struct *mm)
 	return sm;
 }
 
+/* The address a mapping puts its file's offset 0 at: the module's key. */
+static unsigned long vma_map_base(const struct vm_area_struct *vma)
+{
+	return vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
+}
+
 static bool phdr_maps_offset(const struct elf64_phdr *ph, unsigned long offset)
 {
 	return ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
@@ -244,8 +250,7 @@ static void sframe_mod_add(struct mm_struct *mm, unsigned long ip,
 	if (!sm || mmap_read_lock_killable(mm))
 		return;
 	vma = vma_lookup(mm, ip);
-	if (vma && vma->vm_file == file &&
-	    vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT) == map_base) {
+	if (vma && vma->vm_file == file && vma_map_base(vma) == map_base) {
 		spin_lock(&sm->lock);
 		if (!sframe_mod_find(sm, file, map_base)) {
 			m = sframe_mod_victim(sm);
@@ -286,7 +291,7 @@ static int sframe_mod_get(struct mm_struct *mm, unsigned long ip,
 	}
 	file = vma->vm_file;
 	offset = vma->vm_pgoff << PAGE_SHIFT;
-	map_base = vma->vm_start - offset;
+	map_base = vma_map_base(vma);
 	sm = sframe_mm(mm);
 	if (sm) {
 		spin_lock(&sm->lock);
