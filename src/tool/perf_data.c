@@ -1,0 +1,868 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * perf_data.c - read perf.data files (layout: the kernel's perf_event.h and
+ * perf's perf.data-file-format documentation).
+ *
+ * No structure is overlaid on the file: its writer may have had either byte
+ * order and records are only 8-byte aligned relative to the data section,
+ * so every field is decoded from its bytes at its documented offset. Every
+ * read goes through one cursor (struct rd) that checks the length left
+ * before it hands out a byte, counts before their products.
+ */
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "perf_data.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The header's fixed part: magic, size, attr_size, then three sections
+ * (offset, size) for attrs, data and event types (the last unused by perf
+ * today), then a 256-bit bitmap of the feature sections that follow the
+ * data section. Files older than the bitmap have a 72-byte header.
+ */
+#define HDR_SIZE		104
+#define HDR_SIZE_NO_FEATURES	72
+#define HDR_ATTR_SIZE		16
+#define HDR_ATTRS		24
+#define HDR_DATA		40
+#define HDR_FEATURES		72
+
+/* perf_event_attr: offsets of the fields read, and its first size. */
+#define ATTR_TYPE		0
+#define ATTR_SIZE		4
+#define ATTR_CONFIG		8
+#define ATTR_SAMPLE_TYPE	24
+#define ATTR_READ_FORMAT	32
+#define ATTR_FLAGS		40
+#define ATTR_BRANCH_SAMPLE_TYPE	72
+#define ATTR_SAMPLE_REGS_USER	80
+#define ATTR_SAMPLE_STACK_USER	88
+#define ATTR_SAMPLE_REGS_INTR	96
+#define ATTR_SIZE_VER0		64
+/* The ordinal of sample_id_all among the attribute's one-bit flags. */
+#define ATTR_FLAG_SAMPLE_ID_ALL	18
+/* An attribute section entry: the attribute, then its ids' (offset, size). */
+#define FILE_ATTR_IDS_SIZE	16
+
+#define RECORD_HEADER_SIZE	8
+/* MMAP2 carries a build id in place of device and inode numbers. */
+#define MISC_MMAP_BUILD_ID	(1u << 14)
+#define MMAP2_BUILD_ID_MAX	20
+
+/* The sample_type bits whose layout sf_perf_decode_sample() knows. */
+#define KNOWN_SAMPLE_TYPE	((SF_PERF_SAMPLE_WEIGHT_STRUCT << 1) - 1)
+/* Those a sample id trailer carries. */
+#define TRAILER_TYPE		(SF_PERF_SAMPLE_TID | SF_PERF_SAMPLE_TIME | SF_PERF_SAMPLE_ID | \
+				 SF_PERF_SAMPLE_STREAM_ID | SF_PERF_SAMPLE_CPU | \
+				 SF_PERF_SAMPLE_IDENTIFIER)
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static int fail_at(char *err, size_t errlen, const char *path, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(err, errlen, "%s: offset 0x%" PRIx64 ": ", path, off);
+	if (n >= 0 && (size_t)n < errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return SF_PERF_EFORMAT;
+}
+
+uint64_t sf_perf_u64(const struct sf_perf_file *f, const unsigned char *p)
+{
+	return sf_get_uint(p, 8, f->be);
+}
+
+/*
+ * The checked cursor over a byte range of the file (the header, an
+ * attribute, a record): @len bytes at @p, which lies at file offset @off;
+ * @what names the range in messages.
+ */
+struct rd {
+	const struct sf_perf_file *f;
+	const unsigned char *p;
+	uint64_t len;
+	uint64_t pos;
+	uint64_t off;
+	const char *what;
+	char *err;
+	size_t errlen;
+};
+
+static int take_array(struct rd *r, uint64_t count, unsigned width, const char *field,
+		      const unsigned char **out)
+{
+	uint64_t left = r->len - r->pos;
+
+	if (count > left / width)
+		return fail_at(r->err, r->errlen, r->f->path, r->off + r->pos,
+			       "%s: %s (%" PRIu64 " x %u bytes) runs past its end (%" PRIu64
+			       " bytes left)", r->what, field, count, width, left);
+	*out = r->p + r->pos;
+	r->pos += count * width;
+	return 0;
+}
+
+static int take_uint(struct rd *r, unsigned width, const char *field, uint64_t *v)
+{
+	const unsigned char *p = NULL;
+	int ret = take_array(r, 1, width, field, &p);
+
+	if (!ret)
+		*v = sf_get_uint(p, width, r->f->be);
+	return ret;
+}
+
+static int take_u32(struct rd *r, const char *field, uint32_t *v)
+{
+	uint64_t x;
+	int ret = take_uint(r, 4, field, &x);
+
+	*v = (uint32_t)x;
+	return ret;
+}
+
+static int take_u64(struct rd *r, const char *field, uint64_t *v)
+{
+	return take_uint(r, 8, field, v);
+}
+
+/* A file range [off, off + size), checked against the file. */
+static int file_range(struct sf_perf_file *f, uint64_t off, uint64_t size, const char *what,
+		      char *err, size_t errlen)
+{
+	if (off > f->in.file_size || size > f->in.file_size - off)
+		return fail_at(err, errlen, f->path, off,
+			       "%s (0x%" PRIx64 " bytes) runs past the end of the file (0x%zx bytes)",
+			       what, size, f->in.file_size);
+	return 0;
+}
+
+/* ---- Header and attributes ---------------------------------------------- */
+
+static int read_header(struct sf_perf_file *f, char *err, size_t errlen)
+{
+	static const char le_magic[8] = { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2' };
+	const unsigned char *h = f->in.file;
+	uint64_t attr_entry;
+	int ret, i;
+
+	if (f->in.file_size < HDR_SIZE_NO_FEATURES)
+		return fail_at(err, errlen, f->path, 0,
+			       "file header truncated (0x%zx bytes, at least 0x%x needed)",
+			       f->in.file_size, HDR_SIZE_NO_FEATURES);
+	/*
+	 * The magic is a u64 written in the writer's byte order, whose bytes
+	 * read "PERFILE2" when it was little-endian: reversed, the writer was
+	 * big-endian and so is every other field.
+	 */
+	if (!memcmp(h, le_magic, 8)) {
+		f->be = false;
+	} else {
+		for (i = 0; i < 8 && h[i] == (unsigned char)le_magic[7 - i]; i++)
+			;
+		if (i < 8)
+			return fail_at(err, errlen, f->path, 0,
+				       "not a perf.data file (no PERFILE2 magic; the pipe format is not read)");
+		f->be = true;
+	}
+	f->header_size = sf_get_uint(h + 8, 8, f->be);
+	/* perf writes the whole header; the shorter one predates the features. */
+	if (f->header_size != HDR_SIZE && f->header_size != HDR_SIZE_NO_FEATURES)
+		return fail_at(err, errlen, f->path, 8, "unexpected file header size %" PRIu64,
+			       f->header_size);
+	ret = file_range(f, 0, f->header_size, "file header", err, errlen);
+	if (ret)
+		return ret;
+	attr_entry = sf_get_uint(h + HDR_ATTR_SIZE, 8, f->be);
+	if (attr_entry < ATTR_SIZE_VER0 + FILE_ATTR_IDS_SIZE)
+		return fail_at(err, errlen, f->path, HDR_ATTR_SIZE,
+			       "attribute entry size %" PRIu64 " is below the smallest (%d)",
+			       attr_entry, ATTR_SIZE_VER0 + FILE_ATTR_IDS_SIZE);
+	f->attr_entry_size = attr_entry;
+	f->attrs_off = sf_get_uint(h + HDR_ATTRS, 8, f->be);
+	f->attrs_size = sf_get_uint(h + HDR_ATTRS + 8, 8, f->be);
+	f->data_off = sf_get_uint(h + HDR_DATA, 8, f->be);
+	f->data_size = sf_get_uint(h + HDR_DATA + 8, 8, f->be);
+	if (f->header_size == HDR_SIZE)
+		for (i = 0; i < 4; i++)
+			f->features[i] = sf_get_uint(h + HDR_FEATURES + 8 * i, 8, f->be);
+	ret = file_range(f, f->attrs_off, f->attrs_size, "attribute section", err, errlen);
+	if (!ret)
+		ret = file_range(f, f->data_off, f->data_size, "data section", err, errlen);
+	if (ret)
+		return ret;
+	if (f->attrs_size == 0 || f->attrs_size % attr_entry)
+		return fail_at(err, errlen, f->path, HDR_ATTRS,
+			       "attribute section size %" PRIu64
+			       " is not a positive multiple of the entry size %" PRIu64,
+			       f->attrs_size, attr_entry);
+	return 0;
+}
+
+/*
+ * A one-bit flag of the attribute by its ordinal in the declaration. C
+ * compilers allocate bit-fields from the least significant bit on
+ * little-endian ABIs and from the most significant on big-endian ones, so
+ * flag n lies in byte n / 8 of the flags word either way, at bit n % 8 or
+ * at bit 7 - n % 8 of it.
+ */
+static bool attr_flag(const struct sf_perf_file *f, const unsigned char *attr, unsigned n)
+{
+	unsigned bit = f->be ? 7 - n % 8 : n % 8;
+
+	return (attr[ATTR_FLAGS + n / 8] >> bit) & 1;
+}
+
+static int read_attr(struct sf_perf_file *f, size_t idx, char *err, size_t errlen)
+{
+	uint64_t off = f->attrs_off + idx * f->attr_entry_size;
+	const unsigned char *a = f->in.file + off;
+	struct sf_perf_attr *at = &f->attrs[idx];
+	uint64_t size;
+
+	at->type = (uint32_t)sf_get_uint(a + ATTR_TYPE, 4, f->be);
+	size = sf_get_uint(a + ATTR_SIZE, 4, f->be);
+	/* Size 0 is how the first layout's writers left it (perf reads it so). */
+	if (size == 0)
+		size = ATTR_SIZE_VER0;
+	if (size < ATTR_SIZE_VER0)
+		return fail_at(err, errlen, f->path, off + ATTR_SIZE,
+			       "event %zu: attribute size %" PRIu64 " is below the smallest (%d)",
+			       idx, size, ATTR_SIZE_VER0);
+	/*
+	 * perf reads an entry as the attribute's own size then the ids'
+	 * section, and steps by the header's entry size: both must agree or
+	 * the entries would be read at other places than perf reads them.
+	 */
+	if (size + FILE_ATTR_IDS_SIZE != f->attr_entry_size)
+		return fail_at(err, errlen, f->path, off + ATTR_SIZE,
+			       "event %zu: attribute size %" PRIu64
+			       " does not fill the attribute entry (%" PRIu64 " bytes)",
+			       idx, size, f->attr_entry_size);
+	at->size = (uint32_t)size;
+	at->config = sf_get_uint(a + ATTR_CONFIG, 8, f->be);
+	at->sample_type = sf_get_uint(a + ATTR_SAMPLE_TYPE, 8, f->be);
+	at->read_format = sf_get_uint(a + ATTR_READ_FORMAT, 8, f->be);
+	at->sample_id_all = attr_flag(f, a, ATTR_FLAG_SAMPLE_ID_ALL);
+	/* Fields added after the first layout are zero when the size ends before them. */
+	if (size >= ATTR_BRANCH_SAMPLE_TYPE + 8)
+		at->branch_sample_type = sf_get_uint(a + ATTR_BRANCH_SAMPLE_TYPE, 8, f->be);
+	if (size >= ATTR_SAMPLE_REGS_USER + 8)
+		at->sample_regs_user = sf_get_uint(a + ATTR_SAMPLE_REGS_USER, 8, f->be);
+	if (size >= ATTR_SAMPLE_STACK_USER + 4)
+		at->sample_stack_user = (uint32_t)sf_get_uint(a + ATTR_SAMPLE_STACK_USER, 4, f->be);
+	if (size >= ATTR_SAMPLE_REGS_INTR + 8)
+		at->sample_regs_intr = sf_get_uint(a + ATTR_SAMPLE_REGS_INTR, 8, f->be);
+	at->ids_off = sf_get_uint(a + size, 8, f->be);
+	at->nids = sf_get_uint(a + size + 8, 8, f->be);
+	if (at->nids % 8)
+		return fail_at(err, errlen, f->path, off + size + 8,
+			       "event %zu: ids size %" PRIu64 " is not a multiple of 8", idx,
+			       at->nids);
+	at->nids /= 8;
+	return file_range(f, at->ids_off, at->nids * 8, "event ids", err, errlen);
+}
+
+/* Where a sample carries its event id, in u64 words from its start; -1: nowhere. */
+static int sample_id_pos(uint64_t type)
+{
+	if (type & SF_PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(type & SF_PERF_SAMPLE_ID))
+		return -1;
+	/* Only fixed-size fields come before ID: IP, TID, TIME, ADDR. */
+	return !!(type & SF_PERF_SAMPLE_IP) + !!(type & SF_PERF_SAMPLE_TID) +
+	       !!(type & SF_PERF_SAMPLE_TIME) + !!(type & SF_PERF_SAMPLE_ADDR);
+}
+
+/* Where a sample id trailer carries it, in u64 words back from its end; 0: nowhere. */
+static int trailer_id_pos(uint64_t type)
+{
+	if (type & SF_PERF_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(type & SF_PERF_SAMPLE_ID))
+		return 0;
+	return 1 + !!(type & SF_PERF_SAMPLE_STREAM_ID) + !!(type & SF_PERF_SAMPLE_CPU);
+}
+
+static unsigned popcount64(uint64_t v)
+{
+	unsigned n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct sf_perf_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * With several events, a record names its event only by id, so all events
+ * must put the id at one place (as perf requires) and agree on whether
+ * records carry trailers.
+ */
+static int check_events(struct sf_perf_file *f, char *err, size_t errlen)
+{
+	const struct sf_perf_attr *a0 = &f->attrs[0];
+	size_t i;
+
+	if (f->nattrs > 1 && sample_id_pos(a0->sample_type) < 0)
+		return fail_at(err, errlen, f->path, f->attrs_off + ATTR_SAMPLE_TYPE,
+			       "%zu events whose samples carry no event id", f->nattrs);
+	for (i = 1; i < f->nattrs; i++) {
+		const struct sf_perf_attr *a = &f->attrs[i];
+		uint64_t off = f->attrs_off + i * f->attr_entry_size;
+
+		if (a->sample_id_all != a0->sample_id_all)
+			return fail_at(err, errlen, f->path, off + ATTR_FLAGS,
+				       "events 0 and %zu disagree on sample_id_all", i);
+		if (sample_id_pos(a->sample_type) != sample_id_pos(a0->sample_type) ||
+		    trailer_id_pos(a->sample_type) != trailer_id_pos(a0->sample_type))
+			return fail_at(err, errlen, f->path, off + ATTR_SAMPLE_TYPE,
+				       "events 0 and %zu do not carry their ids at one place"
+				       " (sample_type 0x%" PRIx64 " and 0x%" PRIx64 ")",
+				       i, a0->sample_type, a->sample_type);
+	}
+	return 0;
+}
+
+static int read_ids(struct sf_perf_file *f, char *err, size_t errlen)
+{
+	size_t i, n = 0, total = 0;
+	uint64_t k;
+
+	/* Events may share one ids range: the sum can exceed the file. */
+	for (i = 0; i < f->nattrs; i++) {
+		if (f->attrs[i].nids > SIZE_MAX / sizeof(*f->ids) - total) {
+			snprintf(err, errlen, "%s: out of memory (too many event ids)", f->path);
+			return SF_PERF_ENOMEM;
+		}
+		total += (size_t)f->attrs[i].nids;
+	}
+	if (!total)
+		return 0;
+	f->ids = calloc(total, sizeof(*f->ids));
+	if (!f->ids) {
+		snprintf(err, errlen, "%s: out of memory", f->path);
+		return SF_PERF_ENOMEM;
+	}
+	for (i = 0; i < f->nattrs; i++)
+		for (k = 0; k < f->attrs[i].nids; k++) {
+			f->ids[n].id = sf_get_uint(f->in.file + f->attrs[i].ids_off + 8 * k, 8, f->be);
+			f->ids[n++].attr = i;
+		}
+	f->nids = n;
+	qsort(f->ids, n, sizeof(*f->ids), cmp_id);
+	for (i = 1; i < n; i++)
+		if (f->ids[i].id == f->ids[i - 1].id && f->ids[i].attr != f->ids[i - 1].attr)
+			return fail_at(err, errlen, f->path,
+				       f->attrs[f->ids[i].attr].ids_off,
+				       "id %" PRIu64 " belongs to events %zu and %zu", f->ids[i].id,
+				       f->ids[i - 1].attr, f->ids[i].attr);
+	return 0;
+}
+
+int sf_perf_open(const char *path, struct sf_perf_file *f, char *err, size_t errlen)
+{
+	size_t i;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	if (errlen)
+		err[0] = '\0';
+	f->path = path;
+	if (sf_input_bytes(path, &f->in, err, errlen))
+		return SF_PERF_EIO;
+	ret = read_header(f, err, errlen);
+	if (ret)
+		goto out;
+	f->nattrs = (size_t)(f->attrs_size / f->attr_entry_size);
+	f->attrs = calloc(f->nattrs, sizeof(*f->attrs));
+	if (!f->attrs) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		ret = SF_PERF_ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < f->nattrs && !ret; i++)
+		ret = read_attr(f, i, err, errlen);
+	if (!ret)
+		ret = check_events(f, err, errlen);
+	if (!ret)
+		ret = read_ids(f, err, errlen);
+out:
+	if (ret)
+		sf_perf_close(f);
+	return ret;
+}
+
+void sf_perf_close(struct sf_perf_file *f)
+{
+	free(f->attrs);
+	free(f->ids);
+	sf_input_free(&f->in);
+	memset(f, 0, sizeof(*f));
+}
+
+const struct sf_perf_attr *sf_perf_attr_of_id(const struct sf_perf_file *f, uint64_t id)
+{
+	struct sf_perf_id key = { .id = id };
+	const struct sf_perf_id *hit;
+
+	if (!f->nids)
+		return NULL;
+	hit = bsearch(&key, f->ids, f->nids, sizeof(*f->ids), cmp_id);
+	return hit ? &f->attrs[hit->attr] : NULL;
+}
+
+/* ---- Records -------------------------------------------------------------- */
+
+int sf_perf_next(const struct sf_perf_file *f, uint64_t *pos, struct sf_perf_record *rec,
+		 char *err, size_t errlen)
+{
+	uint64_t left, off;
+	const unsigned char *p;
+
+	if (*pos >= f->data_size)
+		return 0;
+	left = f->data_size - *pos;
+	off = f->data_off + *pos;
+	p = f->in.file + off;
+	if (left < RECORD_HEADER_SIZE)
+		return fail_at(err, errlen, f->path, off,
+			       "record header (8 bytes) runs past the data section (%" PRIu64
+			       " bytes left)", left);
+	rec->type = (uint32_t)sf_get_uint(p, 4, f->be);
+	rec->misc = (uint16_t)sf_get_uint(p + 4, 2, f->be);
+	rec->size = (uint16_t)sf_get_uint(p + 6, 2, f->be);
+	rec->offset = off;
+	rec->bytes = p;
+	/* A size below the header's would never move the iteration on. */
+	if (rec->size < RECORD_HEADER_SIZE)
+		return fail_at(err, errlen, f->path, off,
+			       "record type %" PRIu32 ": size %u is below the header's 8", rec->type,
+			       rec->size);
+	if (rec->size > left)
+		return fail_at(err, errlen, f->path, off,
+			       "record type %" PRIu32 ": size %u runs past the data section (%" PRIu64
+			       " bytes left)", rec->type, rec->size, left);
+	*pos += rec->size;
+	return 1;
+}
+
+static void rd_init(struct rd *r, const struct sf_perf_file *f, const struct sf_perf_record *rec,
+		    const char *what, char *err, size_t errlen)
+{
+	r->f = f;
+	r->p = rec->bytes;
+	r->len = rec->size;
+	r->pos = RECORD_HEADER_SIZE;
+	r->off = rec->offset;
+	r->what = what;
+	r->err = err;
+	r->errlen = errlen;
+}
+
+static int no_event(const struct sf_perf_file *f, uint64_t off, uint64_t id, char *err,
+		    size_t errlen)
+{
+	return fail_at(err, errlen, f->path, off, "event id %" PRIu64 " belongs to no event", id);
+}
+
+/*
+ * The sample id trailer at the end of a record of another type than
+ * SAMPLE: which event's layout it has is told by the id at a fixed distance
+ * from the end (check_events() made it the same for all events). On
+ * success @r->len is cut to the bytes before the trailer.
+ */
+static int read_trailer(struct rd *r, struct sf_perf_sample_id *sid)
+{
+	const struct sf_perf_file *f = r->f;
+	const struct sf_perf_attr *a = &f->attrs[0];
+	uint64_t type, n;
+	struct rd t;
+	int ret = 0;
+
+	memset(sid, 0, sizeof(*sid));
+	if (!a->sample_id_all)
+		return 0;
+	if (f->nattrs > 1) {
+		uint64_t back = 8 * (uint64_t)trailer_id_pos(a->sample_type), id;
+
+		if (back > r->len - r->pos)
+			return fail_at(r->err, r->errlen, f->path, r->off, "%s: sample id trailer"
+				       " runs past its start", r->what);
+		id = sf_get_uint(r->p + r->len - back, 8, f->be);
+		a = sf_perf_attr_of_id(f, id);
+		if (!a)
+			return no_event(f, r->off + r->len - back, id, r->err, r->errlen);
+	}
+	type = a->sample_type & TRAILER_TYPE;
+	n = 8 * (uint64_t)popcount64(type);
+	if (n > r->len - r->pos)
+		return fail_at(r->err, r->errlen, f->path, r->off + r->pos,
+			       "%s: sample id trailer (%" PRIu64 " bytes) runs past its start (%"
+			       PRIu64 " bytes left)", r->what, n, r->len - r->pos);
+	t = *r;
+	t.pos = r->len - n;
+	r->len -= n;
+	sid->present = type & ~SF_PERF_SAMPLE_IDENTIFIER;
+	if (type & SF_PERF_SAMPLE_TID) {
+		ret = take_u32(&t, "pid", &sid->pid);
+		if (!ret)
+			ret = take_u32(&t, "tid", &sid->tid);
+	}
+	if (!ret && (type & SF_PERF_SAMPLE_TIME))
+		ret = take_u64(&t, "time", &sid->time);
+	if (!ret && (type & SF_PERF_SAMPLE_ID))
+		ret = take_u64(&t, "id", &sid->id);
+	if (!ret && (type & SF_PERF_SAMPLE_STREAM_ID))
+		ret = take_u64(&t, "stream_id", &sid->stream_id);
+	if (!ret && (type & SF_PERF_SAMPLE_CPU)) {
+		uint32_t res;
+
+		ret = take_u32(&t, "cpu", &sid->cpu);
+		if (!ret)
+			ret = take_u32(&t, "cpu reserved", &res);
+	}
+	if (!ret && (type & SF_PERF_SAMPLE_IDENTIFIER)) {
+		ret = take_u64(&t, "identifier", &sid->id);
+		sid->present |= SF_PERF_SAMPLE_ID;
+	}
+	return ret;
+}
+
+/* A NUL-terminated string filling the rest of the record before its trailer. */
+static int take_string(struct rd *r, const char *field, const char **out)
+{
+	const unsigned char *p = r->p + r->pos;
+	uint64_t left = r->len - r->pos;
+
+	if (!memchr(p, '\0', (size_t)left))
+		return fail_at(r->err, r->errlen, r->f->path, r->off + r->pos,
+			       "%s: %s is not NUL-terminated within its %" PRIu64 " bytes", r->what,
+			       field, left);
+	*out = (const char *)p;
+	r->pos = r->len;
+	return 0;
+}
+
+/* Skip @count u64 words. */
+static int skip_u64s(struct rd *r, uint64_t count, const char *field)
+{
+	const unsigned char *p;
+
+	return take_array(r, count, 8, field, &p);
+}
+
+/* The register block of REGS_USER and REGS_INTR: an ABI word, then one u64 per mask bit. */
+static int take_regs(struct rd *r, uint64_t mask, const char *field, uint64_t *abi,
+		     uint32_t *nregs, uint64_t *regs)
+{
+	const unsigned char *p;
+	unsigned i, n = (unsigned)popcount64(mask);
+	int ret = take_u64(r, field, abi);
+
+	/* With ABI NONE (a kernel thread: no user registers) none follow. */
+	if (ret || *abi == SF_PERF_REGS_ABI_NONE)
+		return ret;
+	ret = take_array(r, n, 8, field, &p);
+	if (ret)
+		return ret;
+	if (regs) {
+		for (i = 0; i < n; i++)
+			regs[i] = sf_get_uint(p + 8 * i, 8, r->f->be);
+		*nregs = n;
+	}
+	return 0;
+}
+
+static int skip_read(struct rd *r, uint64_t fmt)
+{
+	uint64_t extra = !!(fmt & SF_PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(fmt & SF_PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t per = 1 + !!(fmt & SF_PERF_FORMAT_ID) + !!(fmt & SF_PERF_FORMAT_LOST);
+	uint64_t nr;
+	int ret;
+
+	if (!(fmt & SF_PERF_FORMAT_GROUP))
+		return skip_u64s(r, 1 + extra + per - 1, "read values");
+	ret = take_u64(r, "read group nr", &nr);
+	if (!ret)
+		ret = skip_u64s(r, extra, "read times");
+	/* per is at most 3: nr above UINT64_MAX / 3 cannot fit anyway. */
+	if (!ret && nr > UINT64_MAX / per)
+		nr = UINT64_MAX / per;
+	return ret ? ret : skip_u64s(r, nr * per, "read group values");
+}
+
+static int skip_branch_stack(struct rd *r, uint64_t bst)
+{
+	uint64_t nr;
+	int ret = take_u64(r, "branch stack nr", &nr);
+
+	if (!ret && (bst & SF_PERF_BRANCH_HW_INDEX))
+		ret = skip_u64s(r, 1, "branch hw_idx");
+	/* Three words a branch: from, to, flags. */
+	if (!ret && nr > UINT64_MAX / 3)
+		nr = UINT64_MAX / 3;
+	if (!ret)
+		ret = skip_u64s(r, nr * 3, "branch entries");
+	if (!ret && (bst & SF_PERF_BRANCH_COUNTERS))
+		ret = skip_u64s(r, nr, "branch counters");
+	return ret;
+}
+
+/* The fields up to CALLCHAIN, in the order perf_event.h lays them out. */
+static int sample_head(struct rd *r, const struct sf_perf_attr *a, struct sf_perf_sample *s)
+{
+	uint64_t type = a->sample_type;
+	uint32_t res;
+	int ret = 0;
+
+	if (type & SF_PERF_SAMPLE_IDENTIFIER)
+		ret = take_u64(r, "identifier", &s->sid.id);
+	if (!ret && (type & SF_PERF_SAMPLE_IP))
+		ret = take_u64(r, "ip", &s->ip);
+	if (!ret && (type & SF_PERF_SAMPLE_TID)) {
+		ret = take_u32(r, "pid", &s->sid.pid);
+		if (!ret)
+			ret = take_u32(r, "tid", &s->sid.tid);
+	}
+	if (!ret && (type & SF_PERF_SAMPLE_TIME))
+		ret = take_u64(r, "time", &s->sid.time);
+	if (!ret && (type & SF_PERF_SAMPLE_ADDR))
+		ret = take_u64(r, "addr", &s->addr);
+	if (!ret && (type & SF_PERF_SAMPLE_ID))
+		ret = take_u64(r, "id", &s->sid.id);
+	if (!ret && (type & SF_PERF_SAMPLE_STREAM_ID))
+		ret = take_u64(r, "stream_id", &s->sid.stream_id);
+	if (!ret && (type & SF_PERF_SAMPLE_CPU)) {
+		ret = take_u32(r, "cpu", &s->sid.cpu);
+		if (!ret)
+			ret = take_u32(r, "cpu reserved", &res);
+	}
+	if (!ret && (type & SF_PERF_SAMPLE_PERIOD))
+		ret = take_u64(r, "period", &s->period);
+	if (!ret && (type & SF_PERF_SAMPLE_READ))
+		ret = skip_read(r, a->read_format);
+	if (!ret && (type & SF_PERF_SAMPLE_CALLCHAIN)) {
+		ret = take_u64(r, "callchain nr", &s->callchain_nr);
+		if (!ret)
+			ret = take_array(r, s->callchain_nr, 8, "callchain", &s->callchain);
+	}
+	return ret;
+}
+
+/* The fields after CALLCHAIN. */
+static int sample_tail(struct rd *r, const struct sf_perf_attr *a, struct sf_perf_sample *s)
+{
+	uint64_t type = a->sample_type, word;
+	uint32_t nregs_intr;
+	int ret = 0;
+
+	if (type & SF_PERF_SAMPLE_RAW) {
+		ret = take_u32(r, "raw size", &s->raw_size);
+		if (!ret)
+			ret = take_array(r, s->raw_size, 1, "raw data", &s->raw);
+	}
+	if (!ret && (type & SF_PERF_SAMPLE_BRANCH_STACK))
+		ret = skip_branch_stack(r, a->branch_sample_type);
+	if (!ret && (type & SF_PERF_SAMPLE_REGS_USER))
+		ret = take_regs(r, a->sample_regs_user, "user registers", &s->regs_abi, &s->nregs,
+				s->regs);
+	if (!ret && (type & SF_PERF_SAMPLE_STACK_USER)) {
+		ret = take_u64(r, "user stack size", &s->stack_size);
+		if (!ret)
+			ret = take_array(r, s->stack_size, 1, "user stack", &s->stack);
+		/* dyn_size follows only a stack copy. */
+		if (!ret && s->stack_size) {
+			ret = take_u64(r, "user stack dyn_size", &s->stack_dyn_size);
+			if (!ret && s->stack_dyn_size > s->stack_size)
+				return fail_at(r->err, r->errlen, r->f->path, r->off + r->pos - 8,
+					       "%s: user stack dyn_size %" PRIu64
+					       " is above its size %" PRIu64, r->what,
+					       s->stack_dyn_size, s->stack_size);
+		}
+	}
+	/* WEIGHT and WEIGHT_STRUCT are one u64 either way. */
+	if (!ret && (type & (SF_PERF_SAMPLE_WEIGHT | SF_PERF_SAMPLE_WEIGHT_STRUCT)))
+		ret = skip_u64s(r, 1, "weight");
+	if (!ret && (type & SF_PERF_SAMPLE_DATA_SRC))
+		ret = take_u64(r, "data_src", &s->data_src);
+	if (!ret && (type & SF_PERF_SAMPLE_TRANSACTION))
+		ret = skip_u64s(r, 1, "transaction");
+	if (!ret && (type & SF_PERF_SAMPLE_REGS_INTR))
+		ret = take_regs(r, a->sample_regs_intr, "interrupt registers", &word, &nregs_intr,
+				NULL);
+	if (!ret && (type & SF_PERF_SAMPLE_PHYS_ADDR))
+		ret = skip_u64s(r, 1, "phys_addr");
+	if (!ret && (type & SF_PERF_SAMPLE_CGROUP))
+		ret = skip_u64s(r, 1, "cgroup");
+	if (!ret && (type & SF_PERF_SAMPLE_DATA_PAGE_SIZE))
+		ret = skip_u64s(r, 1, "data_page_size");
+	if (!ret && (type & SF_PERF_SAMPLE_CODE_PAGE_SIZE))
+		ret = skip_u64s(r, 1, "code_page_size");
+	if (!ret && (type & SF_PERF_SAMPLE_AUX)) {
+		const unsigned char *p;
+
+		ret = take_u64(r, "aux size", &word);
+		if (!ret)
+			ret = take_array(r, word, 1, "aux data", &p);
+	}
+	return ret;
+}
+
+int sf_perf_decode_sample(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			  struct sf_perf_sample *s, char *err, size_t errlen)
+{
+	const struct sf_perf_attr *a = &f->attrs[0];
+	struct rd r;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	rd_init(&r, f, rec, "sample", err, errlen);
+	if (f->nattrs > 1) {
+		/* check_events() made every event carry the id, at one place. */
+		struct rd at = r;
+		uint64_t id;
+
+		at.pos += 8 * (uint64_t)sample_id_pos(a->sample_type);
+		if (at.pos > at.len)
+			at.pos = at.len;
+		ret = take_u64(&at, "event id", &id);
+		if (ret)
+			return ret;
+		a = sf_perf_attr_of_id(f, id);
+		if (!a)
+			return no_event(f, at.off + at.pos - 8, id, err, errlen);
+	}
+	if (a->sample_type & ~KNOWN_SAMPLE_TYPE)
+		return fail_at(err, errlen, f->path, rec->offset,
+			       "sample: sample_type 0x%" PRIx64 " has bits of unknown layout",
+			       a->sample_type);
+	s->attr = a;
+	s->sid.present = a->sample_type & TRAILER_TYPE & ~SF_PERF_SAMPLE_IDENTIFIER;
+	if (a->sample_type & SF_PERF_SAMPLE_IDENTIFIER)
+		s->sid.present |= SF_PERF_SAMPLE_ID;
+	ret = sample_head(&r, a, s);
+	return ret ? ret : sample_tail(&r, a, s);
+}
+
+int sf_perf_decode_mmap(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			struct sf_perf_mmap *m, char *err, size_t errlen)
+{
+	bool mmap2 = rec->type == SF_PERF_RECORD_MMAP2;
+	struct rd r;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	rd_init(&r, f, rec, mmap2 ? "MMAP2 record" : "MMAP record", err, errlen);
+	ret = read_trailer(&r, &m->sid);
+	if (!ret)
+		ret = take_u32(&r, "pid", &m->pid);
+	if (!ret)
+		ret = take_u32(&r, "tid", &m->tid);
+	if (!ret)
+		ret = take_u64(&r, "addr", &m->addr);
+	if (!ret)
+		ret = take_u64(&r, "len", &m->len);
+	if (!ret)
+		ret = take_u64(&r, "pgoff", &m->pgoff);
+	if (!ret && mmap2 && (rec->misc & MISC_MMAP_BUILD_ID)) {
+		/* build_id_size, three reserved bytes, 20 bytes of build id. */
+		const unsigned char *p;
+
+		ret = take_array(&r, 24, 1, "build id", &p);
+		if (!ret) {
+			m->has_build_id = true;
+			m->build_id_size = p[0];
+			m->build_id = p + 4;
+			if (m->build_id_size > MMAP2_BUILD_ID_MAX)
+				return fail_at(err, errlen, f->path, rec->offset + 40,
+					       "%s: build id size %u is above %d", r.what,
+					       m->build_id_size, MMAP2_BUILD_ID_MAX);
+		}
+	} else if (!ret && mmap2) {
+		ret = take_u32(&r, "maj", &m->maj);
+		if (!ret)
+			ret = take_u32(&r, "min", &m->min);
+		if (!ret)
+			ret = take_u64(&r, "ino", &m->ino);
+		if (!ret)
+			ret = take_u64(&r, "ino_generation", &m->ino_generation);
+	}
+	if (!ret && mmap2) {
+		ret = take_u32(&r, "prot", &m->prot);
+		if (!ret)
+			ret = take_u32(&r, "flags", &m->flags);
+	}
+	return ret ? ret : take_string(&r, "filename", &m->filename);
+}
+
+int sf_perf_decode_comm(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			struct sf_perf_comm *c, char *err, size_t errlen)
+{
+	struct rd r;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	rd_init(&r, f, rec, "COMM record", err, errlen);
+	ret = read_trailer(&r, &c->sid);
+	if (!ret)
+		ret = take_u32(&r, "pid", &c->pid);
+	if (!ret)
+		ret = take_u32(&r, "tid", &c->tid);
+	return ret ? ret : take_string(&r, "comm", &c->comm);
+}
+
+int sf_perf_decode_task(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			struct sf_perf_task *t, char *err, size_t errlen)
+{
+	struct rd r;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	rd_init(&r, f, rec, rec->type == SF_PERF_RECORD_FORK ? "FORK record" : "EXIT record", err,
+		errlen);
+	ret = read_trailer(&r, &t->sid);
+	if (!ret)
+		ret = take_u32(&r, "pid", &t->pid);
+	if (!ret)
+		ret = take_u32(&r, "ppid", &t->ppid);
+	if (!ret)
+		ret = take_u32(&r, "tid", &t->tid);
+	if (!ret)
+		ret = take_u32(&r, "ptid", &t->ptid);
+	return ret ? ret : take_u64(&r, "time", &t->time);
+}
+
+int sf_perf_decode_lost(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			struct sf_perf_lost *l, char *err, size_t errlen)
+{
+	struct rd r;
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	rd_init(&r, f, rec, "LOST record", err, errlen);
+	ret = read_trailer(&r, &l->sid);
+	if (!ret)
+		ret = take_u64(&r, "id", &l->id);
+	return ret ? ret : take_u64(&r, "lost", &l->lost);
+}

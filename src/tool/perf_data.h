@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * perf_data.h - read a perf.data file as written by "perf record" (hosted
+ * tool): the file header, the event attributes with their sample ids, and
+ * the records of the data section, one at a time and in place.
+ *
+ * The file is mapped read-only (see sf_input_bytes()); records are handed
+ * out as pointers into it, never copied. A file written on a host of the
+ * other byte order is read as it is: every field is decoded in the writer's
+ * byte order, which the magic tells. Every offset and size taken from the
+ * file is checked against the file (and a record's fields against the
+ * record) before a byte behind it is read, overflow first.
+ *
+ * Only the "file" layout is read here (magic PERFILE2, a header with
+ * attribute, data and feature sections); the pipe layout and the feature
+ * sections behind the data section are not.
+ */
+#ifndef SFRAME_TOOL_PERF_DATA_H
+#define SFRAME_TOOL_PERF_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf_input.h"
+
+/* Return values: 0 (or 1 from sf_perf_next()) on success, else one of these. */
+#define SF_PERF_EIO		(-1)	/* the file could not be read */
+#define SF_PERF_EFORMAT		(-2)	/* its content is not a valid perf.data file */
+#define SF_PERF_ENOMEM		(-3)	/* out of memory */
+
+/* Record types (perf_event_header.type) decoded here. */
+#define SF_PERF_RECORD_MMAP	1
+#define SF_PERF_RECORD_LOST	2
+#define SF_PERF_RECORD_COMM	3
+#define SF_PERF_RECORD_EXIT	4
+#define SF_PERF_RECORD_FORK	7
+#define SF_PERF_RECORD_SAMPLE	9
+#define SF_PERF_RECORD_MMAP2	10
+
+/* perf_event_attr.sample_type bits, in the order a sample lays them out. */
+#define SF_PERF_SAMPLE_IP		(1ULL << 0)
+#define SF_PERF_SAMPLE_TID		(1ULL << 1)
+#define SF_PERF_SAMPLE_TIME		(1ULL << 2)
+#define SF_PERF_SAMPLE_ADDR		(1ULL << 3)
+#define SF_PERF_SAMPLE_READ		(1ULL << 4)
+#define SF_PERF_SAMPLE_CALLCHAIN	(1ULL << 5)
+#define SF_PERF_SAMPLE_ID		(1ULL << 6)
+#define SF_PERF_SAMPLE_CPU		(1ULL << 7)
+#define SF_PERF_SAMPLE_PERIOD		(1ULL << 8)
+#define SF_PERF_SAMPLE_STREAM_ID	(1ULL << 9)
+#define SF_PERF_SAMPLE_RAW		(1ULL << 10)
+#define SF_PERF_SAMPLE_BRANCH_STACK	(1ULL << 11)
+#define SF_PERF_SAMPLE_REGS_USER	(1ULL << 12)
+#define SF_PERF_SAMPLE_STACK_USER	(1ULL << 13)
+#define SF_PERF_SAMPLE_WEIGHT		(1ULL << 14)
+#define SF_PERF_SAMPLE_DATA_SRC		(1ULL << 15)
+#define SF_PERF_SAMPLE_IDENTIFIER	(1ULL << 16)
+#define SF_PERF_SAMPLE_TRANSACTION	(1ULL << 17)
+#define SF_PERF_SAMPLE_REGS_INTR	(1ULL << 18)
+#define SF_PERF_SAMPLE_PHYS_ADDR	(1ULL << 19)
+#define SF_PERF_SAMPLE_AUX		(1ULL << 20)
+#define SF_PERF_SAMPLE_CGROUP		(1ULL << 21)
+#define SF_PERF_SAMPLE_DATA_PAGE_SIZE	(1ULL << 22)
+#define SF_PERF_SAMPLE_CODE_PAGE_SIZE	(1ULL << 23)
+#define SF_PERF_SAMPLE_WEIGHT_STRUCT	(1ULL << 24)
+
+/* perf_event_attr.read_format bits. */
+#define SF_PERF_FORMAT_TOTAL_TIME_ENABLED	(1ULL << 0)
+#define SF_PERF_FORMAT_TOTAL_TIME_RUNNING	(1ULL << 1)
+#define SF_PERF_FORMAT_ID			(1ULL << 2)
+#define SF_PERF_FORMAT_GROUP			(1ULL << 3)
+#define SF_PERF_FORMAT_LOST			(1ULL << 4)
+
+/* perf_event_attr.branch_sample_type bits that change a sample's layout. */
+#define SF_PERF_BRANCH_HW_INDEX		(1ULL << 17)
+#define SF_PERF_BRANCH_COUNTERS		(1ULL << 19)
+
+/* Values of a sample's register ABI word (no registers follow for NONE). */
+#define SF_PERF_REGS_ABI_NONE	0
+#define SF_PERF_REGS_ABI_32	1
+#define SF_PERF_REGS_ABI_64	2
+
+/**
+ * struct sf_perf_attr - one event's attributes, as the file gives them.
+ * @type: perf_event_attr.type.
+ * @size: perf_event_attr.size (an old file's 0 read as 64, the first size).
+ * @config: perf_event_attr.config.
+ * @sample_type: SF_PERF_SAMPLE_* bits.
+ * @read_format: SF_PERF_FORMAT_* bits.
+ * @branch_sample_type: 0 when @size ends before it.
+ * @sample_regs_user: the user registers a sample carries, by bit (0 when
+ *	@size ends before it).
+ * @sample_stack_user: bytes of user stack requested per sample (0 likewise).
+ * @sample_regs_intr: the interrupted registers a sample carries (0 likewise).
+ * @sample_id_all: records other than samples end with a sample id trailer.
+ * @ids_off: file offset of the event's ids (u64 each).
+ * @nids: their number.
+ */
+struct sf_perf_attr {
+	uint32_t type;
+	uint32_t size;
+	uint64_t config;
+	uint64_t sample_type;
+	uint64_t read_format;
+	uint64_t branch_sample_type;
+	uint64_t sample_regs_user;
+	uint32_t sample_stack_user;
+	uint64_t sample_regs_intr;
+	bool sample_id_all;
+	uint64_t ids_off;
+	uint64_t nids;
+};
+
+/**
+ * struct sf_perf_file - an open perf.data file.
+ * @path: the name given to sf_perf_open(), for messages (not copied).
+ * @in: the file's bytes (@in.file, @in.file_size).
+ * @be: the writer was big-endian.
+ * @header_size: the file header's size: 104, or 72 in files older than the
+ *	feature bitmap.
+ * @attr_entry_size: the size of one entry of the attribute section.
+ * @attrs_off: the attribute section.
+ * @attrs_size: its size.
+ * @data_off: the data section (the records).
+ * @data_size: its size.
+ * @features: the header's feature bitmap (which feature sections follow
+ *	the data section), zero in a 72-byte header.
+ * @attrs: the events (owned).
+ * @nattrs: their number (at least one).
+ * @ids: every event id, sorted, with the index of its event in @attrs (owned).
+ * @nids: their number.
+ */
+struct sf_perf_file {
+	const char *path;
+	struct sf_input in;
+	bool be;
+	uint64_t header_size;
+	uint64_t attr_entry_size;
+	uint64_t attrs_off;
+	uint64_t attrs_size;
+	uint64_t data_off;
+	uint64_t data_size;
+	uint64_t features[4];
+	struct sf_perf_attr *attrs;
+	size_t nattrs;
+	struct sf_perf_id {
+		uint64_t id;
+		size_t attr;
+	} *ids;
+	size_t nids;
+};
+
+/**
+ * struct sf_perf_record - one record of the data section, in place.
+ * @type: perf_event_header.type (any value: unknown types are the
+ *	caller's to skip).
+ * @misc: perf_event_header.misc.
+ * @size: the record's size, header included (at least the header's 8).
+ * @offset: the record's file offset.
+ * @bytes: its @size bytes, header included, inside the mapped file.
+ */
+struct sf_perf_record {
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size;
+	uint64_t offset;
+	const unsigned char *bytes;
+};
+
+/**
+ * struct sf_perf_sample_id - the fields a sample id trailer may carry.
+ * @present: which of them the record had: SF_PERF_SAMPLE_TID, _TIME, _ID
+ *	(also set by _IDENTIFIER), _STREAM_ID, _CPU bits; 0 without a trailer.
+ * @pid: process id.
+ * @tid: thread id.
+ * @time: timestamp.
+ * @id: event id.
+ * @stream_id: stream id.
+ * @cpu: cpu.
+ */
+struct sf_perf_sample_id {
+	uint64_t present;
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t time;
+	uint64_t id;
+	uint64_t stream_id;
+	uint32_t cpu;
+};
+
+/**
+ * struct sf_perf_sample - a decoded PERF_RECORD_SAMPLE.
+ * @attr: the event it belongs to.
+ * @sid: ip-independent fields: pid, tid, time, id, stream_id and cpu, with
+ *	@sid.present saying which the sample has.
+ * @ip: SF_PERF_SAMPLE_IP.
+ * @addr: SF_PERF_SAMPLE_ADDR.
+ * @period: SF_PERF_SAMPLE_PERIOD.
+ * @callchain_nr: SF_PERF_SAMPLE_CALLCHAIN: number of entries.
+ * @callchain: their bytes (u64 each in the file's byte order: sf_perf_u64()).
+ * @raw_size: SF_PERF_SAMPLE_RAW: bytes of raw data.
+ * @raw: the raw data.
+ * @regs_abi: SF_PERF_SAMPLE_REGS_USER: SF_PERF_REGS_ABI_*.
+ * @nregs: registers in @regs: one per set bit of the event's
+ *	sample_regs_user, lowest bit first; 0 when @regs_abi is NONE.
+ * @regs: their values.
+ * @stack_size: SF_PERF_SAMPLE_STACK_USER: bytes of stack copied (the
+ *	size recorded, of which @stack_dyn_size are valid).
+ * @stack: the copy, starting at the sampled stack pointer; its words are
+ *	in the sampled program's byte order.
+ * @stack_dyn_size: how many bytes of @stack the kernel filled (at most
+ *	@stack_size; 0 when @stack_size is 0).
+ * @data_src: SF_PERF_SAMPLE_DATA_SRC.
+ */
+struct sf_perf_sample {
+	const struct sf_perf_attr *attr;
+	struct sf_perf_sample_id sid;
+	uint64_t ip;
+	uint64_t addr;
+	uint64_t period;
+	uint64_t callchain_nr;
+	const unsigned char *callchain;
+	uint32_t raw_size;
+	const unsigned char *raw;
+	uint64_t regs_abi;
+	uint32_t nregs;
+	uint64_t regs[64];
+	uint64_t stack_size;
+	const unsigned char *stack;
+	uint64_t stack_dyn_size;
+	uint64_t data_src;
+};
+
+/**
+ * struct sf_perf_mmap - a decoded PERF_RECORD_MMAP or PERF_RECORD_MMAP2.
+ * @sid: the sample id trailer.
+ * @pid: process id.
+ * @tid: thread id.
+ * @addr: start of the mapping.
+ * @len: its length.
+ * @pgoff: file offset of its first byte.
+ * @has_build_id: MMAP2 carrying a build id instead of device and inode
+ *	(misc bit PERF_RECORD_MISC_MMAP_BUILD_ID).
+ * @maj: MMAP2 device major (without build id).
+ * @min: MMAP2 device minor.
+ * @ino: MMAP2 inode.
+ * @ino_generation: MMAP2 inode generation.
+ * @build_id_size: MMAP2 with build id: its length (at most 20).
+ * @build_id: its bytes.
+ * @prot: MMAP2 PROT_* bits.
+ * @flags: MMAP2 MAP_* bits.
+ * @filename: NUL-terminated, inside the file.
+ */
+struct sf_perf_mmap {
+	struct sf_perf_sample_id sid;
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t addr;
+	uint64_t len;
+	uint64_t pgoff;
+	bool has_build_id;
+	uint32_t maj;
+	uint32_t min;
+	uint64_t ino;
+	uint64_t ino_generation;
+	uint8_t build_id_size;
+	const unsigned char *build_id;
+	uint32_t prot;
+	uint32_t flags;
+	const char *filename;
+};
+
+/**
+ * struct sf_perf_comm - a decoded PERF_RECORD_COMM.
+ * @sid: the sample id trailer.
+ * @pid: process id.
+ * @tid: thread id.
+ * @comm: the new name, NUL-terminated, inside the file.
+ */
+struct sf_perf_comm {
+	struct sf_perf_sample_id sid;
+	uint32_t pid;
+	uint32_t tid;
+	const char *comm;
+};
+
+/**
+ * struct sf_perf_task - a decoded PERF_RECORD_FORK or PERF_RECORD_EXIT.
+ * @sid: the sample id trailer.
+ * @pid: process id.
+ * @ppid: parent process id.
+ * @tid: thread id.
+ * @ptid: parent thread id.
+ * @time: timestamp.
+ */
+struct sf_perf_task {
+	struct sf_perf_sample_id sid;
+	uint32_t pid;
+	uint32_t ppid;
+	uint32_t tid;
+	uint32_t ptid;
+	uint64_t time;
+};
+
+/**
+ * struct sf_perf_lost - a decoded PERF_RECORD_LOST.
+ * @sid: the sample id trailer.
+ * @id: the event id.
+ * @lost: how many records were lost.
+ */
+struct sf_perf_lost {
+	struct sf_perf_sample_id sid;
+	uint64_t id;
+	uint64_t lost;
+};
+
+/**
+ * sf_perf_open() - map @path and read its header and event attributes.
+ * @path: the file (kept for messages: must outlive @f).
+ * @f: filled on success; all zero on failure.
+ * @err: "PATH: message" on failure (with the file offset at fault).
+ * @errlen: size of @err.
+ *
+ * Return: 0, SF_PERF_EIO, SF_PERF_EFORMAT or SF_PERF_ENOMEM.
+ */
+int sf_perf_open(const char *path, struct sf_perf_file *f, char *err, size_t errlen);
+
+/**
+ * sf_perf_close() - release @f.
+ * @f: opened, or zeroed by a failed open; zeroed again.
+ */
+void sf_perf_close(struct sf_perf_file *f);
+
+/**
+ * sf_perf_next() - the record at a position of the data section.
+ * @f: an open file.
+ * @pos: the record's offset from the data section's start (0 for the
+ *	first); advanced past it on success.
+ * @rec: filled on success.
+ * @err: message on failure.
+ * @errlen: its size.
+ *
+ * Return: 1 with @rec filled, 0 at the end of the data section,
+ * SF_PERF_EFORMAT for a record shorter than its header or running past the
+ * data section (the iteration cannot go on).
+ */
+int sf_perf_next(const struct sf_perf_file *f, uint64_t *pos, struct sf_perf_record *rec,
+		 char *err, size_t errlen);
+
+/**
+ * sf_perf_u64() - a u64 of the file, such as a callchain entry.
+ * @f: the file.
+ * @p: its first byte.
+ *
+ * Return: the value, in host order.
+ */
+uint64_t sf_perf_u64(const struct sf_perf_file *f, const unsigned char *p);
+
+/**
+ * sf_perf_attr_of_id() - the event an id belongs to.
+ * @f: the file.
+ * @id: an event id.
+ *
+ * Return: the event, or NULL when no event has @id.
+ */
+const struct sf_perf_attr *sf_perf_attr_of_id(const struct sf_perf_file *f, uint64_t id);
+
+/*
+ * The decoders of the records: 0 with the result filled, or SF_PERF_EFORMAT
+ * with "PATH: offset 0x...: message" in @err when a field runs past the
+ * record, a string is not terminated, or the record's event is unknown.
+ * Fields the event's attributes do not select are left zero; the sample id
+ * trailer is read only when the events set sample_id_all.
+ */
+int sf_perf_decode_sample(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			  struct sf_perf_sample *s, char *err, size_t errlen);
+int sf_perf_decode_mmap(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			struct sf_perf_mmap *m, char *err, size_t errlen);
+int sf_perf_decode_comm(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			struct sf_perf_comm *c, char *err, size_t errlen);
+int sf_perf_decode_task(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			struct sf_perf_task *t, char *err, size_t errlen);
+int sf_perf_decode_lost(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			struct sf_perf_lost *l, char *err, size_t errlen);
+
+#endif /* SFRAME_TOOL_PERF_DATA_H */
