@@ -867,9 +867,18 @@ static void test_fixture(void **state)
 	ret = sf_perf_open(path, &f, err, sizeof(err));
 	if (ret)
 		fail_msg("%s", err);
-	/* perf report --header-only: data offset 264, one event with ids 193, 194 (here others). */
+	/*
+	 * perf report --header-only: data offset 264, data size 58344, one
+	 * event (id = { 211, 212 }, type = 1, size = 128) with the sample_type,
+	 * read_format, sample_id_all, sample_regs_user and sample_stack_user
+	 * checked below.
+	 */
 	assert_false(f.be);
 	assert_int_equal(f.data_off, 264);
+	assert_int_equal(f.data_size, 58344);
+	assert_ptr_equal(sf_perf_attr_of_id(&f, 211), &f.attrs[0]);
+	assert_ptr_equal(sf_perf_attr_of_id(&f, 212), &f.attrs[0]);
+	assert_int_equal(f.attrs[0].type, 1);
 	assert_int_equal(f.nattrs, 1);
 	assert_int_equal(f.attrs[0].size, 128);
 	assert_int_equal(f.attrs[0].sample_type,
