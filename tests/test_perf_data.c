@@ -840,6 +840,98 @@ static void test_unknown_id(void **state)
 	expect_open(&m, SF_PERF_EFORMAT, "2 events whose samples carry no event id");
 }
 
+/*
+ * Two events naming themselves by ID, not IDENTIFIER: in a sample after
+ * IP and TID, in a trailer before STREAM_ID and CPU (third word from the
+ * end).
+ */
+static void test_id_without_identifier(void **state)
+{
+	static const struct ev evs[2] = {
+		{ .sample_type = SF_PERF_SAMPLE_IP | SF_PERF_SAMPLE_TID | SF_PERF_SAMPLE_ID |
+				 SF_PERF_SAMPLE_STREAM_ID | SF_PERF_SAMPLE_CPU,
+		  .sample_id_all = true, .ids = { 1, 2 }, .nids = 2 },
+		{ .sample_type = SF_PERF_SAMPLE_IP | SF_PERF_SAMPLE_TID | SF_PERF_SAMPLE_ID |
+				 SF_PERF_SAMPLE_STREAM_ID | SF_PERF_SAMPLE_CPU | SF_PERF_SAMPLE_PERIOD,
+		  .sample_id_all = true, .ids = { 3 }, .nids = 1 },
+	};
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	struct sf_perf_sample s;
+	struct sf_perf_comm c;
+	uint64_t pos = 0;
+	char err[256];
+	int be;
+
+	(void)state;
+	for (be = 0; be < 2; be++) {
+		begin(&m, be, evs, 2);
+		rec_begin(&m, SF_PERF_RECORD_SAMPLE, 2);
+		add(&m, 0x1000, 8);
+		add(&m, 5, 4);
+		add(&m, 6, 4);
+		add(&m, 3, 8);		/* ID: event 1, which has PERIOD */
+		add(&m, 8, 8);
+		add(&m, 1, 4);
+		add(&m, 0, 4);
+		add(&m, 4000, 8);
+		rec_end(&m);
+		rec_begin(&m, SF_PERF_RECORD_COMM, 0);
+		add(&m, 5, 4);
+		add(&m, 6, 4);
+		add_string(&m, "x");
+		add(&m, 5, 4);
+		add(&m, 6, 4);
+		add(&m, 3, 8);		/* id, stream_id, cpu */
+		add(&m, 8, 8);
+		add(&m, 1, 4);
+		add(&m, 0, 4);
+		rec_end(&m);
+		assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+		pos = 0;
+		assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
+		assert_int_equal(sf_perf_decode_sample(&f, &rec, &s, err, sizeof(err)), 0);
+		assert_ptr_equal(s.attr, &f.attrs[1]);
+		assert_int_equal(s.period, 4000);
+		assert_int_equal(s.sid.stream_id, 8);
+		assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
+		assert_int_equal(sf_perf_decode_comm(&f, &rec, &c, err, sizeof(err)), 0);
+		assert_string_equal(c.comm, "x");
+		assert_int_equal(c.sid.id, 3);
+		assert_int_equal(c.sid.cpu, 1);
+		sf_perf_close(&f);
+	}
+}
+
+/* A sample of a kernel thread: ABI NONE, then no register words. */
+static void test_regs_abi_none(void **state)
+{
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	struct sf_perf_sample s;
+	char err[256];
+
+	(void)state;
+	begin(&m, false, &dwarf_event, 1);
+	rec_begin(&m, SF_PERF_RECORD_SAMPLE, 1);
+	add(&m, 0xffffffff81000000ULL, 8);
+	add(&m, 0, 4);
+	add(&m, 0, 4);
+	add(&m, 0, 8);
+	add(&m, SF_PERF_REGS_ABI_NONE, 8);
+	add(&m, 0, 8);			/* no stack either: no dyn_size */
+	rec_end(&m);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	only_record(&f, &rec);
+	assert_int_equal(sf_perf_decode_sample(&f, &rec, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.regs_abi, SF_PERF_REGS_ABI_NONE);
+	assert_int_equal(s.nregs, 0);
+	assert_int_equal(s.stack_size, 0);
+	sf_perf_close(&f);
+}
+
 /* ---- The real file ---------------------------------------------------------- */
 
 /*
@@ -1005,6 +1097,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_record_sizes),
 		cmocka_unit_test(test_comm_unterminated),
 		cmocka_unit_test(test_unknown_id),
+		cmocka_unit_test(test_id_without_identifier),
+		cmocka_unit_test(test_regs_abi_none),
 		cmocka_unit_test(test_fixture),
 	};
 
