@@ -189,6 +189,16 @@ static void only_record(struct sf_perf_file *f, struct sf_perf_record *rec)
 	assert_int_equal(sf_perf_next(f, &pos, rec, err, sizeof(err)), 1);
 }
 
+/* The next record of @f, which must be of @type. */
+static void next_is(struct sf_perf_file *f, uint64_t *pos, struct sf_perf_record *rec,
+		    uint32_t type)
+{
+	char err[256];
+
+	assert_int_equal(sf_perf_next(f, pos, rec, err, sizeof(err)), 1);
+	assert_int_equal(rec->type, type);
+}
+
 #define assert_err(msg, part) do { \
 	if (!strstr((msg), (part))) \
 		fail_msg("message \"%s\" lacks \"%s\"", (msg), (part)); \
@@ -226,6 +236,31 @@ static void add_trailer(struct img *m, uint64_t id)
 	add(m, 3, 4);
 	add(m, 0, 4);
 	add(m, id, 8);
+}
+
+/* FORK or EXIT of thread 2001 of process 2000 (parent 1000/1001) with event 1's trailer. */
+static void add_task(struct img *m, uint32_t type, uint64_t time)
+{
+	rec_begin(m, type, 0);
+	add(m, 2000, 4);
+	add(m, 1000, 4);
+	add(m, 2001, 4);
+	add(m, 1001, 4);
+	add(m, time, 8);
+	add_trailer(m, 42);
+	rec_end(m);
+}
+
+/* The start of an MMAP or MMAP2 record of process 1000, thread 1001. */
+static void add_mmap_head(struct img *m, uint32_t type, uint16_t misc, uint64_t addr,
+			  uint64_t len, uint64_t pgoff)
+{
+	rec_begin(m, type, misc);
+	add(m, 1000, 4);
+	add(m, 1001, 4);
+	add(m, addr, 8);
+	add(m, len, 8);
+	add(m, pgoff, 8);
 }
 
 static const unsigned char stack_bytes[32] = {
@@ -272,12 +307,7 @@ static void build_full(struct img *m, bool be)
 	add(m, 0x1e05080021ULL, 8);	/* DATA_SRC */
 	rec_end(m);
 	/* MMAP2 with device and inode, then one with a build id. */
-	rec_begin(m, SF_PERF_RECORD_MMAP2, 2);
-	add(m, 1000, 4);
-	add(m, 1001, 4);
-	add(m, 0x400000, 8);
-	add(m, 0x5000, 8);
-	add(m, 0x1000, 8);
+	add_mmap_head(m, SF_PERF_RECORD_MMAP2, 2, 0x400000, 0x5000, 0x1000);
 	add(m, 0xfe, 4);
 	add(m, 1, 4);
 	add(m, 10977676, 8);
@@ -287,12 +317,7 @@ static void build_full(struct img *m, bool be)
 	add_string(m, "/usr/bin/prog");
 	add_trailer(m, 43);
 	rec_end(m);
-	rec_begin(m, SF_PERF_RECORD_MMAP2, 2 | (1u << 14));
-	add(m, 1000, 4);
-	add(m, 1001, 4);
-	add(m, 0x7f0000, 8);
-	add(m, 0x2000, 8);
-	add(m, 0, 8);
+	add_mmap_head(m, SF_PERF_RECORD_MMAP2, 2 | (1u << 14), 0x7f0000, 0x2000, 0);
 	add(m, 3, 1);			/* build id size, reserved */
 	add(m, 0, 1);
 	add(m, 0, 2);
@@ -317,33 +342,14 @@ static void build_full(struct img *m, bool be)
 	add(m, 0x5555, 8);
 	add(m, 0x6666, 8);
 	rec_end(m);
-	rec_begin(m, SF_PERF_RECORD_FORK, 0);
-	add(m, 2000, 4);
-	add(m, 1000, 4);
-	add(m, 2001, 4);
-	add(m, 1001, 4);
-	add(m, 0x55, 8);
-	add_trailer(m, 42);
-	rec_end(m);
-	rec_begin(m, SF_PERF_RECORD_EXIT, 0);
-	add(m, 2000, 4);
-	add(m, 1000, 4);
-	add(m, 2001, 4);
-	add(m, 1001, 4);
-	add(m, 0x66, 8);
-	add_trailer(m, 42);
-	rec_end(m);
+	add_task(m, SF_PERF_RECORD_FORK, 0x55);
+	add_task(m, SF_PERF_RECORD_EXIT, 0x66);
 	rec_begin(m, SF_PERF_RECORD_LOST, 0);
 	add(m, 42, 8);
 	add(m, 17, 8);
 	add_trailer(m, 42);
 	rec_end(m);
-	rec_begin(m, SF_PERF_RECORD_MMAP, 0);
-	add(m, 1000, 4);
-	add(m, 1001, 4);
-	add(m, 0x600000, 8);
-	add(m, 0x1000, 8);
-	add(m, 0, 8);
+	add_mmap_head(m, SF_PERF_RECORD_MMAP, 0, 0x600000, 0x1000, 0);
 	add_string(m, "[vdso]");
 	add_trailer(m, 43);
 	rec_end(m);
@@ -361,6 +367,33 @@ static void check_trailer(const struct sf_perf_sample_id *sid, uint64_t id)
 	assert_int_equal(sid->cpu, 3);
 }
 
+static void check_mmap2(const struct sf_perf_mmap *m, uint32_t pid, uint32_t tid, uint64_t addr,
+			uint64_t len, uint64_t pgoff, uint32_t maj, uint32_t min, uint64_t ino,
+			uint64_t ino_generation, uint32_t prot, uint32_t flags)
+{
+	assert_int_equal(m->pid, pid);
+	assert_int_equal(m->tid, tid);
+	assert_int_equal(m->addr, addr);
+	assert_int_equal(m->len, len);
+	assert_int_equal(m->pgoff, pgoff);
+	assert_false(m->has_build_id);
+	assert_int_equal(m->maj, maj);
+	assert_int_equal(m->min, min);
+	assert_int_equal(m->ino, ino);
+	assert_int_equal(m->ino_generation, ino_generation);
+	assert_int_equal(m->prot, prot);
+	assert_int_equal(m->flags, flags);
+}
+
+static void check_task(const struct sf_perf_task *t, uint32_t pid, uint32_t tid, uint32_t ppid,
+		       uint32_t ptid)
+{
+	assert_int_equal(t->pid, pid);
+	assert_int_equal(t->tid, tid);
+	assert_int_equal(t->ppid, ppid);
+	assert_int_equal(t->ptid, ptid);
+}
+
 static void check_full(bool be)
 {
 	static struct img m;
@@ -373,7 +406,6 @@ static void check_full(bool be)
 	struct sf_perf_lost l;
 	uint64_t pos = 0, data = 0;
 	char err[256];
-	unsigned n = 0;
 
 	build_full(&m, be);
 	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
@@ -390,8 +422,7 @@ static void check_full(bool be)
 	data = f.data_off;
 
 	/* The sample. */
-	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
-	assert_int_equal(rec.type, SF_PERF_RECORD_SAMPLE);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
 	assert_int_equal(rec.misc, 2);
 	assert_int_equal(rec.offset, data);
 	assert_ptr_equal(rec.bytes, f.in.file + data);
@@ -422,26 +453,12 @@ static void check_full(bool be)
 	assert_memory_equal(s.stack, stack_bytes, 32);
 	assert_int_equal(s.stack_dyn_size, 24);
 	assert_int_equal(s.data_src, 0x1e05080021ULL);
-	n++;
 
-	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
-	assert_int_equal(rec.type, SF_PERF_RECORD_MMAP2);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_MMAP2);
 	assert_int_equal(sf_perf_decode_mmap(&f, &rec, &mm, err, sizeof(err)), 0);
-	assert_int_equal(mm.pid, 1000);
-	assert_int_equal(mm.tid, 1001);
-	assert_int_equal(mm.addr, 0x400000);
-	assert_int_equal(mm.len, 0x5000);
-	assert_int_equal(mm.pgoff, 0x1000);
-	assert_false(mm.has_build_id);
-	assert_int_equal(mm.maj, 0xfe);
-	assert_int_equal(mm.min, 1);
-	assert_int_equal(mm.ino, 10977676);
-	assert_int_equal(mm.ino_generation, 77);
-	assert_int_equal(mm.prot, 5);
-	assert_int_equal(mm.flags, 2);
+	check_mmap2(&mm, 1000, 1001, 0x400000, 0x5000, 0x1000, 0xfe, 1, 10977676, 77, 5, 2);
 	assert_string_equal(mm.filename, "/usr/bin/prog");
 	check_trailer(&mm.sid, 43);
-	n++;
 
 	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
 	assert_int_equal(sf_perf_decode_mmap(&f, &rec, &mm, err, sizeof(err)), 0);
@@ -451,10 +468,8 @@ static void check_full(bool be)
 	assert_int_equal(mm.prot, 1);
 	assert_int_equal(mm.flags, 2);
 	assert_string_equal(mm.filename, "lib.so");
-	n++;
 
-	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
-	assert_int_equal(rec.type, SF_PERF_RECORD_COMM);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_COMM);
 	assert_int_equal(rec.misc, 1u << 13);
 	assert_int_equal(sf_perf_decode_comm(&f, &rec, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.pid, 1000);
@@ -462,51 +477,37 @@ static void check_full(bool be)
 	assert_string_equal(c.comm, "prog");
 	assert_int_equal(c.sid.present, SF_PERF_SAMPLE_TID | SF_PERF_SAMPLE_ID);
 	assert_int_equal(c.sid.id, 7);
-	n++;
 
-	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
-	assert_int_equal(rec.type, 0x7777);
+	next_is(&f, &pos, &rec, 0x7777);
 	assert_int_equal(rec.size, 24);
-	n++;
 
-	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
-	assert_int_equal(rec.type, SF_PERF_RECORD_FORK);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_FORK);
 	assert_int_equal(sf_perf_decode_task(&f, &rec, &t, err, sizeof(err)), 0);
-	assert_int_equal(t.pid, 2000);
-	assert_int_equal(t.ppid, 1000);
-	assert_int_equal(t.tid, 2001);
-	assert_int_equal(t.ptid, 1001);
+	check_task(&t, 2000, 2001, 1000, 1001);
 	assert_int_equal(t.time, 0x55);
 	check_trailer(&t.sid, 42);
-	n++;
 
-	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
-	assert_int_equal(rec.type, SF_PERF_RECORD_EXIT);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_EXIT);
 	assert_int_equal(sf_perf_decode_task(&f, &rec, &t, err, sizeof(err)), 0);
+	check_task(&t, 2000, 2001, 1000, 1001);
 	assert_int_equal(t.time, 0x66);
-	n++;
 
-	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
-	assert_int_equal(rec.type, SF_PERF_RECORD_LOST);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_LOST);
 	assert_int_equal(sf_perf_decode_lost(&f, &rec, &l, err, sizeof(err)), 0);
 	assert_int_equal(l.id, 42);
 	assert_int_equal(l.lost, 17);
 	check_trailer(&l.sid, 42);
-	n++;
 
-	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
-	assert_int_equal(rec.type, SF_PERF_RECORD_MMAP);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_MMAP);
 	assert_int_equal(sf_perf_decode_mmap(&f, &rec, &mm, err, sizeof(err)), 0);
 	assert_int_equal(mm.addr, 0x600000);
 	assert_int_equal(mm.len, 0x1000);
 	assert_int_equal(mm.maj, 0);
 	assert_string_equal(mm.filename, "[vdso]");
 	check_trailer(&mm.sid, 43);
-	n++;
 
 	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 0);
 	assert_int_equal(pos, f.data_size);
-	assert_int_equal(n, 9);
 	sf_perf_close(&f);
 }
 
@@ -578,21 +579,30 @@ static void dwarf_sample(struct img *m, bool be, uint64_t nr, unsigned nregs)
 	rec_end(m);
 }
 
+/* Open @m and decode its one record, a sample; close @f after use. */
+static void decode_one_sample(const struct img *m, struct sf_perf_file *f,
+			      struct sf_perf_sample *s)
+{
+	struct sf_perf_record rec;
+	char err[256];
+
+	assert_int_equal(open_img(m, f, err, sizeof(err)), 0);
+	only_record(f, &rec);
+	if (sf_perf_decode_sample(f, &rec, s, err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
 static void test_sample_ok_both_orders(void **state)
 {
 	static struct img m;
 	struct sf_perf_file f;
-	struct sf_perf_record rec;
 	struct sf_perf_sample s;
-	char err[256];
 	int be;
 
 	(void)state;
 	for (be = 0; be < 2; be++) {
 		dwarf_sample(&m, be, 0, 2);
-		assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
-		only_record(&f, &rec);
-		assert_int_equal(sf_perf_decode_sample(&f, &rec, &s, err, sizeof(err)), 0);
+		decode_one_sample(&m, &f, &s);
 		assert_int_equal(s.nregs, 2);
 		assert_int_equal(s.regs[1], 1);
 		assert_int_equal(s.stack_dyn_size, 16);
@@ -909,9 +919,7 @@ static void test_regs_abi_none(void **state)
 {
 	static struct img m;
 	struct sf_perf_file f;
-	struct sf_perf_record rec;
 	struct sf_perf_sample s;
-	char err[256];
 
 	(void)state;
 	begin(&m, false, &dwarf_event, 1);
@@ -923,9 +931,7 @@ static void test_regs_abi_none(void **state)
 	add(&m, SF_PERF_REGS_ABI_NONE, 8);
 	add(&m, 0, 8);			/* no stack either: no dyn_size */
 	rec_end(&m);
-	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
-	only_record(&f, &rec);
-	assert_int_equal(sf_perf_decode_sample(&f, &rec, &s, err, sizeof(err)), 0);
+	decode_one_sample(&m, &f, &s);
 	assert_int_equal(s.regs_abi, SF_PERF_REGS_ABI_NONE);
 	assert_int_equal(s.nregs, 0);
 	assert_int_equal(s.stack_size, 0);
@@ -1042,16 +1048,9 @@ static void test_fixture(void **state)
 			/* 25759525582589 0x300 [0x70]: PERF_RECORD_MMAP2 27822/27822:
 			 * [0x562a72294000(0x5000) @ 0 fe:00 10977676 1525979024]: r--p .../loop */
 			seen++;
-			assert_int_equal(mm.pid, 27822);
-			assert_int_equal(mm.addr, 0x562a72294000ULL);
-			assert_int_equal(mm.len, 0x5000);
-			assert_int_equal(mm.pgoff, 0);
-			assert_int_equal(mm.maj, 0xfe);
-			assert_int_equal(mm.min, 0);
-			assert_int_equal(mm.ino, 10977676);
-			assert_int_equal(mm.ino_generation, 1525979024);
-			assert_int_equal(mm.prot, 1);	/* r-- */
-			assert_int_equal(mm.flags, 2);	/* p: MAP_PRIVATE */
+			/* r--p: PROT_READ, MAP_PRIVATE */
+			check_mmap2(&mm, 27822, 27822, 0x562a72294000ULL, 0x5000, 0, 0xfe, 0,
+				    10977676, 1525979024, 1, 2);
 			len = strlen(mm.filename);
 			assert_true(len >= 5 && !strcmp(mm.filename + len - 5, "/loop"));
 			assert_int_equal(mm.sid.time, 25759525582589ULL);
@@ -1061,10 +1060,7 @@ static void test_fixture(void **state)
 			seen++;
 			assert_int_equal(rec.type, SF_PERF_RECORD_EXIT);
 			assert_int_equal(sf_perf_decode_task(&f, &rec, &t, err, sizeof(err)), 0);
-			assert_int_equal(t.pid, 27822);
-			assert_int_equal(t.tid, 27822);
-			assert_int_equal(t.ppid, 27821);
-			assert_int_equal(t.ptid, 27821);
+			check_task(&t, 27822, 27822, 27821, 27821);
 			assert_int_equal(t.sid.time, 25759772490367ULL);
 		}
 	}

@@ -6,8 +6,9 @@
  * No structure is overlaid on the file: its writer may have had either byte
  * order and records are only 8-byte aligned relative to the data section,
  * so every field is decoded from its bytes at its documented offset. Every
- * read goes through one cursor (struct rd) that checks the length left
- * before it hands out a byte, counts before their products.
+ * read of a record goes through one cursor (struct rd) that checks the
+ * length left before it hands out a byte, counts before their products;
+ * header and attribute fields lie in ranges checked against the file first.
  */
 #if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L
@@ -85,9 +86,10 @@ uint64_t sf_perf_u64(const struct sf_perf_file *f, const unsigned char *p)
 }
 
 /*
- * The checked cursor over a byte range of the file (the header, an
- * attribute, a record): @len bytes at @p, which lies at file offset @off;
- * @what names the range in messages.
+ * The checked cursor over a record: @len bytes at @p, which lies at file
+ * offset @off; @what names the record in messages. The first read that
+ * does not fit sets @ret; every later read then reads nothing (NULL, 0), so
+ * that a decoder reads its fields in a row and looks at @ret once.
  */
 struct rd {
 	const struct sf_perf_file *f;
@@ -98,44 +100,42 @@ struct rd {
 	const char *what;
 	char *err;
 	size_t errlen;
+	int ret;
 };
 
-static int take_array(struct rd *r, uint64_t count, unsigned width, const char *field,
-		      const unsigned char **out)
+static const unsigned char *take(struct rd *r, uint64_t count, unsigned width, const char *field)
 {
 	uint64_t left = r->len - r->pos;
+	const unsigned char *p;
 
-	if (count > left / width)
-		return fail_at(r->err, r->errlen, r->f->path, r->off + r->pos,
-			       "%s: %s (%" PRIu64 " x %u bytes) runs past its end (%" PRIu64
-			       " bytes left)", r->what, field, count, width, left);
-	*out = r->p + r->pos;
+	if (r->ret)
+		return NULL;
+	if (count > left / width) {
+		r->ret = fail_at(r->err, r->errlen, r->f->path, r->off + r->pos,
+				 "%s: %s (%" PRIu64 " x %u bytes) runs past its end (%" PRIu64
+				 " bytes left)", r->what, field, count, width, left);
+		return NULL;
+	}
+	p = r->p + r->pos;
 	r->pos += count * width;
-	return 0;
+	return p;
 }
 
-static int take_uint(struct rd *r, unsigned width, const char *field, uint64_t *v)
+static uint64_t get_uint(struct rd *r, unsigned width, const char *field)
 {
-	const unsigned char *p = NULL;
-	int ret = take_array(r, 1, width, field, &p);
+	const unsigned char *p = take(r, 1, width, field);
 
-	if (!ret)
-		*v = sf_get_uint(p, width, r->f->be);
-	return ret;
+	return p ? sf_get_uint(p, width, r->f->be) : 0;
 }
 
-static int take_u32(struct rd *r, const char *field, uint32_t *v)
+static uint32_t get_u32(struct rd *r, const char *field)
 {
-	uint64_t x;
-	int ret = take_uint(r, 4, field, &x);
-
-	*v = (uint32_t)x;
-	return ret;
+	return (uint32_t)get_uint(r, 4, field);
 }
 
-static int take_u64(struct rd *r, const char *field, uint64_t *v)
+static uint64_t get_u64(struct rd *r, const char *field)
 {
-	return take_uint(r, 8, field, v);
+	return get_uint(r, 8, field);
 }
 
 /* A file range [off, off + size), checked against the file. */
@@ -469,6 +469,7 @@ int sf_perf_next(const struct sf_perf_file *f, uint64_t *pos, struct sf_perf_rec
 static void rd_init(struct rd *r, const struct sf_perf_file *f, const struct sf_perf_record *rec,
 		    const char *what, char *err, size_t errlen)
 {
+	memset(r, 0, sizeof(*r));
 	r->f = f;
 	r->p = rec->bytes;
 	r->len = rec->size;
@@ -485,248 +486,229 @@ static int no_event(const struct sf_perf_file *f, uint64_t off, uint64_t id, cha
 	return fail_at(err, errlen, f->path, off, "event id %" PRIu64 " belongs to no event", id);
 }
 
+/* pid and tid, as a sample and a trailer carry them for TID. */
+static void get_pid_tid(struct rd *r, uint32_t *pid, uint32_t *tid)
+{
+	*pid = get_u32(r, "pid");
+	*tid = get_u32(r, "tid");
+}
+
+/* cpu, then a reserved u32, for CPU. */
+static uint32_t get_cpu(struct rd *r)
+{
+	uint32_t cpu = get_u32(r, "cpu");
+
+	get_u32(r, "cpu reserved");
+	return cpu;
+}
+
 /*
  * The sample id trailer at the end of a record of another type than
  * SAMPLE: which event's layout it has is told by the id at a fixed distance
- * from the end (check_events() made it the same for all events). On
- * success @r->len is cut to the bytes before the trailer.
+ * from the end (check_events() made it the same for all events). The
+ * record's fields are then read from @r, cut to the bytes before the
+ * trailer.
  */
-static int read_trailer(struct rd *r, struct sf_perf_sample_id *sid)
+static void read_trailer(struct rd *r, struct sf_perf_sample_id *sid)
 {
 	const struct sf_perf_file *f = r->f;
 	const struct sf_perf_attr *a = &f->attrs[0];
 	uint64_t type, n;
 	struct rd t;
-	int ret = 0;
 
-	memset(sid, 0, sizeof(*sid));
 	if (!a->sample_id_all)
-		return 0;
+		return;
 	if (f->nattrs > 1) {
 		uint64_t back = 8 * (uint64_t)trailer_id_pos(a->sample_type), id;
 
-		if (back > r->len - r->pos)
-			return fail_at(r->err, r->errlen, f->path, r->off, "%s: sample id trailer"
-				       " runs past its start", r->what);
+		if (back > r->len - r->pos) {
+			r->ret = fail_at(r->err, r->errlen, f->path, r->off,
+					 "%s: sample id trailer runs past its start", r->what);
+			return;
+		}
 		id = sf_get_uint(r->p + r->len - back, 8, f->be);
 		a = sf_perf_attr_of_id(f, id);
-		if (!a)
-			return no_event(f, r->off + r->len - back, id, r->err, r->errlen);
+		if (!a) {
+			r->ret = no_event(f, r->off + r->len - back, id, r->err, r->errlen);
+			return;
+		}
 	}
 	type = a->sample_type & TRAILER_TYPE;
 	n = 8 * (uint64_t)popcount64(type);
-	if (n > r->len - r->pos)
-		return fail_at(r->err, r->errlen, f->path, r->off + r->pos,
-			       "%s: sample id trailer (%" PRIu64 " bytes) runs past its start (%"
-			       PRIu64 " bytes left)", r->what, n, r->len - r->pos);
+	if (n > r->len - r->pos) {
+		r->ret = fail_at(r->err, r->errlen, f->path, r->off + r->pos,
+				 "%s: sample id trailer (%" PRIu64 " bytes) runs past its start (%"
+				 PRIu64 " bytes left)", r->what, n, r->len - r->pos);
+		return;
+	}
 	t = *r;
 	t.pos = r->len - n;
 	r->len -= n;
 	sid->present = type & ~SF_PERF_SAMPLE_IDENTIFIER;
-	if (type & SF_PERF_SAMPLE_TID) {
-		ret = take_u32(&t, "pid", &sid->pid);
-		if (!ret)
-			ret = take_u32(&t, "tid", &sid->tid);
-	}
-	if (!ret && (type & SF_PERF_SAMPLE_TIME))
-		ret = take_u64(&t, "time", &sid->time);
-	if (!ret && (type & SF_PERF_SAMPLE_ID))
-		ret = take_u64(&t, "id", &sid->id);
-	if (!ret && (type & SF_PERF_SAMPLE_STREAM_ID))
-		ret = take_u64(&t, "stream_id", &sid->stream_id);
-	if (!ret && (type & SF_PERF_SAMPLE_CPU)) {
-		uint32_t res;
-
-		ret = take_u32(&t, "cpu", &sid->cpu);
-		if (!ret)
-			ret = take_u32(&t, "cpu reserved", &res);
-	}
-	if (!ret && (type & SF_PERF_SAMPLE_IDENTIFIER)) {
-		ret = take_u64(&t, "identifier", &sid->id);
+	if (type & SF_PERF_SAMPLE_TID)
+		get_pid_tid(&t, &sid->pid, &sid->tid);
+	if (type & SF_PERF_SAMPLE_TIME)
+		sid->time = get_u64(&t, "time");
+	if (type & SF_PERF_SAMPLE_ID)
+		sid->id = get_u64(&t, "id");
+	if (type & SF_PERF_SAMPLE_STREAM_ID)
+		sid->stream_id = get_u64(&t, "stream_id");
+	if (type & SF_PERF_SAMPLE_CPU)
+		sid->cpu = get_cpu(&t);
+	if (type & SF_PERF_SAMPLE_IDENTIFIER) {
+		sid->id = get_u64(&t, "identifier");
 		sid->present |= SF_PERF_SAMPLE_ID;
 	}
-	return ret;
+	r->ret = t.ret;
 }
 
 /* A NUL-terminated string filling the rest of the record before its trailer. */
-static int take_string(struct rd *r, const char *field, const char **out)
+static const char *get_string(struct rd *r, const char *field)
 {
 	const unsigned char *p = r->p + r->pos;
 	uint64_t left = r->len - r->pos;
 
-	if (!memchr(p, '\0', (size_t)left))
-		return fail_at(r->err, r->errlen, r->f->path, r->off + r->pos,
-			       "%s: %s is not NUL-terminated within its %" PRIu64 " bytes", r->what,
-			       field, left);
-	*out = (const char *)p;
+	if (r->ret)
+		return NULL;
+	if (!memchr(p, '\0', (size_t)left)) {
+		r->ret = fail_at(r->err, r->errlen, r->f->path, r->off + r->pos,
+				 "%s: %s is not NUL-terminated within its %" PRIu64 " bytes",
+				 r->what, field, left);
+		return NULL;
+	}
 	r->pos = r->len;
-	return 0;
-}
-
-/* Skip @count u64 words. */
-static int skip_u64s(struct rd *r, uint64_t count, const char *field)
-{
-	const unsigned char *p;
-
-	return take_array(r, count, 8, field, &p);
+	return (const char *)p;
 }
 
 /* The register block of REGS_USER and REGS_INTR: an ABI word, then one u64 per mask bit. */
-static int take_regs(struct rd *r, uint64_t mask, const char *field, uint64_t *abi,
+static void get_regs(struct rd *r, uint64_t mask, const char *field, uint64_t *abi,
 		     uint32_t *nregs, uint64_t *regs)
 {
 	const unsigned char *p;
-	unsigned i, n = (unsigned)popcount64(mask);
-	int ret = take_u64(r, field, abi);
+	unsigned i, n = popcount64(mask);
 
+	*abi = get_u64(r, field);
 	/* With ABI NONE (a kernel thread: no user registers) none follow. */
-	if (ret || *abi == SF_PERF_REGS_ABI_NONE)
-		return ret;
-	ret = take_array(r, n, 8, field, &p);
-	if (ret)
-		return ret;
-	if (regs) {
-		for (i = 0; i < n; i++)
-			regs[i] = sf_get_uint(p + 8 * i, 8, r->f->be);
-		*nregs = n;
-	}
-	return 0;
+	if (*abi == SF_PERF_REGS_ABI_NONE)
+		return;
+	p = take(r, n, 8, field);
+	if (!p || !regs)
+		return;
+	for (i = 0; i < n; i++)
+		regs[i] = sf_get_uint(p + 8 * i, 8, r->f->be);
+	*nregs = n;
 }
 
-static int skip_read(struct rd *r, uint64_t fmt)
+/*
+ * Counts of u64 words to skip are products of a count from the file and a
+ * small factor: a product that would wrap is made too large to fit instead.
+ */
+static void skip_u64s(struct rd *r, uint64_t count, uint64_t factor, const char *field)
+{
+	take(r, count > UINT64_MAX / factor ? UINT64_MAX : count * factor, 8, field);
+}
+
+static void skip_read(struct rd *r, uint64_t fmt)
 {
 	uint64_t extra = !!(fmt & SF_PERF_FORMAT_TOTAL_TIME_ENABLED) +
 			 !!(fmt & SF_PERF_FORMAT_TOTAL_TIME_RUNNING);
+	/* A value, with its id and its lost count. */
 	uint64_t per = 1 + !!(fmt & SF_PERF_FORMAT_ID) + !!(fmt & SF_PERF_FORMAT_LOST);
 	uint64_t nr;
-	int ret;
 
-	if (!(fmt & SF_PERF_FORMAT_GROUP))
-		return skip_u64s(r, 1 + extra + per - 1, "read values");
-	ret = take_u64(r, "read group nr", &nr);
-	if (!ret)
-		ret = skip_u64s(r, extra, "read times");
-	/* per is at most 3: nr above UINT64_MAX / 3 cannot fit anyway. */
-	if (!ret && nr > UINT64_MAX / per)
-		nr = UINT64_MAX / per;
-	return ret ? ret : skip_u64s(r, nr * per, "read group values");
+	if (!(fmt & SF_PERF_FORMAT_GROUP)) {
+		skip_u64s(r, extra + per, 1, "read values");
+		return;
+	}
+	nr = get_u64(r, "read group nr");
+	skip_u64s(r, extra, 1, "read times");
+	skip_u64s(r, nr, per, "read group values");
 }
 
-static int skip_branch_stack(struct rd *r, uint64_t bst)
+static void skip_branch_stack(struct rd *r, uint64_t bst)
 {
-	uint64_t nr;
-	int ret = take_u64(r, "branch stack nr", &nr);
+	uint64_t nr = get_u64(r, "branch stack nr");
 
-	if (!ret && (bst & SF_PERF_BRANCH_HW_INDEX))
-		ret = skip_u64s(r, 1, "branch hw_idx");
+	if (bst & SF_PERF_BRANCH_HW_INDEX)
+		skip_u64s(r, 1, 1, "branch hw_idx");
 	/* Three words a branch: from, to, flags. */
-	if (!ret && nr > UINT64_MAX / 3)
-		nr = UINT64_MAX / 3;
-	if (!ret)
-		ret = skip_u64s(r, nr * 3, "branch entries");
-	if (!ret && (bst & SF_PERF_BRANCH_COUNTERS))
-		ret = skip_u64s(r, nr, "branch counters");
-	return ret;
+	skip_u64s(r, nr, 3, "branch entries");
+	if (bst & SF_PERF_BRANCH_COUNTERS)
+		skip_u64s(r, nr, 1, "branch counters");
 }
 
-/* The fields up to CALLCHAIN, in the order perf_event.h lays them out. */
-static int sample_head(struct rd *r, const struct sf_perf_attr *a, struct sf_perf_sample *s)
-{
-	uint64_t type = a->sample_type;
-	uint32_t res;
-	int ret = 0;
-
-	if (type & SF_PERF_SAMPLE_IDENTIFIER)
-		ret = take_u64(r, "identifier", &s->sid.id);
-	if (!ret && (type & SF_PERF_SAMPLE_IP))
-		ret = take_u64(r, "ip", &s->ip);
-	if (!ret && (type & SF_PERF_SAMPLE_TID)) {
-		ret = take_u32(r, "pid", &s->sid.pid);
-		if (!ret)
-			ret = take_u32(r, "tid", &s->sid.tid);
-	}
-	if (!ret && (type & SF_PERF_SAMPLE_TIME))
-		ret = take_u64(r, "time", &s->sid.time);
-	if (!ret && (type & SF_PERF_SAMPLE_ADDR))
-		ret = take_u64(r, "addr", &s->addr);
-	if (!ret && (type & SF_PERF_SAMPLE_ID))
-		ret = take_u64(r, "id", &s->sid.id);
-	if (!ret && (type & SF_PERF_SAMPLE_STREAM_ID))
-		ret = take_u64(r, "stream_id", &s->sid.stream_id);
-	if (!ret && (type & SF_PERF_SAMPLE_CPU)) {
-		ret = take_u32(r, "cpu", &s->sid.cpu);
-		if (!ret)
-			ret = take_u32(r, "cpu reserved", &res);
-	}
-	if (!ret && (type & SF_PERF_SAMPLE_PERIOD))
-		ret = take_u64(r, "period", &s->period);
-	if (!ret && (type & SF_PERF_SAMPLE_READ))
-		ret = skip_read(r, a->read_format);
-	if (!ret && (type & SF_PERF_SAMPLE_CALLCHAIN)) {
-		ret = take_u64(r, "callchain nr", &s->callchain_nr);
-		if (!ret)
-			ret = take_array(r, s->callchain_nr, 8, "callchain", &s->callchain);
-	}
-	return ret;
-}
-
-/* The fields after CALLCHAIN. */
-static int sample_tail(struct rd *r, const struct sf_perf_attr *a, struct sf_perf_sample *s)
+/* A sample's fields, in the order perf_event.h lays them out. */
+static void read_sample(struct rd *r, const struct sf_perf_attr *a, struct sf_perf_sample *s)
 {
 	uint64_t type = a->sample_type, word;
 	uint32_t nregs_intr;
-	int ret = 0;
 
-	if (type & SF_PERF_SAMPLE_RAW) {
-		ret = take_u32(r, "raw size", &s->raw_size);
-		if (!ret)
-			ret = take_array(r, s->raw_size, 1, "raw data", &s->raw);
+	if (type & SF_PERF_SAMPLE_IDENTIFIER)
+		s->sid.id = get_u64(r, "identifier");
+	if (type & SF_PERF_SAMPLE_IP)
+		s->ip = get_u64(r, "ip");
+	if (type & SF_PERF_SAMPLE_TID)
+		get_pid_tid(r, &s->sid.pid, &s->sid.tid);
+	if (type & SF_PERF_SAMPLE_TIME)
+		s->sid.time = get_u64(r, "time");
+	if (type & SF_PERF_SAMPLE_ADDR)
+		s->addr = get_u64(r, "addr");
+	if (type & SF_PERF_SAMPLE_ID)
+		s->sid.id = get_u64(r, "id");
+	if (type & SF_PERF_SAMPLE_STREAM_ID)
+		s->sid.stream_id = get_u64(r, "stream_id");
+	if (type & SF_PERF_SAMPLE_CPU)
+		s->sid.cpu = get_cpu(r);
+	if (type & SF_PERF_SAMPLE_PERIOD)
+		s->period = get_u64(r, "period");
+	if (type & SF_PERF_SAMPLE_READ)
+		skip_read(r, a->read_format);
+	if (type & SF_PERF_SAMPLE_CALLCHAIN) {
+		s->callchain_nr = get_u64(r, "callchain nr");
+		s->callchain = take(r, s->callchain_nr, 8, "callchain");
 	}
-	if (!ret && (type & SF_PERF_SAMPLE_BRANCH_STACK))
-		ret = skip_branch_stack(r, a->branch_sample_type);
-	if (!ret && (type & SF_PERF_SAMPLE_REGS_USER))
-		ret = take_regs(r, a->sample_regs_user, "user registers", &s->regs_abi, &s->nregs,
-				s->regs);
-	if (!ret && (type & SF_PERF_SAMPLE_STACK_USER)) {
-		ret = take_u64(r, "user stack size", &s->stack_size);
-		if (!ret)
-			ret = take_array(r, s->stack_size, 1, "user stack", &s->stack);
+	if (type & SF_PERF_SAMPLE_RAW) {
+		s->raw_size = get_u32(r, "raw size");
+		s->raw = take(r, s->raw_size, 1, "raw data");
+	}
+	if (type & SF_PERF_SAMPLE_BRANCH_STACK)
+		skip_branch_stack(r, a->branch_sample_type);
+	if (type & SF_PERF_SAMPLE_REGS_USER)
+		get_regs(r, a->sample_regs_user, "user registers", &s->regs_abi, &s->nregs, s->regs);
+	if (type & SF_PERF_SAMPLE_STACK_USER) {
+		s->stack_size = get_u64(r, "user stack size");
+		s->stack = take(r, s->stack_size, 1, "user stack");
 		/* dyn_size follows only a stack copy. */
-		if (!ret && s->stack_size) {
-			ret = take_u64(r, "user stack dyn_size", &s->stack_dyn_size);
-			if (!ret && s->stack_dyn_size > s->stack_size)
-				return fail_at(r->err, r->errlen, r->f->path, r->off + r->pos - 8,
-					       "%s: user stack dyn_size %" PRIu64
-					       " is above its size %" PRIu64, r->what,
-					       s->stack_dyn_size, s->stack_size);
+		if (s->stack_size) {
+			s->stack_dyn_size = get_u64(r, "user stack dyn_size");
+			if (!r->ret && s->stack_dyn_size > s->stack_size)
+				r->ret = fail_at(r->err, r->errlen, r->f->path, r->off + r->pos - 8,
+						 "%s: user stack dyn_size %" PRIu64
+						 " is above its size %" PRIu64, r->what,
+						 s->stack_dyn_size, s->stack_size);
 		}
 	}
 	/* WEIGHT and WEIGHT_STRUCT are one u64 either way. */
-	if (!ret && (type & (SF_PERF_SAMPLE_WEIGHT | SF_PERF_SAMPLE_WEIGHT_STRUCT)))
-		ret = skip_u64s(r, 1, "weight");
-	if (!ret && (type & SF_PERF_SAMPLE_DATA_SRC))
-		ret = take_u64(r, "data_src", &s->data_src);
-	if (!ret && (type & SF_PERF_SAMPLE_TRANSACTION))
-		ret = skip_u64s(r, 1, "transaction");
-	if (!ret && (type & SF_PERF_SAMPLE_REGS_INTR))
-		ret = take_regs(r, a->sample_regs_intr, "interrupt registers", &word, &nregs_intr,
-				NULL);
-	if (!ret && (type & SF_PERF_SAMPLE_PHYS_ADDR))
-		ret = skip_u64s(r, 1, "phys_addr");
-	if (!ret && (type & SF_PERF_SAMPLE_CGROUP))
-		ret = skip_u64s(r, 1, "cgroup");
-	if (!ret && (type & SF_PERF_SAMPLE_DATA_PAGE_SIZE))
-		ret = skip_u64s(r, 1, "data_page_size");
-	if (!ret && (type & SF_PERF_SAMPLE_CODE_PAGE_SIZE))
-		ret = skip_u64s(r, 1, "code_page_size");
-	if (!ret && (type & SF_PERF_SAMPLE_AUX)) {
-		const unsigned char *p;
-
-		ret = take_u64(r, "aux size", &word);
-		if (!ret)
-			ret = take_array(r, word, 1, "aux data", &p);
+	if (type & (SF_PERF_SAMPLE_WEIGHT | SF_PERF_SAMPLE_WEIGHT_STRUCT))
+		skip_u64s(r, 1, 1, "weight");
+	if (type & SF_PERF_SAMPLE_DATA_SRC)
+		s->data_src = get_u64(r, "data_src");
+	if (type & SF_PERF_SAMPLE_TRANSACTION)
+		skip_u64s(r, 1, 1, "transaction");
+	if (type & SF_PERF_SAMPLE_REGS_INTR)
+		get_regs(r, a->sample_regs_intr, "interrupt registers", &word, &nregs_intr, NULL);
+	if (type & SF_PERF_SAMPLE_PHYS_ADDR)
+		skip_u64s(r, 1, 1, "phys_addr");
+	if (type & SF_PERF_SAMPLE_CGROUP)
+		skip_u64s(r, 1, 1, "cgroup");
+	if (type & SF_PERF_SAMPLE_DATA_PAGE_SIZE)
+		skip_u64s(r, 1, 1, "data_page_size");
+	if (type & SF_PERF_SAMPLE_CODE_PAGE_SIZE)
+		skip_u64s(r, 1, 1, "code_page_size");
+	if (type & SF_PERF_SAMPLE_AUX) {
+		word = get_u64(r, "aux size");
+		take(r, word, 1, "aux data");
 	}
-	return ret;
 }
 
 int sf_perf_decode_sample(const struct sf_perf_file *f, const struct sf_perf_record *rec,
@@ -734,7 +716,6 @@ int sf_perf_decode_sample(const struct sf_perf_file *f, const struct sf_perf_rec
 {
 	const struct sf_perf_attr *a = &f->attrs[0];
 	struct rd r;
-	int ret;
 
 	memset(s, 0, sizeof(*s));
 	rd_init(&r, f, rec, "sample", err, errlen);
@@ -743,12 +724,10 @@ int sf_perf_decode_sample(const struct sf_perf_file *f, const struct sf_perf_rec
 		struct rd at = r;
 		uint64_t id;
 
-		at.pos += 8 * (uint64_t)sample_id_pos(a->sample_type);
-		if (at.pos > at.len)
-			at.pos = at.len;
-		ret = take_u64(&at, "event id", &id);
-		if (ret)
-			return ret;
+		skip_u64s(&at, (uint64_t)sample_id_pos(a->sample_type), 1, "fields before the id");
+		id = get_u64(&at, "event id");
+		if (at.ret)
+			return at.ret;
 		a = sf_perf_attr_of_id(f, id);
 		if (!a)
 			return no_event(f, at.off + at.pos - 8, id, err, errlen);
@@ -761,8 +740,8 @@ int sf_perf_decode_sample(const struct sf_perf_file *f, const struct sf_perf_rec
 	s->sid.present = a->sample_type & TRAILER_TYPE & ~SF_PERF_SAMPLE_IDENTIFIER;
 	if (a->sample_type & SF_PERF_SAMPLE_IDENTIFIER)
 		s->sid.present |= SF_PERF_SAMPLE_ID;
-	ret = sample_head(&r, a, s);
-	return ret ? ret : sample_tail(&r, a, s);
+	read_sample(&r, a, s);
+	return r.ret;
 }
 
 int sf_perf_decode_mmap(const struct sf_perf_file *f, const struct sf_perf_record *rec,
@@ -770,27 +749,19 @@ int sf_perf_decode_mmap(const struct sf_perf_file *f, const struct sf_perf_recor
 {
 	bool mmap2 = rec->type == SF_PERF_RECORD_MMAP2;
 	struct rd r;
-	int ret;
 
 	memset(m, 0, sizeof(*m));
 	rd_init(&r, f, rec, mmap2 ? "MMAP2 record" : "MMAP record", err, errlen);
-	ret = read_trailer(&r, &m->sid);
-	if (!ret)
-		ret = take_u32(&r, "pid", &m->pid);
-	if (!ret)
-		ret = take_u32(&r, "tid", &m->tid);
-	if (!ret)
-		ret = take_u64(&r, "addr", &m->addr);
-	if (!ret)
-		ret = take_u64(&r, "len", &m->len);
-	if (!ret)
-		ret = take_u64(&r, "pgoff", &m->pgoff);
-	if (!ret && mmap2 && (rec->misc & MISC_MMAP_BUILD_ID)) {
+	read_trailer(&r, &m->sid);
+	get_pid_tid(&r, &m->pid, &m->tid);
+	m->addr = get_u64(&r, "addr");
+	m->len = get_u64(&r, "len");
+	m->pgoff = get_u64(&r, "pgoff");
+	if (mmap2 && (rec->misc & MISC_MMAP_BUILD_ID)) {
 		/* build_id_size, three reserved bytes, 20 bytes of build id. */
-		const unsigned char *p;
+		const unsigned char *p = take(&r, 24, 1, "build id");
 
-		ret = take_array(&r, 24, 1, "build id", &p);
-		if (!ret) {
+		if (p) {
 			m->has_build_id = true;
 			m->build_id_size = p[0];
 			m->build_id = p + 4;
@@ -799,70 +770,59 @@ int sf_perf_decode_mmap(const struct sf_perf_file *f, const struct sf_perf_recor
 					       "%s: build id size %u is above %d", r.what,
 					       m->build_id_size, MMAP2_BUILD_ID_MAX);
 		}
-	} else if (!ret && mmap2) {
-		ret = take_u32(&r, "maj", &m->maj);
-		if (!ret)
-			ret = take_u32(&r, "min", &m->min);
-		if (!ret)
-			ret = take_u64(&r, "ino", &m->ino);
-		if (!ret)
-			ret = take_u64(&r, "ino_generation", &m->ino_generation);
+	} else if (mmap2) {
+		m->maj = get_u32(&r, "maj");
+		m->min = get_u32(&r, "min");
+		m->ino = get_u64(&r, "ino");
+		m->ino_generation = get_u64(&r, "ino_generation");
 	}
-	if (!ret && mmap2) {
-		ret = take_u32(&r, "prot", &m->prot);
-		if (!ret)
-			ret = take_u32(&r, "flags", &m->flags);
+	if (mmap2) {
+		m->prot = get_u32(&r, "prot");
+		m->flags = get_u32(&r, "flags");
 	}
-	return ret ? ret : take_string(&r, "filename", &m->filename);
+	m->filename = get_string(&r, "filename");
+	return r.ret;
 }
 
 int sf_perf_decode_comm(const struct sf_perf_file *f, const struct sf_perf_record *rec,
 			struct sf_perf_comm *c, char *err, size_t errlen)
 {
 	struct rd r;
-	int ret;
 
 	memset(c, 0, sizeof(*c));
 	rd_init(&r, f, rec, "COMM record", err, errlen);
-	ret = read_trailer(&r, &c->sid);
-	if (!ret)
-		ret = take_u32(&r, "pid", &c->pid);
-	if (!ret)
-		ret = take_u32(&r, "tid", &c->tid);
-	return ret ? ret : take_string(&r, "comm", &c->comm);
+	read_trailer(&r, &c->sid);
+	get_pid_tid(&r, &c->pid, &c->tid);
+	c->comm = get_string(&r, "comm");
+	return r.ret;
 }
 
 int sf_perf_decode_task(const struct sf_perf_file *f, const struct sf_perf_record *rec,
 			struct sf_perf_task *t, char *err, size_t errlen)
 {
 	struct rd r;
-	int ret;
 
 	memset(t, 0, sizeof(*t));
 	rd_init(&r, f, rec, rec->type == SF_PERF_RECORD_FORK ? "FORK record" : "EXIT record", err,
 		errlen);
-	ret = read_trailer(&r, &t->sid);
-	if (!ret)
-		ret = take_u32(&r, "pid", &t->pid);
-	if (!ret)
-		ret = take_u32(&r, "ppid", &t->ppid);
-	if (!ret)
-		ret = take_u32(&r, "tid", &t->tid);
-	if (!ret)
-		ret = take_u32(&r, "ptid", &t->ptid);
-	return ret ? ret : take_u64(&r, "time", &t->time);
+	read_trailer(&r, &t->sid);
+	t->pid = get_u32(&r, "pid");
+	t->ppid = get_u32(&r, "ppid");
+	t->tid = get_u32(&r, "tid");
+	t->ptid = get_u32(&r, "ptid");
+	t->time = get_u64(&r, "time");
+	return r.ret;
 }
 
 int sf_perf_decode_lost(const struct sf_perf_file *f, const struct sf_perf_record *rec,
 			struct sf_perf_lost *l, char *err, size_t errlen)
 {
 	struct rd r;
-	int ret;
 
 	memset(l, 0, sizeof(*l));
 	rd_init(&r, f, rec, "LOST record", err, errlen);
-	ret = read_trailer(&r, &l->sid);
-	if (!ret)
-		ret = take_u64(&r, "id", &l->id);
-	return ret ? ret : take_u64(&r, "lost", &l->lost);
+	read_trailer(&r, &l->sid);
+	l->id = get_u64(&r, "id");
+	l->lost = get_u64(&r, "lost");
+	return r.ret;
 }
