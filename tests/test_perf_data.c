@@ -706,6 +706,35 @@ static void test_bad_magic(void **state)
 	expect_open(&m, SF_PERF_EFORMAT, "not a perf.data file");
 }
 
+/*
+ * The feature bitmap is read from a 104-byte header; a 72-byte header (older
+ * perf) has none; other sizes are refused.
+ */
+static void test_header_size(void **state)
+{
+	static struct img m;
+	struct sf_perf_file f;
+	char err[256];
+
+	(void)state;
+	dwarf_sample(&m, true, 0, 2);
+	put(&m, 72, 0x40004, 8);
+	put(&m, 96, 1ULL << 63, 8);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.header_size, 104);
+	assert_int_equal(f.features[0], 0x40004);
+	assert_int_equal(f.features[3], 1ULL << 63);
+	sf_perf_close(&f);
+	put(&m, 8, 72, 8);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.header_size, 72);
+	assert_int_equal(f.features[0], 0);
+	assert_int_equal(f.features[3], 0);
+	sf_perf_close(&f);
+	put(&m, 8, 200, 8);
+	expect_open(&m, SF_PERF_EFORMAT, "offset 0x8: unexpected file header size 200");
+}
+
 static void test_attr_size(void **state)
 {
 	static struct img m;
@@ -1088,6 +1117,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_truncated_data),
 		cmocka_unit_test(test_section_overflow),
 		cmocka_unit_test(test_bad_magic),
+		cmocka_unit_test(test_header_size),
 		cmocka_unit_test(test_attr_size),
 		cmocka_unit_test(test_ids_out_of_file),
 		cmocka_unit_test(test_record_sizes),
