@@ -835,6 +835,35 @@ static void test_comm_unterminated(void **state)
 	sf_perf_close(&f);
 }
 
+/* An MMAP2 build id longer than its 20 bytes of room. */
+static void test_build_id_size(void **state)
+{
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	struct sf_perf_mmap mm;
+	uint64_t pos = 0;
+	char err[256], msg[64];
+
+	(void)state;
+	build_full(&m, false);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_MMAP2);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_MMAP2);
+	sf_perf_close(&f);
+	/* build_id_size: after header, pid/tid, addr, len and pgoff. */
+	m.b[rec.offset + 40] = 21;
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	pos = rec.offset - f.data_off;
+	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 1);
+	assert_int_equal(sf_perf_decode_mmap(&f, &rec, &mm, err, sizeof(err)), SF_PERF_EFORMAT);
+	snprintf(msg, sizeof(msg), "offset 0x%" PRIx64 ": MMAP2 record: build id size 21 is above 20",
+		 rec.offset + 40);
+	assert_err(err, msg);
+	sf_perf_close(&f);
+}
+
 /* Samples and trailers naming an id no event has, and events that carry no id. */
 static void test_unknown_id(void **state)
 {
@@ -1122,6 +1151,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ids_out_of_file),
 		cmocka_unit_test(test_record_sizes),
 		cmocka_unit_test(test_comm_unterminated),
+		cmocka_unit_test(test_build_id_size),
 		cmocka_unit_test(test_unknown_id),
 		cmocka_unit_test(test_id_without_identifier),
 		cmocka_unit_test(test_regs_abi_none),

@@ -23,8 +23,8 @@
 
 /*
  * The header's fixed part: magic, size, attr_size, then three sections
- * (offset, size) for attrs, data and event types (the last unused by perf
- * today), then a 256-bit bitmap of the feature sections that follow the
+ * (offset, size) for attrs, data and event types (perf writes the last
+ * empty), then a 256-bit bitmap of the feature sections that follow the
  * data section. Files older than the bitmap have a 72-byte header.
  */
 #define HDR_SIZE		104

@@ -192,8 +192,8 @@ struct sf_perf_sample_id {
 /**
  * struct sf_perf_sample - a decoded PERF_RECORD_SAMPLE.
  * @attr: the event it belongs to.
- * @sid: ip-independent fields: pid, tid, time, id, stream_id and cpu, with
- *	@sid.present saying which the sample has.
+ * @sid: the fields a sample shares with a sample id trailer (pid, tid,
+ *	time, id, stream_id, cpu), @sid.present saying which the sample has.
  * @ip: SF_PERF_SAMPLE_IP.
  * @addr: SF_PERF_SAMPLE_ADDR.
  * @period: SF_PERF_SAMPLE_PERIOD.
