@@ -1009,8 +1009,6 @@ static void test_fixture(void **state)
 	struct sf_perf_record rec;
 	struct sf_perf_sample s;
 	struct sf_perf_mmap mm;
-	struct sf_perf_comm c;
-	struct sf_perf_task t;
 	char path[4096], err[256];
 	uint64_t pos = 0;
 	unsigned n = 0, samples = 0, mmap2 = 0, seen = 0;
@@ -1092,6 +1090,8 @@ static void test_fixture(void **state)
 			assert_int_equal(s.data_src, 0x1e05080021ULL);
 		}
 		if (rec.offset == 0x278) {
+			struct sf_perf_comm c;
+
 			/* 25759525555519 0x278 [0x28]: PERF_RECORD_COMM exec: loop:27822/27822 */
 			seen++;
 			assert_int_equal(rec.type, SF_PERF_RECORD_COMM);
@@ -1114,6 +1114,8 @@ static void test_fixture(void **state)
 			assert_int_equal(mm.sid.time, 25759525582589ULL);
 		}
 		if (rec.offset == 0xe4b8) {
+			struct sf_perf_task t;
+
 			/* 25759772490367 0xe4b8 [0x30]: PERF_RECORD_EXIT(27822:27822):(27821:27821) */
 			seen++;
 			assert_int_equal(rec.type, SF_PERF_RECORD_EXIT);

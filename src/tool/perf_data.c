@@ -562,6 +562,14 @@ static void read_trailer(struct rd *r, struct sf_perf_sample_id *sid)
 	r->ret = t.ret;
 }
 
+/* The cursor over a record of another type than SAMPLE, past its trailer. */
+static void rd_record(struct rd *r, const struct sf_perf_file *f, const struct sf_perf_record *rec,
+		      const char *what, struct sf_perf_sample_id *sid, char *err, size_t errlen)
+{
+	rd_init(r, f, rec, what, err, errlen);
+	read_trailer(r, sid);
+}
+
 /* A NUL-terminated string filling the rest of the record before its trailer. */
 static const char *get_string(struct rd *r, const char *field)
 {
@@ -751,8 +759,7 @@ int sf_perf_decode_mmap(const struct sf_perf_file *f, const struct sf_perf_recor
 	struct rd r;
 
 	memset(m, 0, sizeof(*m));
-	rd_init(&r, f, rec, mmap2 ? "MMAP2 record" : "MMAP record", err, errlen);
-	read_trailer(&r, &m->sid);
+	rd_record(&r, f, rec, mmap2 ? "MMAP2 record" : "MMAP record", &m->sid, err, errlen);
 	get_pid_tid(&r, &m->pid, &m->tid);
 	m->addr = get_u64(&r, "addr");
 	m->len = get_u64(&r, "len");
@@ -790,8 +797,7 @@ int sf_perf_decode_comm(const struct sf_perf_file *f, const struct sf_perf_recor
 	struct rd r;
 
 	memset(c, 0, sizeof(*c));
-	rd_init(&r, f, rec, "COMM record", err, errlen);
-	read_trailer(&r, &c->sid);
+	rd_record(&r, f, rec, "COMM record", &c->sid, err, errlen);
 	get_pid_tid(&r, &c->pid, &c->tid);
 	c->comm = get_string(&r, "comm");
 	return r.ret;
@@ -803,9 +809,8 @@ int sf_perf_decode_task(const struct sf_perf_file *f, const struct sf_perf_recor
 	struct rd r;
 
 	memset(t, 0, sizeof(*t));
-	rd_init(&r, f, rec, rec->type == SF_PERF_RECORD_FORK ? "FORK record" : "EXIT record", err,
-		errlen);
-	read_trailer(&r, &t->sid);
+	rd_record(&r, f, rec, rec->type == SF_PERF_RECORD_FORK ? "FORK record" : "EXIT record",
+		  &t->sid, err, errlen);
 	t->pid = get_u32(&r, "pid");
 	t->ppid = get_u32(&r, "ppid");
 	t->tid = get_u32(&r, "tid");
@@ -820,8 +825,7 @@ int sf_perf_decode_lost(const struct sf_perf_file *f, const struct sf_perf_recor
 	struct rd r;
 
 	memset(l, 0, sizeof(*l));
-	rd_init(&r, f, rec, "LOST record", err, errlen);
-	read_trailer(&r, &l->sid);
+	rd_record(&r, f, rec, "LOST record", &l->sid, err, errlen);
 	l->id = get_u64(&r, "id");
 	l->lost = get_u64(&r, "lost");
 	return r.ret;
