@@ -743,10 +743,12 @@ static void test_attr_size(void **state)
 	(void)state;
 	dwarf_sample(&m, false, 0, 2);
 	put(&m, attr + 4, 40, 4);
-	expect_open(&m, SF_PERF_EFORMAT, "offset 0x74: event 0: attribute size 40 is below the smallest (64)");
+	expect_open(&m, SF_PERF_EFORMAT,
+		    "offset 0x74: event 0: attribute size 40 is below the smallest (64)");
 	dwarf_sample(&m, true, 0, 2);
 	put(&m, attr + 4, 120, 4);
-	expect_open(&m, SF_PERF_EFORMAT, "attribute size 120 does not fill the attribute entry (144 bytes)");
+	expect_open(&m, SF_PERF_EFORMAT,
+		    "attribute size 120 does not fill the attribute entry (144 bytes)");
 	dwarf_sample(&m, false, 0, 2);
 	put(&m, 16, 40, 8);
 	expect_open(&m, SF_PERF_EFORMAT, "attribute entry size 40 is below the smallest (80)");
