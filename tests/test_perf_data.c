@@ -778,9 +778,9 @@ static void test_record_sizes(void **state)
 	put(&m, data_off(&m) + 6, m.len - data_off(&m) + 8, 2);
 	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
 	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), SF_PERF_EFORMAT);
-	snprintf(msg, sizeof(msg), "offset 0x%" PRIx64 ": record type 9: size %zu runs past the data "
-		 "section (%zu bytes left)", data_off(&m), m.len - data_off(&m) + 8,
-		 m.len - data_off(&m));
+	snprintf(msg, sizeof(msg), "offset 0x%" PRIx64 ": record type 9: size %" PRIu64
+		 " runs past the data section (%" PRIu64 " bytes left)", data_off(&m),
+		 (uint64_t)m.len - data_off(&m) + 8, (uint64_t)m.len - data_off(&m));
 	assert_err(err, msg);
 	assert_int_equal(pos, 0);
 	sf_perf_close(&f);
