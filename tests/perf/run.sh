@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
+# sframe perf against perf script on real recordings of this machine.
+#   1. builds the test programs of this folder with the host's gcc and GNU as
+#      (-O2 -fomit-frame-pointer -Wa,--gsframe, dynamically linked: only
+#      SFrame or DWARF can walk them) and checks that every module has a
+#      .sframe section: prog-recurse (deep recursion, alloca frames),
+#      prog-libs (hot code in libperfa.so, linked, and in libperfb.so,
+#      opened with dlopen), prog-threads (five threads, five call paths);
+#   2. records each with perf record --call-graph=dwarf,16384 (cpu-clock,
+#      999 samples a second, about 1.5 s of CPU each);
+#   3. prints each recording with perf script (its DWARF unwinder) and with
+#      sframe perf (SFrame), in the same layout;
+#   4. compare.py matches the samples and compares their user frames.
+# Exits 0 only if compare.py does: no sample missing on either side and at
+# least 99.9% of the compared frames identical. Its last line is
+# "perf-compare: N/M frames identical (X%)".
+#
+# Usage: run.sh OUTDIR [SFRAME]
+#   OUTDIR  gets the programs (bin/), the recordings (NAME.data), both
+#           outputs (NAME.perf.txt, NAME.sframe.txt) and compare.txt
+#   SFRAME  the sframe tool (default: $SFRAME, else build/sframe)
+# Needs root, or kernel.perf_event_paranoid <= 1 (cpu-clock samples with
+# kernel callchains); gcc and binutils >= 2.40 (x86_64 or aarch64, for
+# --gsframe), perf (Debian: linux-perf), python3.
+set -euo pipefail
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+	echo "usage: $0 OUTDIR [SFRAME]" >&2
+	exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+sframe=${2:-${SFRAME:-$repo/build/sframe}}
+seconds=${PERF_TEST_SECONDS:-1.5}
+
+fail() {
+	echo "perf-test: $*" >&2
+	exit 1
+}
+for tool in gcc readelf objdump perf python3; do
+	command -v "$tool" >/dev/null || fail "$tool not found"
+done
+[ -x "$sframe" ] || fail "$sframe: no sframe tool there (pass its path as SFRAME)"
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$(id -u)" != 0 ] && [ "$paranoid" -gt 1 ]; then
+	fail "needs root or kernel.perf_event_paranoid <= 1 (it is $paranoid)"
+fi
+
+# ---- 1. programs --------------------------------------------------------------
+bin=$out/bin
+rm -rf "$bin"
+mkdir -p "$bin"
+CFLAGS="-O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fomit-frame-pointer -Wa,--gsframe \
+-I$repo/tests/kernel/linux-7.2"
+cc() { echo "  gcc $*"; gcc $CFLAGS "$@"; }
+echo "=== building ($(gcc --version | head -n 1); $(as --version | head -n 1))"
+cc -shared -fPIC -DLIB_OUTER=pla_outer -DLIB_INNER=pla_inner -o "$bin/libperfa.so" \
+	"$here/libperf.c"
+cc -shared -fPIC -DLIB_OUTER=plb_outer -DLIB_INNER=plb_inner -o "$bin/libperfb.so" \
+	"$here/libperf.c"
+cc -o "$bin/prog-recurse" "$here/prog-recurse.c"
+# The run path finds libperfa.so at load time and libperfb.so for dlopen.
+cc -o "$bin/prog-libs" "$here/prog-libs.c" -L"$bin" -lperfa -Wl,-rpath,'$ORIGIN'
+cc -pthread -o "$bin/prog-threads" "$here/prog-threads.c"
+for f in "$bin"/*; do
+	size=$(readelf -SW "$f" | awk '$2 == ".sframe" { print $6 }')
+	if [ -z "$size" ] || [ $((16#$size)) -eq 0 ]; then
+		fail "$f has no .sframe section (does GNU as take --gsframe?)"
+	fi
+	objdump --sframe=.sframe "$f" | grep -q 'Version: SFRAME_VERSION_' ||
+		fail "objdump --sframe cannot read $f's .sframe"
+	echo "  $(basename "$f"): .sframe of $((16#$size)) bytes"
+done
+
+# ---- 2.-3. recordings, both outputs ---------------------------------------------
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+progs="recurse libs threads"
+pairs=()
+table=""
+for p in $progs; do
+	echo "=== $p"
+	data=$out/$p.data
+	t=$(now)
+	perf record -q --no-buildid-cache -e cpu-clock -F 999 --call-graph=dwarf,16384 \
+		-o "$data" "$bin/prog-$p" "$seconds" >"$out/$p.stdout" ||
+		fail "perf record of prog-$p failed"
+	t_rec=$(since "$t")
+	t=$(now)
+	perf script -F comm,tid,time,period,event,ip,sym,symoff,dso --no-inline -i "$data" \
+		>"$out/$p.perf.txt" 2>"$out/$p.perf.err" || {
+		cat "$out/$p.perf.err" >&2
+		fail "perf script -i $data failed"
+	}
+	t_script=$(since "$t")
+	t=$(now)
+	"$sframe" perf "$data" >"$out/$p.sframe.txt" 2>"$out/$p.sframe.err" || {
+		cat "$out/$p.sframe.err" >&2
+		fail "$sframe perf $data failed"
+	}
+	t_sframe=$(since "$t")
+	samples=$(grep -c -v -e '^	' -e '^$' "$out/$p.perf.txt" || true)
+	table+=$(printf '%-10s %7s %10s %12ss %12ss %12ss' "$p" "$samples" \
+		"$(stat -c %s "$data")" "$t_rec" "$t_script" "$t_sframe")$'\n'
+	pairs+=("$out/$p.perf.txt" "$out/$p.sframe.txt")
+done
+echo
+printf '%-10s %7s %10s %13s %13s %13s\n' program samples bytes "perf record" \
+	"perf script" "sframe perf"
+printf '%s' "$table"
+echo
+
+# ---- 4. comparison --------------------------------------------------------------
+set +e
+python3 "$here/compare.py" "${pairs[@]}" >"$out/compare.txt"
+rc=$?
+set -e
+cat "$out/compare.txt"
+exit "$rc"
