@@ -52,16 +52,19 @@ fi
 bin=$out/bin
 rm -rf "$bin"
 mkdir -p "$bin"
-CFLAGS="-O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fomit-frame-pointer -Wa,--gsframe \
--I$repo/tests/kernel/linux-7.2"
-cc() { echo "  gcc $*"; gcc $CFLAGS "$@"; }
+# (work.h: the call-chain helpers the Linux 7.2 test's programs use too.)
+cflags=(-O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fomit-frame-pointer "-Wa,--gsframe"
+	-I"$repo/tests/kernel/linux-7.2")
+cc() { echo "  gcc $*"; gcc "${cflags[@]}" "$@"; }
 echo "=== building ($(gcc --version | head -n 1); $(as --version | head -n 1))"
 cc -shared -fPIC -DLIB_OUTER=pla_outer -DLIB_INNER=pla_inner -o "$bin/libperfa.so" \
 	"$here/libperf.c"
 cc -shared -fPIC -DLIB_OUTER=plb_outer -DLIB_INNER=plb_inner -o "$bin/libperfb.so" \
 	"$here/libperf.c"
 cc -o "$bin/prog-recurse" "$here/prog-recurse.c"
-# The run path finds libperfa.so at load time and libperfb.so for dlopen.
+# The run path finds libperfa.so at load time and libperfb.so for dlopen
+# ($ORIGIN for the dynamic linker, not the shell).
+# shellcheck disable=SC2016
 cc -o "$bin/prog-libs" "$here/prog-libs.c" -L"$bin" -lperfa -Wl,-rpath,'$ORIGIN'
 cc -pthread -o "$bin/prog-threads" "$here/prog-threads.c"
 for f in "$bin"/*; do
