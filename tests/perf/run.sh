@@ -6,7 +6,8 @@
 #      SFrame or DWARF can walk them) and checks that every module has a
 #      .sframe section: prog-recurse (deep recursion, alloca frames),
 #      prog-libs (hot code in libperfa.so, linked, and in libperfb.so,
-#      opened with dlopen), prog-threads (five threads, five call paths);
+#      opened with dlopen), prog-threads (four threads on four call paths,
+#      main on a fifth);
 #   2. records each with perf record --call-graph=dwarf,16384 (cpu-clock,
 #      999 samples a second, about 1.5 s of CPU each);
 #   3. prints each recording with perf script (its DWARF unwinder) and with
@@ -24,14 +25,13 @@
 # kernel callchains); gcc and binutils >= 2.40 (x86_64 or aarch64, for
 # --gsframe), perf (Debian: linux-perf), python3.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 	echo "usage: $0 OUTDIR [SFRAME]" >&2
 	exit 2
 fi
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-mkdir -p "$1"
-out=$(cd "$1" && pwd)
+out=$(mkdir -p "$1" && cd "$1" && pwd)
 sframe=${2:-${SFRAME:-$repo/build/sframe}}
 seconds=${PERF_TEST_SECONDS:-1.5}
 
