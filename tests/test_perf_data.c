@@ -33,6 +33,7 @@ struct img {
 	unsigned char b[16384];
 	size_t len;
 	bool be;
+	bool pipe;	/* pipe layout: no data size to keep up to date */
 	size_t rec;	/* start of the record being built */
 };
 
@@ -84,10 +85,55 @@ struct ev {
 #define ATTR_SZ 128
 
 /*
- * Header, ids, attribute entries (attr of ATTR_SZ bytes + ids section);
- * the data section starts at the end. sample_id_all is flag 18 of the
+ * An attribute of ATTR_SZ bytes at @a. sample_id_all is flag 18 of the
  * flags word at attr offset 40: byte 42, bit 2 (little-endian writer) or
  * bit 5 (big-endian writer, bit-fields from the top).
+ */
+static void put_attr(struct img *m, size_t a, const struct ev *ev)
+{
+	put(m, a + 0, 1, 4);			/* type: software */
+	put(m, a + 4, ATTR_SZ, 4);
+	put(m, a + 24, ev->sample_type, 8);
+	put(m, a + 32, ev->read_format, 8);
+	if (ev->sample_id_all)
+		m->b[a + 42] = m->be ? 0x20 : 0x04;
+	put(m, a + 80, ev->regs_user, 8);
+	put(m, a + 88, ev->stack_user, 4);
+}
+
+static void rec_begin(struct img *m, uint32_t type, uint16_t misc);
+static void rec_end(struct img *m);
+
+/* A HEADER_ATTR record of the pipe layout: the attribute, then the event's ids. */
+static void add_attr_record(struct img *m, const struct ev *ev)
+{
+	unsigned k;
+
+	rec_begin(m, SF_PERF_RECORD_HEADER_ATTR, 0);
+	put_attr(m, m->len, ev);
+	m->len = m->rec + 8 + ATTR_SZ;
+	for (k = 0; k < ev->nids; k++)
+		add(m, ev->ids[k], 8);
+	rec_end(m);
+}
+
+/* The pipe layout's header (magic, its size 16), then a HEADER_ATTR record an event. */
+static void begin_pipe(struct img *m, bool be, const struct ev *evs, unsigned nev)
+{
+	unsigned i;
+
+	memset(m, 0, sizeof(*m));
+	m->be = be;
+	m->pipe = true;
+	add_bytes(m, be ? "2ELIFREP" : "PERFILE2", 8);
+	add(m, 16, 8);
+	for (i = 0; i < nev; i++)
+		add_attr_record(m, &evs[i]);
+}
+
+/*
+ * Header, ids, attribute entries (attr of ATTR_SZ bytes + ids section);
+ * the data section starts at the end.
  */
 static void begin(struct img *m, bool be, const struct ev *evs, unsigned nev)
 {
@@ -108,14 +154,7 @@ static void begin(struct img *m, bool be, const struct ev *evs, unsigned nev)
 	for (i = 0; i < nev; i++) {
 		size_t a = m->len;
 
-		put(m, a + 0, 1, 4);			/* type: software */
-		put(m, a + 4, ATTR_SZ, 4);
-		put(m, a + 24, evs[i].sample_type, 8);
-		put(m, a + 32, evs[i].read_format, 8);
-		if (evs[i].sample_id_all)
-			m->b[a + 42] = be ? 0x20 : 0x04;
-		put(m, a + 80, evs[i].regs_user, 8);
-		put(m, a + 88, evs[i].stack_user, 4);
+		put_attr(m, a, &evs[i]);
 		put(m, a + ATTR_SZ, ids_off[i], 8);
 		put(m, a + ATTR_SZ + 8, 8 * evs[i].nids, 8);
 	}
@@ -148,10 +187,11 @@ static uint64_t data_off(const struct img *m)
 	return get(m, 40, 8);
 }
 
-/* The data section runs to the end of the image. */
+/* The data section runs to the end of the image (the pipe layout has no size). */
 static void set_data_size(struct img *m)
 {
-	put(m, 48, m->len - data_off(m), 8);
+	if (!m->pipe)
+		put(m, 48, m->len - data_off(m), 8);
 }
 
 static void rec_end(struct img *m)
@@ -268,11 +308,107 @@ static const unsigned char stack_bytes[32] = {
 	17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
 };
 
-static void build_full(struct img *m, bool be)
+/*
+ * A build id record (of the pipe layout, or of the build id feature): pid,
+ * 20 bytes of id, size byte, 3 reserved, then the padded name.
+ */
+static void add_build_id_rec(struct img *m, uint16_t misc, const char *id, uint8_t size,
+			     const char *name)
+{
+	unsigned char bytes[24] = { 0 };
+
+	memcpy(bytes, id, strlen(id));
+	bytes[20] = size;
+	rec_begin(m, SF_PERF_RECORD_HEADER_BUILD_ID, misc);
+	add(m, (uint32_t)-1, 4);
+	add_bytes(m, bytes, 24);
+	add_string(m, name);
+	rec_end(m);
+}
+
+/*
+ * Two build ids: a user one whose size byte counts (misc 0x8002:
+ * PERF_RECORD_MISC_BUILD_ID_SIZE and cpumode user), of 16 bytes, and a
+ * kernel one (misc 1) without it, which has 20 bytes whatever that byte says.
+ */
+#define BID_USER "0123456789abcdef"
+#define BID_KERNEL "kernel-build-id-of20"
+static void add_build_ids(struct img *m)
+{
+	add_build_id_rec(m, 0x8002, BID_USER, 16, "/usr/bin/prog");
+	add_build_id_rec(m, 1, BID_KERNEL, 7, "[kernel.kallsyms]");
+}
+
+/* A perf string as the ARCH feature holds it: u32 length (64), the NUL-padded name. */
+static void add_arch(struct img *m, const char *arch)
+{
+	unsigned char name[64] = { 0 };
+
+	memcpy(name, arch, strlen(arch));
+	add(m, 64, 4);
+	add_bytes(m, name, 64);
+}
+
+/*
+ * The features: in the file layout, bits 2 (BUILD_ID) and 6 (ARCH) and
+ * their table behind the data section, then their sections; in the pipe
+ * layout, HEADER_BUILD_ID records (as perf inject -b adds them).
+ */
+static void add_file_features(struct img *m, const char *arch)
+{
+	size_t table = m->len, sec;
+	uint64_t data_size = get(m, 48, 8);
+
+	put(m, 72, (1u << 2) | (1u << 6), 8);
+	m->len += 32;
+	sec = m->len;
+	add_build_ids(m);
+	/* (rec_end() took the records for the data section's.) */
+	put(m, 48, data_size, 8);
+	put(m, table, sec, 8);
+	put(m, table + 8, m->len - sec, 8);
+	sec = m->len;
+	add_arch(m, arch);
+	put(m, table + 16, sec, 8);
+	put(m, table + 24, m->len - sec, 8);
+}
+
+/* A HEADER_FEATURE record of the pipe layout for ARCH (6). */
+static void add_arch_record(struct img *m, const char *arch)
+{
+	rec_begin(m, SF_PERF_RECORD_HEADER_FEATURE, 0);
+	add(m, 6, 8);
+	add_arch(m, arch);
+	rec_end(m);
+}
+
+static void check_build_ids(const struct sf_perf_build_id *b, size_t n)
+{
+	assert_int_equal(n, 2);
+	assert_int_equal(b[0].pid, -1);
+	assert_int_equal(b[0].misc, 0x8002);
+	assert_int_equal(b[0].size, 16);
+	assert_memory_equal(b[0].id, BID_USER, 16);
+	assert_string_equal(b[0].filename, "/usr/bin/prog");
+	assert_int_equal(b[1].pid, -1);
+	assert_int_equal(b[1].misc, 1);
+	assert_int_equal(b[1].size, 20);
+	assert_memory_equal(b[1].id, BID_KERNEL, 20);
+	assert_string_equal(b[1].filename, "[kernel.kallsyms]");
+}
+
+/* The records of a full image of either layout. */
+static void build_full(struct img *m, bool be, bool pipe)
 {
 	static const unsigned char raw[12] = "raw-data-12";
+	const char *arch = be ? "s390x" : "x86_64";
 
-	begin(m, be, two_events, 2);
+	if (pipe) {
+		begin_pipe(m, be, two_events, 2);
+		add_arch_record(m, arch);
+	} else {
+		begin(m, be, two_events, 2);
+	}
 	/* A sample of event 1 (id 43), every field in perf_event.h's order. */
 	rec_begin(m, SF_PERF_RECORD_SAMPLE, 2);
 	add(m, 43, 8);			/* IDENTIFIER */
@@ -353,6 +489,10 @@ static void build_full(struct img *m, bool be)
 	add_string(m, "[vdso]");
 	add_trailer(m, 43);
 	rec_end(m);
+	if (pipe)
+		add_build_ids(m);
+	else
+		add_file_features(m, arch);
 }
 
 static void check_trailer(const struct sf_perf_sample_id *sid, uint64_t id)
@@ -394,7 +534,7 @@ static void check_task(const struct sf_perf_task *t, uint32_t pid, uint32_t tid,
 	assert_int_equal(t->ptid, ptid);
 }
 
-static void check_full(bool be)
+static void check_full(bool be, bool pipe)
 {
 	static struct img m;
 	struct sf_perf_file f;
@@ -404,12 +544,18 @@ static void check_full(bool be)
 	struct sf_perf_comm c;
 	struct sf_perf_task t;
 	struct sf_perf_lost l;
-	uint64_t pos = 0, data = 0;
+	struct sf_perf_build_id b[2];
+	uint64_t pos = 0, start, data = 0;
 	char err[256];
 
-	build_full(&m, be);
+	build_full(&m, be, pipe);
 	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
 	assert_int_equal(f.be, be);
+	assert_int_equal(f.pipe, pipe);
+	assert_false(f.unfinished);
+	assert_int_equal(f.header_size, pipe ? 16 : 104);
+	assert_string_equal(f.arch, be ? "s390x" : "x86_64");
+	check_build_ids(f.build_ids, f.nbuild_ids);
 	assert_int_equal(f.nattrs, 2);
 	assert_int_equal(f.attrs[1].sample_type, T_ALL);
 	assert_int_equal(f.attrs[1].sample_regs_user, 0x183);
@@ -419,14 +565,25 @@ static void check_full(bool be)
 	assert_ptr_equal(sf_perf_attr_of_id(&f, 42), &f.attrs[1]);
 	assert_ptr_equal(sf_perf_attr_of_id(&f, 43), &f.attrs[1]);
 	assert_null(sf_perf_attr_of_id(&f, 8));
-	data = f.data_off;
+	if (pipe) {
+		/* perf's own records are records of the pipe layout. */
+		assert_int_equal(f.data_off, 16);
+		assert_int_equal(f.data_size, m.len - 16);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+		assert_true(sf_perf_record_is_header(rec.type));
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_FEATURE);
+	}
+	start = pos;
+	data = f.data_off + pos;
 
 	/* The sample. */
 	next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
+	assert_false(sf_perf_record_is_header(rec.type));
 	assert_int_equal(rec.misc, 2);
 	assert_int_equal(rec.offset, data);
 	assert_ptr_equal(rec.bytes, f.in.file + data);
-	assert_int_equal(pos, rec.size);
+	assert_int_equal(pos, start + rec.size);
 	assert_int_equal(sf_perf_decode_sample(&f, &rec, &s, err, sizeof(err)), 0);
 	assert_ptr_equal(s.attr, &f.attrs[1]);
 	assert_int_equal(s.sid.id, 43);
@@ -506,6 +663,13 @@ static void check_full(bool be)
 	assert_string_equal(mm.filename, "[vdso]");
 	check_trailer(&mm.sid, 43);
 
+	if (pipe) {
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_BUILD_ID);
+		assert_int_equal(sf_perf_decode_build_id(&f, &rec, &b[0], err, sizeof(err)), 0);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_BUILD_ID);
+		assert_int_equal(sf_perf_decode_build_id(&f, &rec, &b[1], err, sizeof(err)), 0);
+		check_build_ids(b, 2);
+	}
 	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 0);
 	assert_int_equal(pos, f.data_size);
 	sf_perf_close(&f);
@@ -514,13 +678,25 @@ static void check_full(bool be)
 static void test_full_le(void **state)
 {
 	(void)state;
-	check_full(false);
+	check_full(false, false);
 }
 
 static void test_full_be(void **state)
 {
 	(void)state;
-	check_full(true);
+	check_full(true, false);
+}
+
+static void test_pipe_le(void **state)
+{
+	(void)state;
+	check_full(false, true);
+}
+
+static void test_pipe_be(void **state)
+{
+	(void)state;
+	check_full(true, true);
 }
 
 /* ---- Errors ------------------------------------------------------------------ */
@@ -850,7 +1026,7 @@ static void test_build_id_size(void **state)
 	char err[256], msg[64];
 
 	(void)state;
-	build_full(&m, false);
+	build_full(&m, false, false);
 	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
 	next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
 	next_is(&f, &pos, &rec, SF_PERF_RECORD_MMAP2);
@@ -880,7 +1056,7 @@ static void test_unknown_id(void **state)
 	char err[256];
 
 	(void)state;
-	build_full(&m, false);
+	build_full(&m, false, false);
 	put(&m, data_off(&m) + 8, 44, 8);	/* the sample's IDENTIFIER */
 	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
 	only_record(&f, &rec);
@@ -888,8 +1064,9 @@ static void test_unknown_id(void **state)
 	assert_err(err, "event id 44 belongs to no event");
 	sf_perf_close(&f);
 
-	build_full(&m, true);
-	put(&m, m.len - 8, 45, 8);		/* the last record's (MMAP) IDENTIFIER */
+	build_full(&m, true, false);
+	/* The last record's (MMAP) IDENTIFIER, at the data section's end. */
+	put(&m, data_off(&m) + get(&m, 48, 8) - 8, 45, 8);
 	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
 	{
 		uint64_t pos = 0;
@@ -1143,6 +1320,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_le),
 		cmocka_unit_test(test_full_be),
+		cmocka_unit_test(test_pipe_le),
+		cmocka_unit_test(test_pipe_be),
 		cmocka_unit_test(test_sample_ok_both_orders),
 		cmocka_unit_test(test_regs_past_record),
 		cmocka_unit_test(test_callchain_overflow),
