@@ -1184,6 +1184,29 @@ static void test_regs_abi_none(void **state)
  * value below is what "perf script -D -i loop.data" (perf 6.1) printed for
  * the record at that offset.
  */
+/* Open fixtures/perf/@name (the path must outlive @f). */
+static void open_fixture(const char *name, char *path, size_t size, struct sf_perf_file *f)
+{
+	char err[256];
+
+	assert_true((size_t)snprintf(path, size, "%s/perf/%s", fixtures_dir, name) < size);
+	if (sf_perf_open(path, f, err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
+/* A build id as 40 hex digits, as perf buildid-list prints it. */
+static void check_build_id(const struct sf_perf_build_id *b, const char *hex, const char *name)
+{
+	char got[2 * SF_PERF_BUILD_ID_MAX + 1];
+	unsigned i;
+
+	assert_int_equal(b->size, 20);
+	for (i = 0; i < b->size; i++)
+		snprintf(got + 2 * i, 3, "%02x", b->id[i]);
+	assert_string_equal(got, hex);
+	assert_string_equal(b->filename, name);
+}
+
 static void test_fixture(void **state)
 {
 	struct sf_perf_file f;
@@ -1197,11 +1220,20 @@ static void test_fixture(void **state)
 	int ret;
 
 	(void)state;
-	assert_true((size_t)snprintf(path, sizeof(path), "%s/perf/loop.data", fixtures_dir) <
-		    sizeof(path));
-	ret = sf_perf_open(path, &f, err, sizeof(err));
-	if (ret)
-		fail_msg("%s", err);
+	open_fixture("loop.data", path, sizeof(path), &f);
+	/*
+	 * perf buildid-list -i loop.data:
+	 *   cad013119ae42b653e8e55fb086d12fcbf33f030 /tmp/perf-fixture/loop
+	 *   a599807156a2a62fe956a82e388aeeabc874119c [vdso]
+	 * perf report --header-only: "# arch : x86_64".
+	 */
+	assert_false(f.pipe);
+	assert_false(f.unfinished);
+	assert_string_equal(f.arch, "x86_64");
+	assert_int_equal(f.nbuild_ids, 2);
+	check_build_id(&f.build_ids[0], "cad013119ae42b653e8e55fb086d12fcbf33f030",
+		       "/tmp/perf-fixture/loop");
+	check_build_id(&f.build_ids[1], "a599807156a2a62fe956a82e388aeeabc874119c", "[vdso]");
 	/*
 	 * perf report --header-only: data offset 264, data size 58344, one
 	 * event (id = { 211, 212 }, type = 1, size = 128) with the sample_type,
@@ -1315,6 +1347,95 @@ static void test_fixture(void **state)
 	sf_perf_close(&f);
 }
 
+/*
+ * fixtures/perf/loop-pipe.data, the pipe layout, against perf 6.1:
+ *   perf report --header-only: "# arch : x86_64", one event (id = { 337,
+ *	338 }, type = 1, size = 128, sample_type = IP|TID|TIME|ADDR|
+ *	CALLCHAIN|ID|PERIOD|REGS_USER|STACK_USER|DATA_SRC, sample_id_all,
+ *	sample_regs_user = 0xff0fff, sample_stack_user = 1024);
+ *   perf buildid-list -i: cad013119ae42b653e8e55fb086d12fcbf33f030
+ *	/tmp/perf-fixture/loop (from the HEADER_BUILD_ID record that perf
+ *	inject -b added: perf script -D shows "0x2494@pipe [0x64]: event: 67",
+ *	pipe offsets counting from the end of the 16-byte header);
+ *   perf script -D: the records by type counted below, the last one at
+ *	0x9d60@pipe [0x38], and the first sample:
+ *	"31660467200806 0x24f8 [0x500]: PERF_RECORD_SAMPLE(IP, 0x2):
+ *	8571/8571: 0x564ad80141ee period: 10101010 addr: 0".
+ */
+static void test_pipe_fixture(void **state)
+{
+	static const struct {
+		uint32_t type;
+		unsigned n;
+	} want[] = {
+		{ 1, 1 }, { 3, 3 }, { 4, 1 }, { 9, 24 }, { 10, 49 }, { 64, 1 }, { 67, 1 },
+		{ 68, 2 }, { 69, 1 }, { 73, 1 }, { 74, 1 }, { 78, 3 }, { 80, 19 }, { 82, 1 },
+	};
+	unsigned count[128] = { 0 }, i;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	struct sf_perf_sample s;
+	char path[4096], err[256];
+	uint64_t pos = 0, first = 0;
+	int ret;
+
+	(void)state;
+	open_fixture("loop-pipe.data", path, sizeof(path), &f);
+	assert_true(f.pipe);
+	assert_false(f.be);
+	assert_int_equal(f.header_size, 16);
+	assert_int_equal(f.data_off, 16);
+	assert_int_equal(f.data_size, 0x9d60 + 0x38);
+	assert_string_equal(f.arch, "x86_64");
+	assert_int_equal(f.nattrs, 1);
+	assert_int_equal(f.nids, 2);
+	assert_ptr_equal(sf_perf_attr_of_id(&f, 337), &f.attrs[0]);
+	assert_ptr_equal(sf_perf_attr_of_id(&f, 338), &f.attrs[0]);
+	assert_int_equal(f.attrs[0].type, 1);
+	assert_int_equal(f.attrs[0].size, 128);
+	assert_int_equal(f.attrs[0].sample_type,
+			 SF_PERF_SAMPLE_IP | SF_PERF_SAMPLE_TID | SF_PERF_SAMPLE_TIME |
+			 SF_PERF_SAMPLE_ADDR | SF_PERF_SAMPLE_CALLCHAIN | SF_PERF_SAMPLE_ID |
+			 SF_PERF_SAMPLE_PERIOD | SF_PERF_SAMPLE_REGS_USER |
+			 SF_PERF_SAMPLE_STACK_USER | SF_PERF_SAMPLE_DATA_SRC);
+	assert_true(f.attrs[0].sample_id_all);
+	assert_int_equal(f.attrs[0].sample_regs_user, 0xff0fff);
+	assert_int_equal(f.attrs[0].sample_stack_user, 1024);
+	assert_int_equal(f.nbuild_ids, 1);
+	assert_int_equal(f.build_ids[0].offset, 0x2494 + 16);
+	assert_int_equal(f.build_ids[0].pid, -1);
+	check_build_id(&f.build_ids[0], "cad013119ae42b653e8e55fb086d12fcbf33f030",
+		       "/tmp/perf-fixture/loop");
+
+	while ((ret = sf_perf_next(&f, &pos, &rec, err, sizeof(err))) == 1) {
+		count[rec.type < 128 ? rec.type : 127]++;
+		assert_int_equal(sf_perf_record_is_header(rec.type), rec.type >= 64);
+		if (rec.type != SF_PERF_RECORD_SAMPLE)
+			continue;
+		assert_int_equal(sf_perf_decode_sample(&f, &rec, &s, err, sizeof(err)), 0);
+		assert_int_equal(s.sid.pid, 8571);
+		if (first++)
+			continue;
+		assert_int_equal(rec.offset, 0x24f8 + 16);
+		assert_int_equal(rec.size, 0x500);
+		assert_int_equal(s.sid.time, 31660467200806ULL);
+		assert_int_equal(s.sid.tid, 8571);
+		assert_int_equal(s.ip, 0x564ad80141eeULL);
+		assert_int_equal(s.period, 10101010);
+		assert_int_equal(s.stack_size, 1024);
+	}
+	if (ret)
+		fail_msg("%s", err);
+	assert_int_equal(pos, f.data_size);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(count[want[i].type], want[i].n);
+		count[want[i].type] = 0;
+	}
+	for (i = 0; i < 128; i++)
+		assert_int_equal(count[i], 0);
+	sf_perf_close(&f);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1341,6 +1462,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_id_without_identifier),
 		cmocka_unit_test(test_regs_abi_none),
 		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_pipe_fixture),
 	};
 
 	if (argc < 2) {
