@@ -229,6 +229,17 @@ static void only_record(struct sf_perf_file *f, struct sf_perf_record *rec)
 	assert_int_equal(sf_perf_next(f, &pos, rec, err, sizeof(err)), 1);
 }
 
+/* The record number @n (from 0) of @f. */
+static void pos_record(struct sf_perf_file *f, unsigned n, struct sf_perf_record *rec)
+{
+	char err[256];
+	uint64_t pos = 0;
+	unsigned i;
+
+	for (i = 0; i <= n; i++)
+		assert_int_equal(sf_perf_next(f, &pos, rec, err, sizeof(err)), 1);
+}
+
 /* The next record of @f, which must be of @type. */
 static void next_is(struct sf_perf_file *f, uint64_t *pos, struct sf_perf_record *rec,
 		    uint32_t type)
@@ -736,11 +747,19 @@ static void expect_sample(const struct img *m, const char *part)
 }
 
 /* A dwarf_event sample: ip, pid/tid, callchain nr @nr, @nregs registers, a 16-byte stack. */
+static void add_dwarf_sample(struct img *m, uint64_t nr, unsigned nregs);
+
 static void dwarf_sample(struct img *m, bool be, uint64_t nr, unsigned nregs)
+{
+	begin(m, be, &dwarf_event, 1);
+	add_dwarf_sample(m, nr, nregs);
+}
+
+/* A sample of dwarf_event: ip 0x1000, pid/tid 1, @nr (absent) callchain entries, @nregs. */
+static void add_dwarf_sample(struct img *m, uint64_t nr, unsigned nregs)
 {
 	unsigned i;
 
-	begin(m, be, &dwarf_event, 1);
 	rec_begin(m, SF_PERF_RECORD_SAMPLE, 2);
 	add(m, 0x1000, 8);
 	add(m, 1, 4);
@@ -1184,6 +1203,351 @@ static void test_regs_abi_none(void **state)
  * value below is what "perf script -D -i loop.data" (perf 6.1) printed for
  * the record at that offset.
  */
+/* ---- Pipe layout, unfinished files, features, perf's own records ----------- */
+
+/* The next record must be the end: 0, with @pos left at @end. */
+static void expect_end(struct sf_perf_file *f, uint64_t *pos, uint64_t end)
+{
+	struct sf_perf_record rec;
+	char err[256];
+
+	assert_int_equal(sf_perf_next(f, pos, &rec, err, sizeof(err)), 0);
+	assert_int_equal(*pos, end);
+}
+
+/*
+ * A file-layout header with data size 0 (perf record killed before it
+ * rewrote it), a feature bitmap but no table (perf writes the bitmap first):
+ * the records run to the end of the file, the bitmap is dropped, and a
+ * record cut short at the end (here its header, or its first 12 bytes)
+ * ends them with pos left before it.
+ */
+static void test_unfinished(void **state)
+{
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	uint64_t pos = 0, size;
+	char err[256];
+	unsigned be, cut;
+
+	(void)state;
+	for (be = 0; be < 2; be++)
+		for (cut = 0; cut < 3; cut++) {
+			dwarf_sample(&m, be, 0, 2);
+			size = m.len - data_off(&m);
+			put(&m, 48, 0, 8);
+			put(&m, 72, (1u << 2) | (1u << 6), 8);
+			/* A second sample, whole (cut 0) or cut to 4 or 12 bytes. */
+			add_bytes(&m, m.b + data_off(&m), cut == 0 ? size : cut == 1 ? 4 : 12);
+			assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+			assert_true(f.unfinished);
+			assert_false(f.pipe);
+			assert_int_equal(f.data_size, m.len - data_off(&m));
+			assert_int_equal(f.features[0], 0);
+			assert_null(f.arch);
+			pos = 0;
+			next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
+			if (cut == 0)
+				next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
+			expect_end(&f, &pos, cut == 0 ? f.data_size : size);
+			sf_perf_close(&f);
+		}
+	/* With its data size, the same cut record is an error. */
+	put(&m, 48, m.len - data_off(&m), 8);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), SF_PERF_EFORMAT);
+	assert_err(err, "feature table");
+	put(&m, 72, 0, 8);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	pos = size;
+	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), SF_PERF_EFORMAT);
+	assert_err(err, "runs past the data section");
+	sf_perf_close(&f);
+}
+
+/* A pipe stream cut in a record's header or body ends with the last whole record. */
+static void test_pipe_cut(void **state)
+{
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	uint64_t pos, whole;
+	char err[256];
+	unsigned be, cut;
+
+	(void)state;
+	for (be = 0; be < 2; be++)
+		for (cut = 1; cut < 40; cut += 11) {
+			begin_pipe(&m, be, &dwarf_event, 1);
+			add_dwarf_sample(&m, 0, 2);
+			whole = m.len - 16;
+			add_dwarf_sample(&m, 0, 2);
+			m.len = 16 + whole + cut;
+			assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+			assert_true(f.pipe);
+			assert_int_equal(f.data_size, whole + cut);
+			pos = 0;
+			next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+			next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
+			expect_end(&f, &pos, whole);
+			sf_perf_close(&f);
+		}
+}
+
+/* A HEADER_ATTR record after a sample of its event: the event is known at open. */
+static void test_pipe_late_attr(void **state)
+{
+	static const struct ev evs[2] = {
+		{ .sample_type = SF_PERF_SAMPLE_IDENTIFIER | SF_PERF_SAMPLE_IP,
+		  .ids = { 7 }, .nids = 1 },
+		{ .sample_type = SF_PERF_SAMPLE_IDENTIFIER | SF_PERF_SAMPLE_IP |
+				 SF_PERF_SAMPLE_PERIOD,
+		  .ids = { 9, 10 }, .nids = 2 },
+	};
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	struct sf_perf_sample smp;
+	char err[256];
+
+	(void)state;
+	begin_pipe(&m, true, evs, 1);
+	rec_begin(&m, SF_PERF_RECORD_SAMPLE, 2);
+	add(&m, 10, 8);
+	add(&m, 0x4000, 8);
+	add(&m, 123, 8);
+	rec_end(&m);
+	add_attr_record(&m, &evs[1]);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.nattrs, 2);
+	assert_int_equal(f.nids, 3);
+	assert_int_equal(f.attrs[1].sample_type, evs[1].sample_type);
+	assert_int_equal(f.attrs[1].attr_off, m.rec + 8);
+	assert_int_equal(f.attrs[1].ids_off, m.rec + 8 + ATTR_SZ);
+	assert_ptr_equal(sf_perf_attr_of_id(&f, 7), &f.attrs[0]);
+	assert_ptr_equal(sf_perf_attr_of_id(&f, 10), &f.attrs[1]);
+	pos_record(&f, 1, &rec);
+	assert_int_equal(sf_perf_decode_sample(&f, &rec, &smp, err, sizeof(err)), 0);
+	assert_ptr_equal(smp.attr, &f.attrs[1]);
+	assert_int_equal(smp.ip, 0x4000);
+	assert_int_equal(smp.period, 123);
+	sf_perf_close(&f);
+}
+
+/* Pipe layouts that do not open. */
+static void test_pipe_errors(void **state)
+{
+	static struct img m;
+	char msg[128];
+
+	(void)state;
+	/* No HEADER_ATTR record at all. */
+	begin_pipe(&m, false, &dwarf_event, 0);
+	expect_open(&m, SF_PERF_EFORMAT, "offset 0x10: no event attributes (no HEADER_ATTR");
+	/* The pipe header itself cut short. */
+	m.len = 12;
+	expect_open(&m, SF_PERF_EFORMAT, "offset 0x0: file header truncated (0xc bytes, at least 0x10");
+	/* An attribute that does not fit its record, or leaves part of an id. */
+	begin_pipe(&m, true, &dwarf_event, 1);
+	put(&m, 16 + 8 + 4, ATTR_SZ + 16, 4);
+	expect_open(&m, SF_PERF_EFORMAT,
+		    "offset 0x1c: HEADER_ATTR record: attribute size 144 does not leave whole ids"
+		    " in the record's 136 bytes");
+	begin_pipe(&m, false, &dwarf_event, 1);
+	put(&m, 16 + 8 + 4, ATTR_SZ - 4, 4);
+	expect_open(&m, SF_PERF_EFORMAT, "attribute size 124 does not leave whole ids");
+	put(&m, 16 + 8 + 4, 40, 4);
+	expect_open(&m, SF_PERF_EFORMAT, "offset 0x1c: event 0: attribute size 40 is below");
+	/* A record too small for an attribute. */
+	begin_pipe(&m, false, &dwarf_event, 0);
+	rec_begin(&m, SF_PERF_RECORD_HEADER_ATTR, 0);
+	add(&m, 0, 8);
+	rec_end(&m);
+	expect_open(&m, SF_PERF_EFORMAT,
+		    "offset 0x10: HEADER_ATTR record: size 16 cannot hold an attribute");
+	/* A HEADER_FEATURE record without its feature id. */
+	begin_pipe(&m, false, &dwarf_event, 1);
+	rec_begin(&m, SF_PERF_RECORD_HEADER_FEATURE, 0);
+	add(&m, 6, 4);
+	rec_end(&m);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: HEADER_FEATURE record: size 12 cannot hold",
+		 m.rec);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	/* An ARCH feature whose string runs past its record. */
+	begin_pipe(&m, true, &dwarf_event, 1);
+	add_arch_record(&m, "aarch64");
+	put(&m, m.rec + 16, 65, 4);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: arch feature: string length 65 runs past the"
+		 " section (64 bytes left)", m.rec + 16);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	/* A build id record whose name is not terminated. */
+	begin_pipe(&m, false, &dwarf_event, 1);
+	add_build_id_rec(&m, 2, "id", 0, "1234567");
+	m.b[m.len - 1] = 'x';
+	snprintf(msg, sizeof(msg), "offset 0x%zx: build id record: filename is not NUL-terminated",
+		 m.rec + 36);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+}
+
+/* The table offset of build_full()'s file-layout image: behind the data section. */
+static size_t feature_table(const struct img *m)
+{
+	return (size_t)(data_off(m) + get(m, 48, 8));
+}
+
+/* Feature tables and sections that do not fit or do not decode. */
+static void test_feature_errors(void **state)
+{
+	static struct img m;
+	size_t t, sec;
+	char msg[160];
+
+	(void)state;
+	/* The table cut short. */
+	build_full(&m, false, false);
+	t = feature_table(&m);
+	m.len = t + 20;
+	snprintf(msg, sizeof(msg), "offset 0x%zx: feature table (0x20 bytes) runs past the end of"
+		 " the file (0x%zx bytes)", t, t + 20);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	/* A section's offset + size wraps, and one that starts past the end. */
+	build_full(&m, true, false);
+	t = feature_table(&m);
+	put(&m, t + 8, UINT64_MAX - 8, 8);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: feature 2: section at 0x%zx (0xfffffffffffffff7"
+		 " bytes) runs past the end of the file", t, (size_t)get(&m, t, 8));
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	build_full(&m, false, false);
+	t = feature_table(&m);
+	put(&m, t + 16, UINT64_MAX, 8);
+	put(&m, t + 24, 0, 8);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: feature 6: section at 0xffffffffffffffff", t + 16);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	/* The ARCH string: length past its section, no NUL, no room for the length. */
+	build_full(&m, false, false);
+	t = feature_table(&m);
+	sec = (size_t)get(&m, t + 16, 8);
+	put(&m, sec, 65, 4);
+	expect_open(&m, SF_PERF_EFORMAT, "arch feature: string length 65 runs past the section");
+	put(&m, sec, 6, 4);
+	expect_open(&m, SF_PERF_EFORMAT, "arch feature: string is not NUL-terminated within its 6");
+	put(&m, t + 24, 3, 8);
+	expect_open(&m, SF_PERF_EFORMAT, "arch feature: 3 bytes cannot hold a string length");
+	/* A build id record of size 0, one past the section, one with a size above 20. */
+	build_full(&m, true, false);
+	t = feature_table(&m);
+	sec = (size_t)get(&m, t, 8);
+	put(&m, sec + 6, 0, 2);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: build id feature: record size 0 is below 8", sec);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	put(&m, sec + 6, 0x1000, 2);
+	expect_open(&m, SF_PERF_EFORMAT, "record size 4096 is below 8 or runs past the section");
+	build_full(&m, true, false);
+	sec = (size_t)get(&m, feature_table(&m), 8);
+	m.b[sec + 32] = 21;
+	snprintf(msg, sizeof(msg), "offset 0x%zx: build id record: build id size 21 is above 20",
+		 sec + 32);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	/* The section size cuts the second record's header (the first: 36 + 16 bytes). */
+	build_full(&m, true, false);
+	t = feature_table(&m);
+	put(&m, t + 8, 52 + 4, 8);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: build id feature: record header (8 bytes) runs"
+		 " past the section (4 bytes left)", (size_t)get(&m, t, 8) + 52);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+}
+
+/*
+ * perf's own records: a COMPRESSED one is refused when met (not at open),
+ * tracing data and AUXTRACE data behind their records are skipped with
+ * them, and their size must fit.
+ */
+static void test_own_records(void **state)
+{
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	uint64_t pos = 0;
+	char err[256], msg[128];
+	unsigned pipe;
+
+	(void)state;
+	for (pipe = 0; pipe < 2; pipe++) {
+		if (pipe)
+			begin_pipe(&m, true, &dwarf_event, 1);
+		else
+			begin(&m, true, &dwarf_event, 1);
+		rec_begin(&m, SF_PERF_RECORD_HEADER_TRACING_DATA, 0);
+		add(&m, 24, 4);
+		add(&m, 0, 4);
+		rec_end(&m);
+		add_bytes(&m, "tracing data: 24 bytes..", 24);
+		rec_begin(&m, SF_PERF_RECORD_AUXTRACE, 0);
+		add(&m, 8, 8);
+		add_bytes(&m, (const unsigned char[32]){ 0 }, 32);
+		rec_end(&m);
+		add(&m, 0x1122334455667788ULL, 8);
+		rec_begin(&m, SF_PERF_RECORD_FINISHED_ROUND, 0);
+		rec_end(&m);
+		rec_begin(&m, SF_PERF_RECORD_COMPRESSED, 0);
+		add(&m, 0, 8);
+		rec_end(&m);
+		set_data_size(&m);
+		assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+		pos = 0;
+		if (pipe)
+			next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_TRACING_DATA);
+		assert_int_equal(rec.payload_size, 24);
+		assert_memory_equal(rec.payload, "tracing data: 24 bytes..", 24);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_AUXTRACE);
+		assert_int_equal(rec.payload_size, 8);
+		assert_ptr_equal(rec.payload, rec.bytes + 48);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_FINISHED_ROUND);
+		assert_null(rec.payload);
+		assert_int_equal(rec.payload_size, 0);
+		assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)),
+				 SF_PERF_EUNSUPPORTED);
+		snprintf(msg, sizeof(msg), "offset 0x%" PRIx64 ": compressed records (perf record -z)"
+			 " are not supported", f.data_off + pos);
+		assert_err(err, msg);
+		sf_perf_close(&f);
+	}
+	/* Data past the end: an error in the file layout, the end of a pipe. */
+	begin(&m, false, &dwarf_event, 1);
+	rec_begin(&m, SF_PERF_RECORD_AUXTRACE, 0);
+	add(&m, 0x100, 8);
+	rec_end(&m);
+	add(&m, 0, 8);
+	set_data_size(&m);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	pos = 0;
+	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), SF_PERF_EFORMAT);
+	snprintf(msg, sizeof(msg), "offset 0x%" PRIx64 ": record type 71: its 0x100 bytes of data"
+		 " run past the data section (8 bytes left)", f.data_off);
+	assert_err(err, msg);
+	sf_perf_close(&f);
+	begin_pipe(&m, false, &dwarf_event, 1);
+	rec_begin(&m, SF_PERF_RECORD_AUXTRACE, 0);
+	add(&m, 0x100, 8);
+	rec_end(&m);
+	add(&m, 0, 8);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	pos = 0;
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+	expect_end(&f, &pos, m.len - 16 - 8 - 16);
+	sf_perf_close(&f);
+	/* A TRACING_DATA record too short for its size field. */
+	begin(&m, false, &dwarf_event, 1);
+	rec_begin(&m, SF_PERF_RECORD_HEADER_TRACING_DATA, 0);
+	rec_end(&m);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	pos = 0;
+	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), SF_PERF_EFORMAT);
+	assert_err(err, "record type 66: size 8 cannot hold its data size");
+	sf_perf_close(&f);
+}
+
 /* Open fixtures/perf/@name (the path must outlive @f). */
 static void open_fixture(const char *name, char *path, size_t size, struct sf_perf_file *f)
 {
@@ -1461,6 +1825,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unknown_id),
 		cmocka_unit_test(test_id_without_identifier),
 		cmocka_unit_test(test_regs_abi_none),
+		cmocka_unit_test(test_unfinished),
+		cmocka_unit_test(test_pipe_cut),
+		cmocka_unit_test(test_pipe_late_attr),
+		cmocka_unit_test(test_pipe_errors),
+		cmocka_unit_test(test_feature_errors),
+		cmocka_unit_test(test_own_records),
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_pipe_fixture),
 	};
