@@ -648,17 +648,11 @@ static int read_pipe_records(struct sf_perf_file *f, char *err, size_t errlen)
 	return 0;
 }
 
-int sf_perf_open(const char *path, struct sf_perf_file *f, char *err, size_t errlen)
+/* The reading of the bytes in @f->in, for both entry points. */
+static int open_in(struct sf_perf_file *f, char *err, size_t errlen)
 {
-	int ret;
+	int ret = read_magic(f, err, errlen);
 
-	memset(f, 0, sizeof(*f));
-	if (errlen)
-		err[0] = '\0';
-	f->path = path;
-	if (sf_input_bytes(path, &f->in, err, errlen))
-		return SF_PERF_EIO;
-	ret = read_magic(f, err, errlen);
 	if (ret)
 		goto out;
 	if (f->header_size == PIPE_HDR_SIZE) {
@@ -683,12 +677,38 @@ out:
 	return ret;
 }
 
+int sf_perf_open(const char *path, struct sf_perf_file *f, char *err, size_t errlen)
+{
+	memset(f, 0, sizeof(*f));
+	if (errlen)
+		err[0] = '\0';
+	f->path = path;
+	if (sf_input_bytes(path, &f->in, err, errlen))
+		return SF_PERF_EIO;
+	return open_in(f, err, errlen);
+}
+
+int sf_perf_open_bytes(const void *bytes, size_t size, const char *name, struct sf_perf_file *f,
+		       char *err, size_t errlen)
+{
+	memset(f, 0, sizeof(*f));
+	if (errlen)
+		err[0] = '\0';
+	f->path = name;
+	f->borrowed = true;
+	/* Never written through: the reader only reads (the field is the loader's). */
+	f->in.file = (unsigned char *)(uintptr_t)bytes;
+	f->in.file_size = size;
+	return open_in(f, err, errlen);
+}
+
 void sf_perf_close(struct sf_perf_file *f)
 {
 	free(f->attrs);
 	free(f->ids);
 	free(f->build_ids);
-	sf_input_free(&f->in);
+	if (!f->borrowed)
+		sf_input_free(&f->in);
 	memset(f, 0, sizeof(*f));
 }
 

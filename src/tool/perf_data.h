@@ -187,6 +187,8 @@ struct sf_perf_build_id {
  * struct sf_perf_file - an open perf.data file.
  * @path: the name given to sf_perf_open(), for messages (not copied).
  * @in: the file's bytes (@in.file, @in.file_size).
+ * @borrowed: @in's bytes are the caller's (sf_perf_open_bytes()): not
+ *	released by sf_perf_close().
  * @be: the writer was big-endian.
  * @pipe: the file has the pipe layout (see above); @header_size is then 16
  *	and the attribute section fields and @features are zero.
@@ -222,6 +224,7 @@ struct sf_perf_build_id {
 struct sf_perf_file {
 	const char *path;
 	struct sf_input in;
+	bool borrowed;
 	bool be;
 	bool pipe;
 	bool unfinished;
@@ -437,6 +440,20 @@ struct sf_perf_lost {
  * Return: 0, SF_PERF_EIO, SF_PERF_EFORMAT or SF_PERF_ENOMEM.
  */
 int sf_perf_open(const char *path, struct sf_perf_file *f, char *err, size_t errlen);
+
+/**
+ * sf_perf_open_bytes() - sf_perf_open() of a perf.data file already in memory.
+ * @bytes: the file's bytes (not copied: must outlive @f; never written).
+ * @size: their number.
+ * @name: the name for messages (must outlive @f).
+ * @f: filled on success; all zero on failure.
+ * @err: "NAME: message" on failure.
+ * @errlen: size of @err.
+ *
+ * Return: 0, SF_PERF_EFORMAT or SF_PERF_ENOMEM.
+ */
+int sf_perf_open_bytes(const void *bytes, size_t size, const char *name, struct sf_perf_file *f,
+		       char *err, size_t errlen);
 
 /**
  * sf_perf_close() - release @f.
