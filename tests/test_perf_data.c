@@ -1548,6 +1548,41 @@ static void test_own_records(void **state)
 	sf_perf_close(&f);
 }
 
+/* The same bytes opened in memory: the same reading, the caller's bytes kept. */
+static void test_open_bytes(void **state)
+{
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	uint64_t pos = 0;
+	unsigned char *bytes;
+	char err[256];
+
+	(void)state;
+	build_full(&m, true, true);
+	bytes = malloc(m.len);
+	assert_non_null(bytes);
+	memcpy(bytes, m.b, m.len);
+	assert_int_equal(sf_perf_open_bytes(bytes, m.len, "image", &f, err, sizeof(err)), 0);
+	assert_ptr_equal(f.in.file, bytes);
+	assert_true(f.pipe && f.be && f.borrowed);
+	assert_int_equal(f.nattrs, 2);
+	assert_string_equal(f.arch, "s390x");
+	check_build_ids(f.build_ids, f.nbuild_ids);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+	assert_ptr_equal(rec.bytes, bytes + 16);
+	/* Closing leaves the bytes to their owner (a second free would abort). */
+	sf_perf_close(&f);
+	assert_null(f.in.file);
+	assert_false(f.borrowed);
+	memcpy(bytes, "PERFFILE", 8);
+	assert_int_equal(sf_perf_open_bytes(bytes, m.len, "image", &f, err, sizeof(err)),
+			 SF_PERF_EFORMAT);
+	free(bytes);
+	assert_string_equal(err, "image: offset 0x0: not a perf.data file (no PERFILE2 magic)");
+	assert_null(f.in.file);
+}
+
 /* Open fixtures/perf/@name (the path must outlive @f). */
 static void open_fixture(const char *name, char *path, size_t size, struct sf_perf_file *f)
 {
@@ -1831,6 +1866,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pipe_errors),
 		cmocka_unit_test(test_feature_errors),
 		cmocka_unit_test(test_own_records),
+		cmocka_unit_test(test_open_bytes),
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_pipe_fixture),
 	};
