@@ -58,7 +58,6 @@
 #define RECORD_HEADER_SIZE	8
 /* MMAP2 carries a build id in place of device and inode numbers. */
 #define MISC_MMAP_BUILD_ID	(1u << 14)
-#define MMAP2_BUILD_ID_MAX	20
 /* A build id record's size byte is valid (else its id has 20 bytes). */
 #define MISC_BUILD_ID_SIZE	(1u << 15)
 
@@ -1123,10 +1122,10 @@ int sf_perf_decode_mmap(const struct sf_perf_file *f, const struct sf_perf_recor
 			m->has_build_id = true;
 			m->build_id_size = p[0];
 			m->build_id = p + 4;
-			if (m->build_id_size > MMAP2_BUILD_ID_MAX)
+			if (m->build_id_size > SF_PERF_BUILD_ID_MAX)
 				return fail_at(err, errlen, f->path, rec->offset + 40,
 					       "%s: build id size %u is above %d", r.what,
-					       m->build_id_size, MMAP2_BUILD_ID_MAX);
+					       m->build_id_size, SF_PERF_BUILD_ID_MAX);
 		}
 	} else if (mmap2) {
 		m->maj = get_u32(&r, "maj");

@@ -478,10 +478,11 @@ void sf_perf_close(struct sf_perf_file *f);
  * caller that a partial record was left out.
  *
  * Return: 1 with @rec filled, 0 at the end of the data section,
- * SF_PERF_EFORMAT for a record shorter than its header or running past the
- * data section (in the file layout), SF_PERF_EUNSUPPORTED for a COMPRESSED
- * record ("compressed records (perf record -z) are not supported"): the
- * iteration cannot go on.
+ * SF_PERF_EFORMAT for a record shorter than its header, or whose size (or
+ * payload: see &struct sf_perf_record) runs past the data section in the
+ * file layout, or too short for its payload's size field,
+ * SF_PERF_EUNSUPPORTED for a COMPRESSED record ("compressed records (perf
+ * record -z) are not supported"): the iteration cannot go on.
  */
 int sf_perf_next(const struct sf_perf_file *f, uint64_t *pos, struct sf_perf_record *rec,
 		 char *err, size_t errlen);
