@@ -698,15 +698,10 @@ static void test_full_be(void **state)
 	check_full(true, false);
 }
 
-static void test_pipe_le(void **state)
+static void test_pipe_both_orders(void **state)
 {
 	(void)state;
 	check_full(false, true);
-}
-
-static void test_pipe_be(void **state)
-{
-	(void)state;
 	check_full(true, true);
 }
 
@@ -1840,8 +1835,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_le),
 		cmocka_unit_test(test_full_be),
-		cmocka_unit_test(test_pipe_le),
-		cmocka_unit_test(test_pipe_be),
+		cmocka_unit_test(test_pipe_both_orders),
 		cmocka_unit_test(test_sample_ok_both_orders),
 		cmocka_unit_test(test_regs_past_record),
 		cmocka_unit_test(test_callchain_overflow),
