@@ -433,22 +433,17 @@ static int no_memory(const struct sf_perf_file *f, char *err, size_t errlen)
 	return SF_PERF_ENOMEM;
 }
 
-/* Room for one more element in a growing array that holds @n. */
-static int grow(const struct sf_perf_file *f, void **arr, size_t n, size_t elem, char *err,
-		size_t errlen)
+/*
+ * @arr, room made for one more element when it holds @n (capacities 4, 8,
+ * 16, ...), or NULL when out of memory (@arr left as it was).
+ */
+static void *grow(void *arr, size_t n, size_t elem)
 {
-	void *p;
-
-	/* The capacity is 4, then doubles: full when @n is 0 or a power of two from 4 on. */
 	if (n && (n < 4 || (n & (n - 1))))
-		return 0;
+		return arr;
 	if (n > SIZE_MAX / 2 / elem)
-		return no_memory(f, err, errlen);
-	p = realloc(*arr, (n ? 2 * n : 4) * elem);
-	if (!p)
-		return no_memory(f, err, errlen);
-	*arr = p;
-	return 0;
+		return NULL;
+	return realloc(arr, (n ? 2 * n : 4) * elem);
 }
 
 static int read_file_attrs(struct sf_perf_file *f, char *err, size_t errlen)
@@ -472,7 +467,6 @@ static int read_pipe_attr(struct sf_perf_file *f, const struct sf_perf_record *r
 	uint64_t off = rec->offset + RECORD_HEADER_SIZE;
 	uint64_t room = rec->size - RECORD_HEADER_SIZE, size;
 	struct sf_perf_attr *at;
-	int ret;
 
 	if (room < ATTR_SIZE_VER0)
 		return fail_at(err, errlen, f->path, rec->offset,
@@ -486,9 +480,10 @@ static int read_pipe_attr(struct sf_perf_file *f, const struct sf_perf_record *r
 			       "HEADER_ATTR record: attribute size %" PRIu64
 			       " does not leave whole ids in the record's %" PRIu64 " bytes",
 			       size, room);
-	ret = grow(f, (void **)&f->attrs, f->nattrs, sizeof(*f->attrs), err, errlen);
-	if (ret)
-		return ret;
+	at = grow(f->attrs, f->nattrs, sizeof(*f->attrs));
+	if (!at)
+		return no_memory(f, err, errlen);
+	f->attrs = at;
 	at = &f->attrs[f->nattrs++];
 	memset(at, 0, sizeof(*at));
 	decode_attr(f, off, size, at);
@@ -500,12 +495,13 @@ static int read_pipe_attr(struct sf_perf_file *f, const struct sf_perf_record *r
 static int add_build_id(struct sf_perf_file *f, const struct sf_perf_build_id *b, char *err,
 			size_t errlen)
 {
-	int ret = grow(f, (void **)&f->build_ids, f->nbuild_ids, sizeof(*f->build_ids), err,
-		       errlen);
+	struct sf_perf_build_id *p = grow(f->build_ids, f->nbuild_ids, sizeof(*f->build_ids));
 
-	if (!ret)
-		f->build_ids[f->nbuild_ids++] = *b;
-	return ret;
+	if (!p)
+		return no_memory(f, err, errlen);
+	f->build_ids = p;
+	f->build_ids[f->nbuild_ids++] = *b;
+	return 0;
 }
 
 /*
