@@ -4,10 +4,11 @@
  * tool): the file header, the event attributes with their sample ids, and
  * the records of the data section, one at a time and in place.
  *
- * The file is mapped read-only (see sf_input_bytes()); records are handed
- * out as pointers into it, never copied. A file written on a host of the
- * other byte order is read as it is: every field is decoded in the writer's
- * byte order, which the magic tells. Every offset and size taken from the
+ * The file is mapped read-only (see sf_input_bytes()), or is the caller's
+ * bytes (sf_perf_open_bytes()); records are handed out as pointers into
+ * it, never copied. A file written on a host of the other byte order is
+ * read as it is: every field is decoded in the writer's byte order, which
+ * the magic tells. Every offset and size taken from the
  * file is checked against the file (and a record's fields against the
  * record) before a byte behind it is read, overflow first.
  *
