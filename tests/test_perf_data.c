@@ -1508,20 +1508,27 @@ static void test_own_records(void **state)
 		assert_err(err, msg);
 		sf_perf_close(&f);
 	}
-	/* Data past the end: an error in the file layout, the end of a pipe. */
-	begin(&m, false, &dwarf_event, 1);
-	rec_begin(&m, SF_PERF_RECORD_AUXTRACE, 0);
-	add(&m, 0x100, 8);
-	rec_end(&m);
-	add(&m, 0, 8);
-	set_data_size(&m);
-	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
-	pos = 0;
-	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), SF_PERF_EFORMAT);
-	snprintf(msg, sizeof(msg), "offset 0x%" PRIx64 ": record type 71: its 0x100 bytes of data"
-		 " run past the data section (8 bytes left)", f.data_off);
-	assert_err(err, msg);
-	sf_perf_close(&f);
+	/*
+	 * Data past the end: an error in the file layout (also for a size
+	 * that would wrap the position), the end of a pipe.
+	 */
+	for (pipe = 0; pipe < 2; pipe++) {
+		begin(&m, false, &dwarf_event, 1);
+		rec_begin(&m, SF_PERF_RECORD_AUXTRACE, 0);
+		add(&m, pipe ? UINT64_MAX - 8 : 0x100, 8);
+		rec_end(&m);
+		add(&m, 0, 8);
+		set_data_size(&m);
+		assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+		pos = 0;
+		assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), SF_PERF_EFORMAT);
+		snprintf(msg, sizeof(msg), "offset 0x%" PRIx64 ": record type 71: its 0x%s bytes of"
+			 " data run past the data section (8 bytes left)", f.data_off,
+			 pipe ? "fffffffffffffff7" : "100");
+		assert_err(err, msg);
+		assert_int_equal(pos, 0);
+		sf_perf_close(&f);
+	}
 	begin_pipe(&m, false, &dwarf_event, 1);
 	rec_begin(&m, SF_PERF_RECORD_AUXTRACE, 0);
 	add(&m, 0x100, 8);
