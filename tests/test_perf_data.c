@@ -1464,7 +1464,7 @@ static void test_own_records(void **state)
 	struct sf_perf_record rec;
 	uint64_t pos = 0;
 	char err[256], msg[128];
-	unsigned pipe;
+	unsigned pipe, wrap;
 
 	(void)state;
 	for (pipe = 0; pipe < 2; pipe++) {
@@ -1512,10 +1512,10 @@ static void test_own_records(void **state)
 	 * Data past the end: an error in the file layout (also for a size
 	 * that would wrap the position), the end of a pipe.
 	 */
-	for (pipe = 0; pipe < 2; pipe++) {
+	for (wrap = 0; wrap < 2; wrap++) {
 		begin(&m, false, &dwarf_event, 1);
 		rec_begin(&m, SF_PERF_RECORD_AUXTRACE, 0);
-		add(&m, pipe ? UINT64_MAX - 8 : 0x100, 8);
+		add(&m, wrap ? UINT64_MAX - 8 : 0x100, 8);
 		rec_end(&m);
 		add(&m, 0, 8);
 		set_data_size(&m);
@@ -1524,7 +1524,7 @@ static void test_own_records(void **state)
 		assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), SF_PERF_EFORMAT);
 		snprintf(msg, sizeof(msg), "offset 0x%" PRIx64 ": record type 71: its 0x%s bytes of"
 			 " data run past the data section (8 bytes left)", f.data_off,
-			 pipe ? "fffffffffffffff7" : "100");
+			 wrap ? "fffffffffffffff7" : "100");
 		assert_err(err, msg);
 		assert_int_equal(pos, 0);
 		sf_perf_close(&f);
