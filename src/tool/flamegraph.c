@@ -402,7 +402,7 @@ static void svg_frame(struct svg *g, const char *name, size_t depth, uint64_t st
 	double w = depth ? (double)count * g->scale : SVG_WIDTH - 2 * SVG_PAD;
 	double y = g->height - BOTTOM - (double)(depth + 1) * ROW;
 	double fit = (w - 6) / CHAR_PX;
-	uint64_t total = g->f->total, h = name_hash(name);
+	uint64_t total = g->f->total, h;
 	size_t chars;
 
 	if (w < MIN_PX) {
@@ -413,6 +413,7 @@ static void svg_frame(struct svg *g, const char *name, size_t depth, uint64_t st
 		g->max_depth = depth;
 	if (!g->out)
 		return;
+	h = name_hash(name);
 	fputs("<g class=\"f\"><title>", g->out);
 	xml_text(g->out, name, SIZE_MAX);
 	fprintf(g->out, " (%" PRIu64 " sample%s, %.2f%%)</title>", count, count == 1 ? "" : "s",
@@ -464,23 +465,26 @@ static void svg_frames(struct svg *g, const size_t *order, struct open_frame *op
 	svg_frame(g, "all", 0, 0, f->total);
 }
 
+/* The interactive part; browsers run it, image viewers leave it out. */
 static const char svg_script[] =
+	"(function () {\n"
 	"'use strict';\n"
 	"var W = 1200, PAD = 10, CW = 7.2, EPS = 0.01;\n"
-	"var byId = function (id) { return document.getElementById(id); };\n"
-	"var details = byId('details'), matched = byId('matched');\n"
+	"function byId(id) { return document.getElementById(id); }\n"
+	"var details = byId('details'), matched = byId('matched'), area = byId('frames');\n"
 	"var unzoom = byId('unzoom'), search = byId('search');\n"
 	"var frames = [], root = null, searching = false;\n"
-	"Array.prototype.forEach.call(byId('frames').children, function (g) {\n"
+	"Array.prototype.forEach.call(area.children, function (g) {\n"
 	"  var r = g.getElementsByTagName('rect')[0];\n"
 	"  var info = g.getElementsByTagName('title')[0].textContent;\n"
 	"  var o = { g: g, r: r, t: g.getElementsByTagName('text')[0], info: info,\n"
 	"    name: info.substring(0, info.lastIndexOf(' (')),\n"
 	"    x: +r.getAttribute('x'), w: +r.getAttribute('width'), y: +r.getAttribute('y') };\n"
-	"  g.fg = o;\n"
+	"  g.frame = o;\n"
 	"  frames.push(o);\n"
 	"  if (!root || o.y > root.y) root = o;\n"
 	"});\n"
+	"/* The label rule of the C writer: the name, or its start and \"..\". */\n"
 	"function place(o, x, w) {\n"
 	"  var fit = Math.floor((w - 6) / CW), chars = Array.from(o.name);\n"
 	"  o.r.setAttribute('x', x.toFixed(3));\n"
@@ -489,6 +493,7 @@ static const char svg_script[] =
 	"  o.t.textContent = chars.length <= fit ? o.name :\n"
 	"    fit >= 3 ? chars.slice(0, fit - 2).join('') + '..' : '';\n"
 	"}\n"
+	"/* z's subtree fills the width, its ancestors are dimmed, the rest hidden. */\n"
 	"function zoom(z) {\n"
 	"  var scale = (W - 2 * PAD) / z.w;\n"
 	"  frames.forEach(function (o) {\n"
@@ -506,7 +511,8 @@ static const char svg_script[] =
 	"  });\n"
 	"  unzoom.classList.toggle('hide', z === root);\n"
 	"}\n"
-	"function find(term) {\n"
+	"/* Matches nest: their share is the length of the union of their spans. */\n"
+	"function mark(term) {\n"
 	"  var re = null, spans = [], sum = 0, end = -Infinity;\n"
 	"  try { re = new RegExp(term); } catch (e) { re = null; }\n"
 	"  frames.forEach(function (o) {\n"
@@ -522,7 +528,7 @@ static const char svg_script[] =
 	"  search.textContent = 'Reset Search';\n"
 	"  matched.textContent = 'Matched: ' + (100 * sum / root.w).toFixed(2) + '%';\n"
 	"}\n"
-	"function unfind() {\n"
+	"function unmark() {\n"
 	"  frames.forEach(function (o) { o.g.classList.remove('match'); });\n"
 	"  searching = false;\n"
 	"  search.textContent = 'Search';\n"
@@ -530,21 +536,22 @@ static const char svg_script[] =
 	"}\n"
 	"function ask() {\n"
 	"  var term = window.prompt('Search frames (regular expression)', '');\n"
-	"  if (term) find(term);\n"
+	"  if (term) mark(term);\n"
 	"}\n"
-	"function frameOf(e) { var g = e.target.closest('g.f'); return g ? g.fg : null; }\n"
-	"var area = byId('frames');\n"
+	"function frameOf(e) { var g = e.target.closest('g.f'); return g ? g.frame : null; }\n"
 	"area.addEventListener('click', function (e) { var o = frameOf(e); if (o) zoom(o); });\n"
 	"area.addEventListener('mouseover', function (e) {\n"
-	"  var o = frameOf(e); if (o) details.textContent = o.info;\n"
+	"  var o = frameOf(e);\n"
+	"  if (o) details.textContent = o.info;\n"
 	"});\n"
 	"area.addEventListener('mouseout', function () { details.textContent = ' '; });\n"
 	"unzoom.addEventListener('click', function () { zoom(root); });\n"
-	"search.addEventListener('click', function () { if (searching) unfind(); else ask(); });\n"
+	"search.addEventListener('click', function () { if (searching) unmark(); else ask(); });\n"
 	"window.addEventListener('keydown', function (e) {\n"
 	"  if (e.key === 'Escape') zoom(root);\n"
 	"  else if ((e.ctrlKey || e.metaKey) && e.key === 'f') { e.preventDefault(); ask(); }\n"
-	"});\n";
+	"});\n"
+	"})();\n";
 
 int sf_flamegraph_write(const struct sf_fold *f, FILE *out, const char *title)
 {
