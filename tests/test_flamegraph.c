@@ -29,7 +29,10 @@
 
 static const char *python3, *check_script;
 
-/* flamegraph.c's allocations: the fail_at-th fails (0: none). */
+/*
+ * flamegraph.c's allocations, all through fg_realloc(): the fail_at-th
+ * fails (0: none).
+ */
 static unsigned long calls, fail_at;
 static bool failed;
 
@@ -37,27 +40,25 @@ void *fg_malloc(size_t n);
 void *fg_calloc(size_t n, size_t size);
 void *fg_realloc(void *p, size_t n);
 
-static bool should_fail(void)
+void *fg_realloc(void *p, size_t n)
 {
-	if (!fail_at || ++calls != fail_at)
-		return false;
-	failed = true;
-	return true;
+	if (fail_at && ++calls == fail_at) {
+		failed = true;
+		return NULL;
+	}
+	return realloc(p, n);
 }
 
 void *fg_malloc(size_t n)
 {
-	return should_fail() ? NULL : malloc(n);
+	return fg_realloc(NULL, n);
 }
 
 void *fg_calloc(size_t n, size_t size)
 {
-	return should_fail() ? NULL : calloc(n, size);
-}
+	void *p = size && n > SIZE_MAX / size ? NULL : fg_realloc(NULL, n * size);
 
-void *fg_realloc(void *p, size_t n)
-{
-	return should_fail() ? NULL : realloc(p, n);
+	return p ? memset(p, 0, n * size) : NULL;
 }
 
 static void arm(unsigned long k)
@@ -161,23 +162,49 @@ static char *xml_check(const char *image)
 	return buf;
 }
 
+/* The tree check_flamegraph.py draws from @image is @want. */
+static void assert_tree(const char *image, const char *want)
+{
+	char *tree = xml_check(image);
+
+	assert_string_equal(tree, want);
+	free(tree);
+}
+
+/* Each test's stacks, empty at its start. */
+static int fold_setup(void **state)
+{
+	struct sf_fold *f = malloc(sizeof(*f));
+
+	if (!f)
+		return -1;
+	sf_fold_init(f);
+	*state = f;
+	return 0;
+}
+
+static int fold_teardown(void **state)
+{
+	sf_fold_free(*state);
+	free(*state);
+	return 0;
+}
+
 static void test_fold_merge_sort(void **state)
 {
-	struct sf_fold f;
+	struct sf_fold *f = *state;
 	char *out;
 
-	(void)state;
-	sf_fold_init(&f);
-	add(&f, 1, "a", "c", NULL);
-	add(&f, 3, "a", NULL);
-	add(&f, 2, "a-b", NULL);
-	add(&f, 7, "a", "b", NULL);
-	add(&f, 1, "a:x", NULL);
-	add(&f, 4, "a", "c", NULL);
-	add(&f, 1, "B", NULL);
-	add(&f, 2, "a", "b", "c", NULL);
-	add(&f, 3, "a", "b", NULL);
-	out = folded(&f);
+	add(f, 1, "a", "c", NULL);
+	add(f, 3, "a", NULL);
+	add(f, 2, "a-b", NULL);
+	add(f, 7, "a", "b", NULL);
+	add(f, 1, "a:x", NULL);
+	add(f, 4, "a", "c", NULL);
+	add(f, 1, "B", NULL);
+	add(f, 2, "a", "b", "c", NULL);
+	add(f, 3, "a", "b", NULL);
+	out = folded(f);
 	/*
 	 * a;c: 1 + 4, a;b: 7 + 3. In byte order 'B' (0x42) < 'a' (0x61), and
 	 * after "a": the end of the stack < '-' (0x2d) < ':' (0x3a) < ';'
@@ -191,29 +218,27 @@ static void test_fold_merge_sort(void **state)
 			    "a;b 10\n"
 			    "a;b;c 2\n"
 			    "a;c 5\n");
-	assert_int_equal(f.total, 1 + 3 + 2 + 7 + 1 + 4 + 1 + 2 + 3);
+	assert_int_equal(f->total, 1 + 3 + 2 + 7 + 1 + 4 + 1 + 2 + 3);
 	free(out);
-	sf_fold_free(&f);
+	sf_fold_free(f);
 }
 
 static void test_fold_arguments(void **state)
 {
+	struct sf_fold *f = *state;
 	const char *one[] = { "main" }, *with_null[] = { "main", NULL };
-	struct sf_fold f;
 	char *out;
 
-	(void)state;
-	sf_fold_init(&f);
-	assert_int_equal(sf_fold_add(&f, one, 0, 1), -EINVAL);
-	assert_int_equal(sf_fold_add(&f, with_null, 2, 1), -EINVAL);
-	assert_int_equal(sf_fold_add(&f, one, 1, 0), 0);
-	assert_int_equal(sf_fold_add(&f, one, 1, UINT64_MAX - 1), 0);
-	assert_int_equal(sf_fold_add(&f, one, 1, 2), -EOVERFLOW);
-	assert_int_equal(sf_fold_add(&f, one, 1, 1), 0);
-	out = folded(&f);
+	assert_int_equal(sf_fold_add(f, one, 0, 1), -EINVAL);
+	assert_int_equal(sf_fold_add(f, with_null, 2, 1), -EINVAL);
+	assert_int_equal(sf_fold_add(f, one, 1, 0), 0);
+	assert_int_equal(sf_fold_add(f, one, 1, UINT64_MAX - 1), 0);
+	assert_int_equal(sf_fold_add(f, one, 1, 2), -EOVERFLOW);
+	assert_int_equal(sf_fold_add(f, one, 1, 1), 0);
+	out = folded(f);
 	assert_string_equal(out, "main 18446744073709551615\n");
 	free(out);
-	sf_fold_free(&f);
+	sf_fold_free(f);
 }
 
 #define HOSTILE_TAIL "<&>\"'", "bad\xff\xfe", "trunc\xc3(", "over\xc0\xaf", \
@@ -221,15 +246,13 @@ static void test_fold_arguments(void **state)
 
 static void test_hostile_names(void **state)
 {
-	struct sf_fold f;
+	struct sf_fold *f = *state;
 	char *out;
 
-	(void)state;
-	sf_fold_init(&f);
-	add(&f, 2, "x;y", "line\nbreak", HOSTILE_TAIL, NULL);
+	add(f, 2, "x;y", "line\nbreak", HOSTILE_TAIL, NULL);
 	/* The same stack once ';' and the control bytes are replaced. */
-	add(&f, 3, "x:y", "line?break", HOSTILE_TAIL, NULL);
-	out = folded(&f);
+	add(f, 3, "x:y", "line?break", HOSTILE_TAIL, NULL);
+	out = folded(f);
 	assert_string_equal(out, "x:y;line?break;<&>\"';bad\xff\xfe;trunc\xc3(;over\xc0\xaf;"
 			    "surr\xed\xa0\x80;caf\xc3\xa9;c???? 5\n");
 	free(out);
@@ -239,7 +262,7 @@ static void test_hostile_names(void **state)
 	 * outside valid UTF-8: 0xc3 before '(', both bytes of an overlong '/',
 	 * the three of an encoded surrogate.
 	 */
-	out = svg(&f, "t\x01<&>\xff");
+	out = svg(f, "t\x01<&>\xff");
 	assert_non_null(strstr(out, "<text id=\"title\" x=\"600\" y=\"24\">t?&lt;&amp;&gt;&#xFFFD;<"));
 	assert_non_null(strstr(out, "<title>x:y (5 samples, 100.00%)</title>"));
 	assert_non_null(strstr(out, "<title>line?break (5 samples"));
@@ -250,40 +273,33 @@ static void test_hostile_names(void **state)
 	assert_non_null(strstr(out, "<title>surr&#xFFFD;&#xFFFD;&#xFFFD; (5 samples"));
 	assert_non_null(strstr(out, "<title>caf\xc3\xa9 (5 samples"));
 	assert_non_null(strstr(out, "<title>c???? (5 samples"));
-	{
-		char *tree = xml_check(out);
-
-		assert_string_equal(tree, "title \"t?<&>\\ufffd\"\n"
-				    "\"all\" 5\n"
-				    " \"x:y\" 5\n"
-				    "  \"line?break\" 5\n"
-				    "   \"<&>\\\"'\" 5\n"
-				    "    \"bad\\ufffd\\ufffd\" 5\n"
-				    "     \"trunc\\ufffd(\" 5\n"
-				    "      \"over\\ufffd\\ufffd\" 5\n"
-				    "       \"surr\\ufffd\\ufffd\\ufffd\" 5\n"
-				    "        \"caf\\u00e9\" 5\n"
-				    "         \"c????\" 5\n");
-		free(tree);
-	}
+	assert_tree(out, "title \"t?<&>\\ufffd\"\n"
+			 "\"all\" 5\n"
+			 " \"x:y\" 5\n"
+			 "  \"line?break\" 5\n"
+			 "   \"<&>\\\"'\" 5\n"
+			 "    \"bad\\ufffd\\ufffd\" 5\n"
+			 "     \"trunc\\ufffd(\" 5\n"
+			 "      \"over\\ufffd\\ufffd\" 5\n"
+			 "       \"surr\\ufffd\\ufffd\\ufffd\" 5\n"
+			 "        \"caf\\u00e9\" 5\n"
+			 "         \"c????\" 5\n");
 	free(out);
-	sf_fold_free(&f);
+	sf_fold_free(f);
 }
 
 static void test_svg_tree(void **state)
 {
-	struct sf_fold f;
-	char *out, *tree;
+	struct sf_fold *f = *state;
+	char *out;
 
-	(void)state;
-	sf_fold_init(&f);
-	add(&f, 30, "prog", "main", "work", "compute", NULL);
-	add(&f, 10, "prog", "main", "work", "io", NULL);
-	add(&f, 20, "prog", "main", "parse", NULL);
-	add(&f, 5, "prog", "main", NULL);
-	add(&f, 15, "prog", "init", NULL);
-	add(&f, 20, "daemon", "loop", NULL);
-	out = svg(&f, "perf");
+	add(f, 30, "prog", "main", "work", "compute", NULL);
+	add(f, 10, "prog", "main", "work", "io", NULL);
+	add(f, 20, "prog", "main", "parse", NULL);
+	add(f, 5, "prog", "main", NULL);
+	add(f, 15, "prog", "init", NULL);
+	add(f, 20, "daemon", "loop", NULL);
+	out = svg(f, "perf");
 	/*
 	 * 100 samples in 1180 px: 11.8 px each. Five rows (all, prog, main,
 	 * work, compute): 60 + 5 * 16 + 36 = 176 px high; row d at y = 176 -
@@ -299,34 +315,30 @@ static void test_svg_tree(void **state)
 			       "<rect x=\"423.000\" y=\"92.0\" width=\"767.000\" height=\"15.0\""));
 	assert_int_equal(occurrences(out, "<g class=\"f\">"), 10);
 	assert_non_null(strstr(out, "<!-- 0 frames narrower than 0.1 px not drawn -->"));
-	tree = xml_check(out);
-	assert_string_equal(tree, "title \"perf\"\n"
-			    "\"all\" 100\n"
-			    " \"daemon\" 20\n"
-			    "  \"loop\" 20\n"
-			    " \"prog\" 80\n"
-			    "  \"init\" 15\n"
-			    "  \"main\" 65\n"
-			    "   \"parse\" 20\n"
-			    "   \"work\" 40\n"
-			    "    \"compute\" 30\n"
-			    "    \"io\" 10\n");
-	free(tree);
+	assert_tree(out, "title \"perf\"\n"
+			 "\"all\" 100\n"
+			 " \"daemon\" 20\n"
+			 "  \"loop\" 20\n"
+			 " \"prog\" 80\n"
+			 "  \"init\" 15\n"
+			 "  \"main\" 65\n"
+			 "   \"parse\" 20\n"
+			 "   \"work\" 40\n"
+			 "    \"compute\" 30\n"
+			 "    \"io\" 10\n");
 	free(out);
-	sf_fold_free(&f);
+	sf_fold_free(f);
 }
 
 static void test_svg_narrow(void **state)
 {
-	struct sf_fold f;
-	char *out, *tree;
+	struct sf_fold *f = *state;
+	char *out;
 
-	(void)state;
-	sf_fold_init(&f);
-	add(&f, 100000, "a", NULL);
-	add(&f, 9, "b", NULL);
-	add(&f, 5, "zzz", "deep", NULL);
-	out = svg(&f, NULL);
+	add(f, 100000, "a", NULL);
+	add(f, 9, "b", NULL);
+	add(f, 5, "zzz", "deep", NULL);
+	out = svg(f, NULL);
 	/*
 	 * 1180 / 100014 px a sample: "b" is 0.106 px wide and drawn, "zzz"
 	 * and "deep" 0.059 px and not; the highest row drawn is then row 1:
@@ -336,27 +348,23 @@ static void test_svg_narrow(void **state)
 	assert_non_null(strstr(out, "height=\"128\""));
 	assert_null(strstr(out, "zzz"));
 	assert_non_null(strstr(out, ">Flame Graph</text>"));
-	tree = xml_check(out);
-	assert_string_equal(tree, "title \"Flame Graph\"\n"
-			    "\"all\" 100014\n"
-			    " \"a\" 100000\n"
-			    " \"b\" 9\n");
-	free(tree);
+	assert_tree(out, "title \"Flame Graph\"\n"
+			 "\"all\" 100014\n"
+			 " \"a\" 100000\n"
+			 " \"b\" 9\n");
 	free(out);
-	sf_fold_free(&f);
+	sf_fold_free(f);
 }
 
 static void test_svg_labels(void **state)
 {
-	struct sf_fold f;
-	char *out, *tree;
+	struct sf_fold *f = *state;
+	char *out;
 
-	(void)state;
-	sf_fold_init(&f);
-	add(&f, 96, "x", NULL);
-	add(&f, 3, "abcdefghijklmnop", NULL);
-	add(&f, 1, "y\xc3\xa9z", NULL);
-	out = svg(&f, "labels");
+	add(f, 96, "x", NULL);
+	add(f, 3, "abcdefghijklmnop", NULL);
+	add(f, 1, "y\xc3\xa9z", NULL);
+	out = svg(f, "labels");
 	/*
 	 * 11.8 px a sample, labels of 7.2 px a character after 6 px of
 	 * margins: 3 samples hold (35.4 - 6) / 7.2 = 4.08 characters, so the
@@ -365,69 +373,61 @@ static void test_svg_labels(void **state)
 	assert_non_null(strstr(out, ">ab..</text>"));
 	assert_non_null(strstr(out, "<title>y\xc3\xa9z (1 sample, 1.00%)</title>"));
 	assert_non_null(strstr(out, "\"></text></g>"));
-	tree = xml_check(out);
-	assert_string_equal(tree, "title \"labels\"\n"
-			    "\"all\" 100\n"
-			    " \"abcdefghijklmnop\" 3\n"
-			    " \"x\" 96\n"
-			    " \"y\\u00e9z\" 1\n");
-	free(tree);
+	assert_tree(out, "title \"labels\"\n"
+			 "\"all\" 100\n"
+			 " \"abcdefghijklmnop\" 3\n"
+			 " \"x\" 96\n"
+			 " \"y\\u00e9z\" 1\n");
 	free(out);
-	sf_fold_free(&f);
+	sf_fold_free(f);
 }
 
 static void test_deep_stack(void **state)
 {
+	struct sf_fold *f = *state;
 	const char *names[1000];
-	char bufs[1000][8], *out, *tree, *want, *w;
-	struct sf_fold f;
+	char bufs[1000][8], *out, *want, *w;
 	size_t i;
 
-	(void)state;
 	for (i = 0; i < 1000; i++) {
 		snprintf(bufs[i], sizeof(bufs[i]), "f%zu", i);
 		names[i] = bufs[i];
 	}
-	sf_fold_init(&f);
-	assert_int_equal(sf_fold_add(&f, names, 1000, 1), 0);
-	assert_int_equal(sf_fold_add(&f, names, 1000, 2), 0);
-	out = folded(&f);
+	assert_int_equal(sf_fold_add(f, names, 1000, 1), 0);
+	assert_int_equal(sf_fold_add(f, names, 1000, 2), 0);
+	out = folded(f);
 	assert_int_equal(strncmp(out, "f0;f1;f2;", 9), 0);
 	assert_ends_with(out, ";f998;f999 3\n");
 	assert_int_equal(occurrences(out, ";"), 999);
 	free(out);
 
 	/* 1001 rows of one frame each: 60 + 1001 * 16 + 36 = 16112 px. */
-	out = svg(&f, "deep");
+	out = svg(f, "deep");
 	assert_int_equal(occurrences(out, "<g class=\"f\">"), 1001);
 	assert_non_null(strstr(out, "height=\"16112\""));
-	tree = xml_check(out);
 	want = malloc(1001 * 1016 + 32);
 	assert_non_null(want);
 	w = want + sprintf(want, "title \"deep\"\n\"all\" 3\n");
 	for (i = 0; i < 1000; i++)
 		w += sprintf(w, "%*s\"f%zu\" 3\n", (int)i + 1, "", i);
-	assert_string_equal(tree, want);
+	assert_tree(out, want);
 	free(want);
-	free(tree);
 	free(out);
-	sf_fold_free(&f);
+	sf_fold_free(f);
 }
 
 static void test_many_stacks(void **state)
 {
+	struct sf_fold *f = *state;
 	char m[16], l[16], *out;
 	const char *names[] = { "p", m, l };
-	struct sf_fold f;
 	size_t i, pass;
 
-	(void)state;
-	sf_fold_init(&f);
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < 100000; i++) {
 			snprintf(m, sizeof(m), "m%zu", i / 1000);
 			snprintf(l, sizeof(l), "l%zu", i);
-			assert_int_equal(sf_fold_add(&f, names, 3, i % 7 + 1), 0);
+			assert_int_equal(sf_fold_add(f, names, 3, i % 7 + 1), 0);
 		}
 	/*
 	 * Counts 1..7 repeat: 14285 rounds of 28 and then 1 + 2 + 3 + 4 + 5,
@@ -435,9 +435,9 @@ static void test_many_stacks(void **state)
 	 * then i = 1 (2 a pass) and i = 10; the last one is not of "m99" but of
 	 * "m9" ('9' < ';'): "p;m9;l9999" (9999 % 7 = 3: 4 a pass).
 	 */
-	assert_int_equal(f.n_stacks, 100000);
-	assert_int_equal(f.total, 2 * 399995);
-	out = folded(&f);
+	assert_int_equal(f->n_stacks, 100000);
+	assert_int_equal(f->total, 2 * 399995);
+	out = folded(f);
 	assert_int_equal(occurrences(out, "\n"), 100000);
 	assert_int_equal(strncmp(out, "p;m0;l0 2\np;m0;l1 4\np;m0;l10 ", 29), 0);
 	assert_ends_with(out, "\np;m9;l9999 8\n");
@@ -447,30 +447,28 @@ static void test_many_stacks(void **state)
 	 * A frame "l..." holds at most 14 samples: 0.02 px, not drawn. A
 	 * frame "m..." holds a thousand stacks, about 11.8 px.
 	 */
-	out = svg(&f, "many");
+	out = svg(f, "many");
 	assert_non_null(strstr(out, "<title>all (799990 samples, 100.00%)</title>"));
 	assert_non_null(strstr(out, "<!-- 100000 frames narrower than 0.1 px not drawn -->"));
 	assert_int_equal(occurrences(out, "<g class=\"f\">"), 1 + 1 + 100);
 	free(xml_check(out));
 	free(out);
-	sf_fold_free(&f);
+	sf_fold_free(f);
 }
 
 static void test_write_errors(void **state)
 {
-	struct sf_fold f;
+	struct sf_fold *f = *state;
 	FILE *full = fopen("/dev/full", "w");
 
-	(void)state;
 	if (!full)
 		skip();
-	sf_fold_init(&f);
-	add(&f, 1, "main", NULL);
-	assert_int_equal(sf_fold_write(&f, full), -ENOSPC);
+	add(f, 1, "main", NULL);
+	assert_int_equal(sf_fold_write(f, full), -ENOSPC);
 	clearerr(full);
-	assert_int_equal(sf_flamegraph_write(&f, full, "t"), -ENOSPC);
+	assert_int_equal(sf_flamegraph_write(f, full, "t"), -ENOSPC);
 	fclose(full);
-	sf_fold_free(&f);
+	sf_fold_free(f);
 }
 
 /*
@@ -546,18 +544,20 @@ static void test_out_of_memory(void **state)
 		free(want[i]);
 }
 
+#define FOLD_TEST(t) cmocka_unit_test_setup_teardown(t, fold_setup, fold_teardown)
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fold_merge_sort),
-		cmocka_unit_test(test_fold_arguments),
-		cmocka_unit_test(test_hostile_names),
-		cmocka_unit_test(test_svg_tree),
-		cmocka_unit_test(test_svg_narrow),
-		cmocka_unit_test(test_svg_labels),
-		cmocka_unit_test(test_deep_stack),
-		cmocka_unit_test(test_many_stacks),
-		cmocka_unit_test(test_write_errors),
+		FOLD_TEST(test_fold_merge_sort),
+		FOLD_TEST(test_fold_arguments),
+		FOLD_TEST(test_hostile_names),
+		FOLD_TEST(test_svg_tree),
+		FOLD_TEST(test_svg_narrow),
+		FOLD_TEST(test_svg_labels),
+		FOLD_TEST(test_deep_stack),
+		FOLD_TEST(test_many_stacks),
+		FOLD_TEST(test_write_errors),
 		cmocka_unit_test(test_out_of_memory),
 	};
 
