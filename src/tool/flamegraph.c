@@ -52,27 +52,27 @@ static bool name_equal(const char *stored, const char *s)
 	return !*stored && !*s;
 }
 
-/* Room for @need elements in *@p (of @size bytes each), doubling. */
-static int reserve(void *p, size_t *cap, size_t need, size_t size)
+/*
+ * The array @p with room for @need elements of @size bytes (doubling *@cap
+ * as needed), or NULL, when @p stays as it was.
+ */
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
 {
 	size_t ncap = *cap ? *cap : 16;
-	void *np;
 
 	if (need <= *cap)
-		return 0;
+		return p;
 	while (ncap < need) {
 		if (ncap > SIZE_MAX / 2)
-			return -ENOMEM;
+			return NULL;
 		ncap *= 2;
 	}
 	if (ncap > SIZE_MAX / size)
-		return -ENOMEM;
-	np = realloc(*(void **)p, ncap * size);
-	if (!np)
-		return -ENOMEM;
-	*(void **)p = np;
-	*cap = ncap;
-	return 0;
+		return NULL;
+	p = realloc(p, ncap * size);
+	if (p)
+		*cap = ncap;
+	return p;
 }
 
 typedef uint64_t (*hash_of_fn)(const struct sf_fold *f, size_t i);
@@ -116,6 +116,7 @@ static int table_reserve(const struct sf_fold *f, uint32_t **tab, size_t *cap, s
 
 static int intern(struct sf_fold *f, const char *s, uint32_t *id)
 {
+	struct sf_fold_name *names;
 	uint64_t h = name_hash(s);
 	size_t slot, len = strlen(s), i;
 	char *copy;
@@ -133,9 +134,10 @@ static int intern(struct sf_fold *f, const char *s, uint32_t *id)
 			return 0;
 		}
 	}
-	ret = reserve(&f->names, &f->cap_names, f->n_names + 1, sizeof(*f->names));
-	if (ret)
-		return ret;
+	names = grow(f->names, &f->cap_names, f->n_names + 1, sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	f->names = names;
 	copy = malloc(len + 1);
 	if (!copy)
 		return -ENOMEM;
@@ -157,6 +159,7 @@ int sf_fold_init(struct sf_fold *f)
 
 int sf_fold_add(struct sf_fold *f, const char *const *frames, size_t n, uint64_t count)
 {
+	struct sf_fold_stack *stacks;
 	uint64_t h = 0xcbf29ce484222325ULL;
 	uint32_t *ids;
 	size_t i, slot;
@@ -174,10 +177,11 @@ int sf_fold_add(struct sf_fold *f, const char *const *frames, size_t n, uint64_t
 	if (n > SIZE_MAX - f->n_frames)
 		return -ENOMEM;
 	/* The ids go where a new stack's will stay; kept only if it is new. */
-	ret = reserve(&f->frames, &f->cap_frames, f->n_frames + n, sizeof(*f->frames));
-	if (!ret)
-		ret = table_reserve(f, &f->stack_tab, &f->stack_tab_cap, f->n_stacks,
-				    hash_of_stack);
+	ids = grow(f->frames, &f->cap_frames, f->n_frames + n, sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	f->frames = ids;
+	ret = table_reserve(f, &f->stack_tab, &f->stack_tab_cap, f->n_stacks, hash_of_stack);
 	if (ret)
 		return ret;
 	ids = f->frames + f->n_frames;
@@ -199,9 +203,10 @@ int sf_fold_add(struct sf_fold *f, const char *const *frames, size_t n, uint64_t
 			return 0;
 		}
 	}
-	ret = reserve(&f->stacks, &f->cap_stacks, f->n_stacks + 1, sizeof(*f->stacks));
-	if (ret)
-		return ret;
+	stacks = grow(f->stacks, &f->cap_stacks, f->n_stacks + 1, sizeof(*stacks));
+	if (!stacks)
+		return -ENOMEM;
+	f->stacks = stacks;
 	f->stacks[f->n_stacks] = (struct sf_fold_stack){ f->n_frames, n, count, h };
 	f->stack_tab[slot] = (uint32_t)++f->n_stacks;
 	f->n_frames += n;
