@@ -244,6 +244,28 @@ static const char *name_of(const struct sf_fold *f, const uint32_t *ids, size_t 
 	return f->names[ids[i]].s;
 }
 
+/* Two stacks to order (from their indexes), and the frames they share first. */
+struct pair {
+	const struct sf_fold_stack *a, *b;
+	const uint32_t *fa, *fb;
+	size_t shared;
+};
+
+static struct pair pair_of(const struct sf_fold *f, const void *pa, const void *pb)
+{
+	struct pair p;
+	size_t n;
+
+	p.a = &f->stacks[*(const size_t *)pa];
+	p.b = &f->stacks[*(const size_t *)pb];
+	p.fa = f->frames + p.a->first;
+	p.fb = f->frames + p.b->first;
+	n = p.a->depth < p.b->depth ? p.a->depth : p.b->depth;
+	for (p.shared = 0; p.shared < n && p.fa[p.shared] == p.fb[p.shared]; p.shared++)
+		;
+	return p;
+}
+
 /*
  * The order of the folded lines' bytes, without building them: up to the
  * first frame that differs the lines are equal, and from there on the
@@ -252,43 +274,33 @@ static const char *name_of(const struct sf_fold *f, const uint32_t *ids, size_t 
  */
 static int cmp_lines(const void *pa, const void *pb, void *ctx)
 {
-	const struct sf_fold *f = ctx;
-	const struct sf_fold_stack *a = &f->stacks[*(const size_t *)pa];
-	const struct sf_fold_stack *b = &f->stacks[*(const size_t *)pb];
-	const uint32_t *fa = f->frames + a->first, *fb = f->frames + b->first;
-	size_t n = a->depth < b->depth ? a->depth : b->depth, i;
+	struct pair p = pair_of(ctx, pa, pb);
 	const unsigned char *x, *y;
+	size_t i = p.shared;
 	int cx, cy;
 
-	for (i = 0; i < n && fa[i] == fb[i]; i++)
-		;
-	if (i == n)
-		return a->depth < b->depth ? -1 : a->depth > b->depth;
-	x = (const unsigned char *)name_of(f, fa, i);
-	y = (const unsigned char *)name_of(f, fb, i);
+	if (i == p.a->depth || i == p.b->depth)
+		return p.a->depth < p.b->depth ? -1 : p.a->depth > p.b->depth;
+	x = (const unsigned char *)name_of(ctx, p.fa, i);
+	y = (const unsigned char *)name_of(ctx, p.fb, i);
 	for (; *x && *x == *y; x++, y++)
 		;
-	cx = *x ? *x : i + 1 < a->depth ? ';' : -1;
-	cy = *y ? *y : i + 1 < b->depth ? ';' : -1;
+	cx = *x ? *x : i + 1 < p.a->depth ? ';' : -1;
+	cy = *y ? *y : i + 1 < p.b->depth ? ';' : -1;
 	return cx < cy ? -1 : 1;
 }
 
 /* Frame by frame by name; a stack before its own prefix. */
 static int cmp_frames(const void *pa, const void *pb, void *ctx)
 {
-	const struct sf_fold *f = ctx;
-	const struct sf_fold_stack *a = &f->stacks[*(const size_t *)pa];
-	const struct sf_fold_stack *b = &f->stacks[*(const size_t *)pb];
-	const uint32_t *fa = f->frames + a->first, *fb = f->frames + b->first;
-	size_t n = a->depth < b->depth ? a->depth : b->depth, i;
+	struct pair p = pair_of(ctx, pa, pb);
 
-	for (i = 0; i < n && fa[i] == fb[i]; i++)
-		;
-	if (i == n)
-		return a->depth > b->depth ? -1 : a->depth < b->depth;
-	return strcmp(name_of(f, fa, i), name_of(f, fb, i));
+	if (p.shared == p.a->depth || p.shared == p.b->depth)
+		return p.a->depth > p.b->depth ? -1 : p.a->depth < p.b->depth;
+	return strcmp(name_of(ctx, p.fa, p.shared), name_of(ctx, p.fb, p.shared));
 }
 
+/* The indexes of the stacks, sorted by @cmp. */
 static size_t *sorted_stacks(const struct sf_fold *f,
 			     int (*cmp)(const void *, const void *, void *))
 {
