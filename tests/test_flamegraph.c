@@ -130,9 +130,9 @@ static char *xml_check(const char *image)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *path, *buf = NULL, *cmd;
-	size_t cap = 0, len = 0;
+	size_t cap = 0, len = 0, got;
 	FILE *p;
-	int fd;
+	int fd, status;
 
 	assert_true(asprintf(&path, "%s/test_flamegraph_XXXXXX", tmp && *tmp ? tmp : "/tmp") > 0);
 	fd = mkstemp(path);
@@ -142,23 +142,21 @@ static char *xml_check(const char *image)
 	assert_true(asprintf(&cmd, "'%s' -B '%s' '%s'", python3, check_script, path) > 0);
 	p = popen(cmd, "r");
 	assert_non_null(p);
-	for (;;) {
+	do {
 		if (cap - len < 4096) {
 			cap += 65536;
 			buf = realloc(buf, cap);
 			assert_non_null(buf);
 		}
-		size_t got = fread(buf + len, 1, cap - len - 1, p);
-
-		if (!got)
-			break;
+		got = fread(buf + len, 1, cap - len - 1, p);
 		len += got;
-	}
+	} while (got);
 	buf[len] = '\0';
-	assert_int_equal(pclose(p), 0);
+	status = pclose(p);
 	unlink(path);
 	free(path);
 	free(cmd);
+	assert_int_equal(status, 0);
 	return buf;
 }
 
