@@ -240,7 +240,7 @@ static void test_fold_arguments(void **state)
 }
 
 #define HOSTILE_TAIL "<&>\"'", "bad\xff\xfe", "trunc\xc3(", "over\xc0\xaf", \
-	"surr\xed\xa0\x80", "caf\xc3\xa9", "c\x01\x7f\t\r"
+	"surr\xed\xa0\x80", "caf\xc3\xa9", "c\x01\x7f\t\r", "non\xef\xbf\xbe"
 
 static void test_hostile_names(void **state)
 {
@@ -252,13 +252,14 @@ static void test_hostile_names(void **state)
 	add(f, 3, "x:y", "line?break", HOSTILE_TAIL, NULL);
 	out = folded(f);
 	assert_string_equal(out, "x:y;line?break;<&>\"';bad\xff\xfe;trunc\xc3(;over\xc0\xaf;"
-			    "surr\xed\xa0\x80;caf\xc3\xa9;c???? 5\n");
+			    "surr\xed\xa0\x80;caf\xc3\xa9;c????;non\xef\xbf\xbe 5\n");
 	free(out);
 
 	/*
 	 * Entities for & < > " ', '?' for control bytes, U+FFFD for each byte
 	 * outside valid UTF-8: 0xc3 before '(', both bytes of an overlong '/',
-	 * the three of an encoded surrogate.
+	 * the three of an encoded surrogate and of U+FFFE (not an XML
+	 * character).
 	 */
 	out = svg(f, "t\x01<&>\xff");
 	assert_non_null(strstr(out, "<text id=\"title\" x=\"600\" y=\"24\">t?&lt;&amp;&gt;&#xFFFD;<"));
@@ -271,6 +272,7 @@ static void test_hostile_names(void **state)
 	assert_non_null(strstr(out, "<title>surr&#xFFFD;&#xFFFD;&#xFFFD; (5 samples"));
 	assert_non_null(strstr(out, "<title>caf\xc3\xa9 (5 samples"));
 	assert_non_null(strstr(out, "<title>c???? (5 samples"));
+	assert_non_null(strstr(out, "<title>non&#xFFFD;&#xFFFD;&#xFFFD; (5 samples"));
 	assert_tree(out, "title \"t?<&>\\ufffd\"\n"
 			 "\"all\" 5\n"
 			 " \"x:y\" 5\n"
@@ -281,7 +283,8 @@ static void test_hostile_names(void **state)
 			 "      \"over\\ufffd\\ufffd\" 5\n"
 			 "       \"surr\\ufffd\\ufffd\\ufffd\" 5\n"
 			 "        \"caf\\u00e9\" 5\n"
-			 "         \"c????\" 5\n");
+			 "         \"c????\" 5\n"
+			 "          \"non\\ufffd\\ufffd\\ufffd\" 5\n");
 	free(out);
 	sf_fold_free(f);
 }

@@ -338,7 +338,12 @@ int sf_fold_write(const struct sf_fold *f, FILE *out)
 
 /* ---- SVG ---------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 XML character at @s, else 0. */
+/*
+ * Length of the valid UTF-8 XML character at @s, else 0. An XML parser
+ * refuses the whole document for one byte outside UTF-8 (overlong forms
+ * and surrogates included) or for U+FFFE or U+FFFF, which XML 1.0 leaves
+ * out of its characters.
+ */
 static size_t xml_char_len(const unsigned char *s)
 {
 	uint32_t cp;
