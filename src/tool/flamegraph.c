@@ -34,14 +34,22 @@ static unsigned char fold_byte(unsigned char c)
 	return c < 0x20 || c == 0x7f ? '?' : c;
 }
 
-/* FNV-1a over the name as stored. */
-static uint64_t name_hash(const char *s)
+#define FNV_BASIS	0xcbf29ce484222325ULL
+#define FNV_PRIME	0x100000001b3ULL
+
+static uint32_t fnv_fold(uint64_t h)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* FNV-1a over the name as stored. */
+static uint32_t name_hash(const char *s)
+{
+	uint64_t h = FNV_BASIS;
 
 	for (; *s; s++)
-		h = (h ^ fold_byte((unsigned char)*s)) * 0x100000001b3ULL;
-	return h ^ (h >> 29);
+		h = (h ^ fold_byte((unsigned char)*s)) * FNV_PRIME;
+	return fnv_fold(h);
 }
 
 static bool name_equal(const char *stored, const char *s)
@@ -75,24 +83,11 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 	return p;
 }
 
-typedef uint64_t (*hash_of_fn)(const struct sf_fold *f, size_t i);
-
-static uint64_t hash_of_name(const struct sf_fold *f, size_t i)
-{
-	return f->names[i].hash;
-}
-
-static uint64_t hash_of_stack(const struct sf_fold *f, size_t i)
-{
-	return f->stacks[i].hash;
-}
-
 /* Keep the table at most half full before one more of its @n entries. */
-static int table_reserve(const struct sf_fold *f, uint32_t **tab, size_t *cap, size_t n,
-			 hash_of_fn hash_of)
+static int table_reserve(struct sf_fold_slot **tab, size_t *cap, size_t n)
 {
-	size_t ncap = *cap ? *cap * 2 : 64, i;
-	uint32_t *nt;
+	size_t ncap = *cap ? *cap * 2 : 64, i, slot;
+	struct sf_fold_slot *nt;
 
 	if ((n + 1) * 2 <= *cap)
 		return 0;
@@ -101,12 +96,12 @@ static int table_reserve(const struct sf_fold *f, uint32_t **tab, size_t *cap, s
 	nt = calloc(ncap, sizeof(*nt));
 	if (!nt)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		size_t slot = hash_of(f, i) & (ncap - 1);
-
-		while (nt[slot])
-			slot = (slot + 1) & (ncap - 1);
-		nt[slot] = (uint32_t)i + 1;
+	for (i = 0; i < *cap; i++) {
+		if (!(*tab)[i].index)
+			continue;
+		for (slot = (*tab)[i].hash & (ncap - 1); nt[slot].index; slot = (slot + 1) & (ncap - 1))
+			;
+		nt[slot] = (*tab)[i];
 	}
 	free(*tab);
 	*tab = nt;
@@ -116,20 +111,19 @@ static int table_reserve(const struct sf_fold *f, uint32_t **tab, size_t *cap, s
 
 static int intern(struct sf_fold *f, const char *s, uint32_t *id)
 {
-	struct sf_fold_name *names;
-	uint64_t h = name_hash(s);
+	uint32_t h = name_hash(s);
 	size_t slot, len = strlen(s), i;
-	char *copy;
+	char **names, *copy;
 	int ret;
 
-	ret = table_reserve(f, &f->name_tab, &f->name_tab_cap, f->n_names, hash_of_name);
+	ret = table_reserve(&f->name_tab, &f->name_tab_cap, f->n_names);
 	if (ret)
 		return ret;
-	for (slot = h & (f->name_tab_cap - 1); f->name_tab[slot];
+	for (slot = h & (f->name_tab_cap - 1); f->name_tab[slot].index;
 	     slot = (slot + 1) & (f->name_tab_cap - 1)) {
-		uint32_t cand = f->name_tab[slot] - 1;
+		uint32_t cand = f->name_tab[slot].index - 1;
 
-		if (f->names[cand].hash == h && name_equal(f->names[cand].s, s)) {
+		if (f->name_tab[slot].hash == h && name_equal(f->names[cand], s)) {
 			*id = cand;
 			return 0;
 		}
@@ -144,10 +138,9 @@ static int intern(struct sf_fold *f, const char *s, uint32_t *id)
 	for (i = 0; i < len; i++)
 		copy[i] = (char)fold_byte((unsigned char)s[i]);
 	copy[len] = '\0';
-	f->names[f->n_names].s = copy;
-	f->names[f->n_names].hash = h;
+	f->names[f->n_names] = copy;
 	*id = (uint32_t)f->n_names;
-	f->name_tab[slot] = (uint32_t)++f->n_names;
+	f->name_tab[slot] = (struct sf_fold_slot){ (uint32_t)++f->n_names, h };
 	return 0;
 }
 
@@ -160,8 +153,8 @@ int sf_fold_init(struct sf_fold *f)
 int sf_fold_add(struct sf_fold *f, const char *const *frames, size_t n, uint64_t count)
 {
 	struct sf_fold_stack *stacks;
-	uint64_t h = 0xcbf29ce484222325ULL;
-	uint32_t *ids;
+	uint64_t fnv = FNV_BASIS;
+	uint32_t *ids, h;
 	size_t i, slot;
 	int ret;
 
@@ -181,7 +174,7 @@ int sf_fold_add(struct sf_fold *f, const char *const *frames, size_t n, uint64_t
 	if (!ids)
 		return -ENOMEM;
 	f->frames = ids;
-	ret = table_reserve(f, &f->stack_tab, &f->stack_tab_cap, f->n_stacks, hash_of_stack);
+	ret = table_reserve(&f->stack_tab, &f->stack_tab_cap, f->n_stacks);
 	if (ret)
 		return ret;
 	ids = f->frames + f->n_frames;
@@ -189,14 +182,14 @@ int sf_fold_add(struct sf_fold *f, const char *const *frames, size_t n, uint64_t
 		ret = intern(f, frames[i], &ids[i]);
 		if (ret)
 			return ret;
-		h = (h ^ ids[i]) * 0x100000001b3ULL;
+		fnv = (fnv ^ ids[i]) * FNV_PRIME;
 	}
-	h ^= h >> 29;
-	for (slot = h & (f->stack_tab_cap - 1); f->stack_tab[slot];
+	h = fnv_fold(fnv);
+	for (slot = h & (f->stack_tab_cap - 1); f->stack_tab[slot].index;
 	     slot = (slot + 1) & (f->stack_tab_cap - 1)) {
-		struct sf_fold_stack *s = &f->stacks[f->stack_tab[slot] - 1];
+		struct sf_fold_stack *s = &f->stacks[f->stack_tab[slot].index - 1];
 
-		if (s->hash == h && s->depth == n &&
+		if (f->stack_tab[slot].hash == h && s->depth == n &&
 		    !memcmp(f->frames + s->first, ids, n * sizeof(*ids))) {
 			s->count += count;
 			f->total += count;
@@ -207,8 +200,8 @@ int sf_fold_add(struct sf_fold *f, const char *const *frames, size_t n, uint64_t
 	if (!stacks)
 		return -ENOMEM;
 	f->stacks = stacks;
-	f->stacks[f->n_stacks] = (struct sf_fold_stack){ f->n_frames, n, count, h };
-	f->stack_tab[slot] = (uint32_t)++f->n_stacks;
+	f->stacks[f->n_stacks] = (struct sf_fold_stack){ f->n_frames, n, count };
+	f->stack_tab[slot] = (struct sf_fold_slot){ (uint32_t)++f->n_stacks, h };
 	f->n_frames += n;
 	f->total += count;
 	return 0;
@@ -219,7 +212,7 @@ void sf_fold_free(struct sf_fold *f)
 	size_t i;
 
 	for (i = 0; i < f->n_names; i++)
-		free(f->names[i].s);
+		free(f->names[i]);
 	free(f->names);
 	free(f->name_tab);
 	free(f->frames);
@@ -241,7 +234,7 @@ static int write_status(FILE *out)
 
 static const char *name_of(const struct sf_fold *f, const uint32_t *ids, size_t i)
 {
-	return f->names[ids[i]].s;
+	return f->names[ids[i]];
 }
 
 /* Two stacks to order (from their indexes), and the frames they share first. */
@@ -424,7 +417,8 @@ static void svg_frame(struct svg *g, const char *name, size_t depth, uint64_t st
 	double w = depth ? (double)count * g->scale : SVG_WIDTH - 2 * SVG_PAD;
 	double y = g->height - BOTTOM - (double)(depth + 1) * ROW;
 	double fit = (w - 6) / CHAR_PX;
-	uint64_t total = g->f->total, h;
+	uint64_t total = g->f->total;
+	uint32_t h;
 	size_t chars;
 
 	if (w < MIN_PX) {
@@ -442,7 +436,7 @@ static void svg_frame(struct svg *g, const char *name, size_t depth, uint64_t st
 		total ? 100.0 * (double)count / (double)total : 0.0);
 	fprintf(g->out, "<rect x=\"%.3f\" y=\"%.1f\" width=\"%.3f\" height=\"%.1f\" "
 		"fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
-		x, y, w, ROW - 1, 205 + (unsigned)(h % 51), (unsigned)((h >> 8) % 231),
+		x, y, w, ROW - 1, 205 + (unsigned)(h % 51), (unsigned)((h >> 8) % 191),
 		(unsigned)((h >> 16) % 56), x + 3, y + 11.5);
 	chars = xml_text(NULL, name, 0);
 	if (fit >= (double)chars)
@@ -472,7 +466,7 @@ static void svg_frames(struct svg *g, const size_t *order, struct open_frame *op
 			common++;
 		while (depth > common) {
 			depth--;
-			svg_frame(g, f->names[open[depth].id].s, depth + 1, open[depth].start,
+			svg_frame(g, f->names[open[depth].id], depth + 1, open[depth].start,
 				  open[depth].count);
 		}
 		if (!s)

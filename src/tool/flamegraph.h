@@ -23,30 +23,31 @@
 
 /**
  * struct sf_fold - distinct stacks and their counts.
- * @names: interned names (as stored, with their hash), by name id.
+ * @names: interned names (as stored), by name id.
  * @n_names: names interned.
  * @cap_names: room in @names.
- * @name_tab: open-addressing table of name id + 1 (0: empty slot).
+ * @name_tab: open-addressing table of the names: each slot holds a name id
+ *	+ 1 (0: empty slot) and the name's hash.
  * @name_tab_cap: its slots (a power of two, or 0).
  * @frames: the name ids of every distinct stack, one after the other.
  * @n_frames: ids used in @frames.
  * @cap_frames: room in @frames.
- * @stacks: the distinct stacks (first id in @frames, depth, count, hash).
+ * @stacks: the distinct stacks (first id in @frames, depth, count).
  * @n_stacks: distinct stacks.
  * @cap_stacks: room in @stacks.
- * @stack_tab: open-addressing table of stack index + 1 (0: empty slot).
+ * @stack_tab: open-addressing table of the stacks, as @name_tab.
  * @stack_tab_cap: its slots (a power of two, or 0).
  * @total: the sum of all counts.
  *
  * The fields are for flamegraph.c; read the result through the writers.
  */
 struct sf_fold {
-	struct sf_fold_name {
-		char *s;
-		uint64_t hash;
-	} *names;
+	char **names;
 	size_t n_names, cap_names;
-	uint32_t *name_tab;
+	struct sf_fold_slot {
+		uint32_t index;
+		uint32_t hash;
+	} *name_tab;
 	size_t name_tab_cap;
 	uint32_t *frames;
 	size_t n_frames, cap_frames;
@@ -54,10 +55,9 @@ struct sf_fold {
 		size_t first;
 		size_t depth;
 		uint64_t count;
-		uint64_t hash;
 	} *stacks;
 	size_t n_stacks, cap_stacks;
-	uint32_t *stack_tab;
+	struct sf_fold_slot *stack_tab;
 	size_t stack_tab_cap;
 	uint64_t total;
 };
