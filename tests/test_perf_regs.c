@@ -75,6 +75,22 @@ static void expect_no_reg(struct sf_sample *s, unsigned dwarf)
 	assert_int_equal(sf_sample_get_reg(s, dwarf, &v), -SFRAME_ERR_NO_REG);
 }
 
+/* The roles, the register count and the stack window of a converted sample. */
+static void expect_sample(struct sf_sample *s, uint64_t pc, uint64_t sp, uint64_t fp, uint64_t ra,
+			  uint32_t nregs)
+{
+	assert_int_equal(s->pc, pc);
+	assert_int_equal(s->sp, sp);
+	assert_int_equal(s->fp, fp);
+	assert_int_equal(s->ra, ra);
+	assert_int_equal(s->nregs, nregs);
+	expect_no_reg(s, nregs);
+	/* The stack copy starts at the user SP. */
+	assert_ptr_equal(s->stack, stack_copy);
+	assert_int_equal(s->stack_addr, sp);
+	assert_int_equal(s->stack_len, 40);
+}
+
 static void test_arch_names(void **state)
 {
 	(void)state;
@@ -102,18 +118,9 @@ static void test_x86_64(void **state)
 	make_sample(&ps, MASK_X86_64);
 	assert_int_equal(ps.nregs, 20);
 	convert(EM_X86_64, MASK_X86_64, &ps, &s);
-	assert_int_equal(s.pc, 0x1008);
-	assert_int_equal(s.sp, 0x1007);
-	assert_int_equal(s.fp, 0x1006);
-	assert_int_equal(s.ra, 0);
-	assert_int_equal(s.nregs, 17);
+	expect_sample(&s, 0x1008, 0x1007, 0x1006, 0, 17);
 	for (d = 0; d < 17; d++)
 		expect_reg(&s, d, 0x1000 + perf_of_dwarf[d]);
-	expect_no_reg(&s, 17);
-	/* The stack copy starts at the user SP. */
-	assert_ptr_equal(s.stack, stack_copy);
-	assert_int_equal(s.stack_addr, 0x1007);
-	assert_int_equal(s.stack_len, 40);
 }
 
 static void test_aarch64(void **state)
@@ -125,15 +132,9 @@ static void test_aarch64(void **state)
 	(void)state;
 	make_sample(&ps, MASK_AARCH64);
 	convert(EM_AARCH64, MASK_AARCH64, &ps, &s);
-	assert_int_equal(s.pc, 0x1020);
-	assert_int_equal(s.sp, 0x101f);
-	assert_int_equal(s.fp, 0x101d);
-	assert_int_equal(s.ra, 0x101e);
-	assert_int_equal(s.nregs, 32);
+	expect_sample(&s, 0x1020, 0x101f, 0x101d, 0x101e, 32);
 	for (d = 0; d < 32; d++)
 		expect_reg(&s, d, 0x1000 + d);
-	expect_no_reg(&s, 32);
-	assert_int_equal(s.stack_addr, 0x101f);
 }
 
 static void test_s390x(void **state)
@@ -148,16 +149,10 @@ static void test_s390x(void **state)
 	for (k = 0; k < 2; k++) {
 		make_sample(&ps, masks[k]);
 		convert(EM_S390, masks[k], &ps, &s);
-		assert_int_equal(s.pc, 0x1021);
-		assert_int_equal(s.sp, 0x100f);
-		assert_int_equal(s.fp, 0x100b);
-		assert_int_equal(s.ra, 0x100e);
-		assert_int_equal(s.nregs, 16);
+		/* DWARF 16 is f0: not taken from perf's f registers. */
+		expect_sample(&s, 0x1021, 0x100f, 0x100b, 0x100e, 16);
 		for (d = 0; d < 16; d++)
 			expect_reg(&s, d, 0x1000 + d);
-		/* DWARF 16 is f0: not taken from perf's f registers. */
-		expect_no_reg(&s, 16);
-		assert_int_equal(s.stack_addr, 0x100f);
 	}
 }
 
