@@ -80,22 +80,23 @@ struct arch {
 	unsigned char perf_of_dwarf[32];
 	unsigned pc;
 	struct { unsigned reg; uint64_t value; } other[4];
+	uint64_t fp_ra;		/* perf's FP and link register (x86_64: FP) */
 };
 
 static const struct arch arches[] = {
 	{ EM_X86_64, "x86_64", 0xff0fff, 17,
 	  { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 }, 8,
 	  /* flags, cs, ss as a 64-bit user task has them */
-	  { { 9, 0x246 }, { 10, 0x33 }, { 11, 0x2b }, { 0, 0 } } },
+	  { { 9, 0x246 }, { 10, 0x33 }, { 11, 0x2b }, { 0, 0 } }, UINT64_C(1) << 6 },
 	{ EM_AARCH64, "aarch64", (UINT64_C(1) << 33) - 1, 32,
 	  { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
 	    22, 23, 24, 25, 26, 27, 28, 29, 30, 31 }, 32,
-	  { { 0, 0 } } },
+	  { { 0, 0 } }, UINT64_C(3) << 29 },
 	{ EM_S390, "s390x", (UINT64_C(1) << 34) - 1, 16,
 	  { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 }, 33,
 	  /* the PSW mask of a 64-bit problem-state task; f0 and f15 */
 	  { { 32, UINT64_C(0x0705000180000000) }, { 16, 0x3ff0000000000000 },
-	    { 31, 0x4000000000000000 }, { 0, 0 } } },
+	    { 31, 0x4000000000000000 }, { 0, 0 } }, UINT64_C(1) << 11 | UINT64_C(1) << 14 },
 };
 
 static const struct arch *arch_of(uint16_t machine)
@@ -315,6 +316,51 @@ static void check_walks(const struct sf_target *t, const struct sf_sample *got,
 	*frames_seen += n1;
 }
 
+/*
+ * The sample again as an event whose mask lacks FP and the link register
+ * would give it: its walk is the full one, or stops where a rule needs
+ * one of them with "no such register" after the same frames, never with
+ * a wrong frame or another error. Return whether it stopped so.
+ */
+static bool check_without_fp_ra(const struct sf_target *t, const struct arch *a,
+				const struct sf_perf_sample *ps, const struct sf_sample *want)
+{
+	static struct sframe_frame f1[MAX_FRAMES], f2[MAX_FRAMES];
+	static struct sf_perf_sample cut;
+	uint64_t mask = a->mask & ~a->fp_ra;
+	struct sf_sample s;
+	uint32_t n1, n2, k = 0, i;
+	char err[256];
+	int r1, r2;
+
+	cut = *ps;
+	cut.nregs = 0;
+	for (i = 0; i < 64; i++) {
+		if (!(a->mask >> i & 1))
+			continue;
+		if (mask >> i & 1)
+			cut.regs[cut.nregs++] = ps->regs[k];
+		k++;
+	}
+	if (sf_perf_regs_sample(a->machine, mask, &cut, &s, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(s.fp, 0);
+	assert_int_equal(s.ra, 0);
+	r1 = sf_target_unwind(t, want, 0, f1, MAX_FRAMES, &n1);
+	r2 = sf_target_unwind(t, &s, 0, f2, MAX_FRAMES, &n2);
+	assert_true(n2 <= n1);
+	for (i = 0; i < n2; i++)
+		assert_int_equal(f2[i].pc, f1[i].pc);
+	if (r2 == -SFRAME_ERR_NO_REG)
+		return true;
+	/* The frames' CFAs too (the last frame of a stopped walk has none). */
+	assert_int_equal(r2, r1);
+	assert_int_equal(n2, n1);
+	for (i = 0; i < n2; i++)
+		assert_int_equal(f2[i].cfa, f1[i].cfa);
+	return false;
+}
+
 static void test_combo(void **state)
 {
 	const char *combo = *state;
@@ -328,7 +374,7 @@ static void test_combo(void **state)
 	struct sf_perf_comm c;
 	struct sf_sample want, got;
 	struct exec_map map;
-	unsigned long written, samples = 0, frames = 0;
+	unsigned long written, samples = 0, frames = 0, no_reg = 0;
 	uint64_t pos = 0;
 	int r;
 
@@ -380,13 +426,17 @@ static void test_combo(void **state)
 			fail_msg("sample %lu: %s", samples, err);
 		check_sample(&got, &want);
 		check_walks(&t, &got, &want, &frames);
+		no_reg += check_without_fp_ra(&t, arch_of(snap.machine), &ps, &want);
 	}
 	if (r < 0)
 		fail_msg("%s", err);
 	assert_int_equal(sf_snapshot_next(&snap, &want, err, sizeof(err)), 0);
 	assert_int_equal(samples, written);
-	print_message("%s: %lu samples read back, %lu frames walked alike\n", combo, samples,
-		      frames);
+	print_message("%s: %lu samples read back, %lu frames walked alike; without FP and "
+		      "link register, %lu walks stopped for want of one\n", combo, samples, frames,
+		      no_reg);
+	/* Every sample in a function whose CFA is FP-based needs FP. */
+	assert_true(no_reg > 0);
 	sf_snapshot_close(&snap);
 	sf_perf_close(&f);
 	sf_target_free(&t);
