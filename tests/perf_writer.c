@@ -143,20 +143,25 @@ void rec_end(struct img *m)
 	set_data_size(m);
 }
 
-void end_with_arch(struct img *m, const char *arch)
+void end_with_features(struct img *m, const struct pw_feature *f, unsigned n)
 {
-	size_t n = strlen(arch) + 1, padded = (n + 63) / 64 * 64;
-	size_t table = m->len;
+	size_t table = m->len, at = table + 16 * (size_t)n;
+	unsigned i;
 
-	/* The bitmap's first u64, in the writer's byte order. */
-	put(m, 72, get(m, 72, 8) | UINT64_C(1) << PW_HEADER_ARCH, 8);
 	/* One perf_file_section (offset, size) per feature bit set, then the data. */
-	add(m, table + 16, 8);
-	add(m, 4 + padded, 8);
-	add(m, padded, 4);
-	add_bytes(m, arch, n);
-	while (n++ < padded)
-		add(m, 0, 1);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(f[i].value) + 1, padded = (len + 63) / 64 * 64;
+
+		assert_true(f[i].bit < 64 && (i == 0 || f[i].bit > f[i - 1].bit));
+		/* The bitmap's first u64, in the writer's byte order. */
+		put(m, 72, get(m, 72, 8) | UINT64_C(1) << f[i].bit, 8);
+		put(m, table + 16 * i, at, 8);
+		put(m, table + 16 * i + 8, 4 + padded, 8);
+		put(m, at, padded, 4);
+		memcpy(m->b + at + 4, f[i].value, len);
+		at += 4 + padded;
+		put(m, at - 1, 0, 1);
+	}
 }
 
 void write_img(const struct img *m, const char *path)

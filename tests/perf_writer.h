@@ -43,8 +43,15 @@ struct ev {
 #define HDR 104
 #define ATTR_SZ 128
 
-/* perf's feature bit of the architecture ("uname -m") section. */
+/* perf's feature bits of sections holding one string (perf's header.h). */
+#define PW_HEADER_HOSTNAME 3
 #define PW_HEADER_ARCH 6
+
+/* A feature section holding a string: its bit, its value. */
+struct pw_feature {
+	unsigned bit;
+	const char *value;
+};
 
 /* Store @v in @width bytes at @off, in the image's byte order. */
 void put(struct img *m, size_t off, uint64_t v, unsigned width);
@@ -66,12 +73,14 @@ uint64_t data_off(const struct img *m);
 void set_data_size(struct img *m);
 
 /*
- * end_with_arch() - behind the data section, the one feature section
- * HEADER_ARCH holding @arch as perf writes strings (u32 length, then the
- * string with its NUL padded to 64 bytes), its bit set in the header's
- * feature bitmap. No record can follow.
+ * end_with_features() - behind the data section, the feature sections
+ * @f[0..@n) (bits below 64, in increasing order), each a string as perf
+ * writes them (u32 length, then the string with its NUL padded to 64
+ * bytes), their bits set in the header's feature bitmap. perf always
+ * writes HOSTNAME: a reader of a file of the other byte order tells by
+ * that bit how wide the words of the bitmap were. No record can follow.
  */
-void end_with_arch(struct img *m, const char *arch);
+void end_with_features(struct img *m, const struct pw_feature *f, unsigned n);
 
 /* write_img() - the image into the file @path (created or truncated). */
 void write_img(const struct img *m, const char *path);

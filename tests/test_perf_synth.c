@@ -31,8 +31,8 @@
  *   static ET_EXEC files, loaded at their link addresses (load bias 0), so
  *   the snapshots' PCs are link-time addresses and the mapping starts at
  *   the segment's page, file offset its page's offset;
- * - a COMM naming the process, then HEADER_ARCH ("uname -m") behind the
- *   data section.
+ * - a COMM naming the process, then behind the data section the feature
+ *   sections HOSTNAME (perf always writes it) and ARCH ("uname -m").
  *
  * Usage: test_perf_synth FIXTURES_DIR OUT_DIR (the .data files stay in
  * OUT_DIR, perf-synth-<combo>.data).
@@ -220,6 +220,9 @@ static unsigned long write_perf_data(const char *combo, const char *exe, const c
 	struct sf_sample s;
 	const struct arch *a;
 	struct ev ev = { .sample_type = SAMPLE_TYPE, .sample_id_all = true };
+	struct pw_feature features[2] = {
+		{ PW_HEADER_HOSTNAME, "sframe-test" }, { PW_HEADER_ARCH, NULL },
+	};
 	unsigned long n = 0;
 	char err[512];
 	int r;
@@ -257,7 +260,8 @@ static unsigned long write_perf_data(const char *combo, const char *exe, const c
 	}
 	if (r < 0)
 		fail_msg("%s: %s", snap_path, err);
-	end_with_arch(&m, a->uname);
+	features[1].value = a->uname;
+	end_with_features(&m, features, 2);
 	sf_snapshot_close(&snap);
 	write_img(&m, out);
 	print_message("%s: %lu samples of %" PRIu32 " stack bytes each, %s-endian: %zu bytes\n",
@@ -265,20 +269,30 @@ static unsigned long write_perf_data(const char *combo, const char *exe, const c
 	return n;
 }
 
-/* The HEADER_ARCH section: bit 6 of the bitmap, the first section behind the data. */
-static void check_arch_feature(const struct sf_perf_file *f, const char *uname)
+/*
+ * The feature sections behind the data: the bitmap has HOSTNAME and ARCH,
+ * the table their offsets and sizes (u32 length, string padded to 64).
+ */
+static void check_features(const struct sf_perf_file *f, const char *uname)
 {
+	static const char *const value[2] = { "sframe-test", NULL };
 	const unsigned char *p = f->in.file;
 	uint64_t table = f->data_off + f->data_size, off, size;
+	unsigned i;
 
-	assert_int_equal(f->features[0], UINT64_C(1) << PW_HEADER_ARCH);
-	assert_true(table + 16 <= f->in.file_size);
-	off = sf_perf_u64(f, p + table);
-	size = sf_perf_u64(f, p + table + 8);
-	assert_int_equal(size, 4 + 64);
-	assert_true(off + size == f->in.file_size);
-	assert_int_equal(sf_get_uint(p + off, 4, f->be), 64);
-	assert_string_equal((const char *)p + off + 4, uname);
+	assert_int_equal(f->features[0], UINT64_C(1) << PW_HEADER_HOSTNAME |
+			 UINT64_C(1) << PW_HEADER_ARCH);
+	assert_true(table + 32 <= f->in.file_size);
+	for (i = 0; i < 2; i++) {
+		off = sf_perf_u64(f, p + table + 16 * i);
+		size = sf_perf_u64(f, p + table + 16 * i + 8);
+		assert_int_equal(size, 4 + 64);
+		assert_int_equal(off, table + 32 + 68 * i);
+		assert_true(off + size <= f->in.file_size);
+		assert_int_equal(sf_get_uint(p + off, 4, f->be), 64);
+		assert_string_equal((const char *)p + off + 4, value[i] ? value[i] : uname);
+	}
+	assert_int_equal(table + 32 + 2 * 68, f->in.file_size);
 }
 
 /* The snapshot's sample @want, as the perf sample converted gives it. */
@@ -391,7 +405,7 @@ static void test_combo(void **state)
 	if (sf_snapshot_open(snap_path, &snap, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_int_equal(f.be, snap.be);
-	check_arch_feature(&f, arch_of(snap.machine)->uname);
+	check_features(&f, arch_of(snap.machine)->uname);
 	assert_int_equal(sf_perf_arch_machine(arch_of(snap.machine)->uname), snap.machine);
 	assert_int_equal(f.nattrs, 1);
 	assert_int_equal(f.attrs[0].sample_type, SAMPLE_TYPE);
