@@ -67,6 +67,18 @@ void add_string(struct img *m, const char *s)
  * bit 2 (little-endian writer) or bit 5 (big-endian writer, bit-fields
  * from the top).
  */
+void put_attr(struct img *m, size_t a, const struct ev *ev)
+{
+	put(m, a + 0, 1, 4);			/* type: software */
+	put(m, a + 4, ATTR_SZ, 4);
+	put(m, a + 24, ev->sample_type, 8);
+	put(m, a + 32, ev->read_format, 8);
+	if (ev->sample_id_all)
+		m->b[a + 42] = m->be ? 0x20 : 0x04;
+	put(m, a + 80, ev->regs_user, 8);
+	put(m, a + 88, ev->stack_user, 4);
+}
+
 void begin(struct img *m, bool be, const struct ev *evs, unsigned nev)
 {
 	size_t ids_off[4], attrs_off, i, k;
@@ -90,14 +102,7 @@ void begin(struct img *m, bool be, const struct ev *evs, unsigned nev)
 	for (i = 0; i < nev; i++) {
 		size_t a = m->len;
 
-		put(m, a + 0, 1, 4);			/* type: software */
-		put(m, a + 4, ATTR_SZ, 4);
-		put(m, a + 24, evs[i].sample_type, 8);
-		put(m, a + 32, evs[i].read_format, 8);
-		if (evs[i].sample_id_all)
-			m->b[a + 42] = be ? 0x20 : 0x04;
-		put(m, a + 80, evs[i].regs_user, 8);
-		put(m, a + 88, evs[i].stack_user, 4);
+		put_attr(m, a, &evs[i]);
 		put(m, a + ATTR_SZ, ids_off[i], 8);
 		put(m, a + ATTR_SZ + 8, 8 * evs[i].nids, 8);
 	}
