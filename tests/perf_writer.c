@@ -79,16 +79,21 @@ void put_attr(struct img *m, size_t a, const struct ev *ev)
 	put(m, a + 88, ev->stack_user, 4);
 }
 
-void begin(struct img *m, bool be, const struct ev *evs, unsigned nev)
+void reset_img(struct img *m, bool be)
 {
-	size_t ids_off[4], attrs_off, i, k;
-
-	assert_true(nev <= 4);
 	if (m->b)
 		memset(m->b, 0, m->cap);
 	m->len = 0;
 	m->rec = 0;
 	m->be = be;
+}
+
+void begin(struct img *m, bool be, const struct ev *evs, unsigned nev)
+{
+	size_t ids_off[4], attrs_off, i, k;
+
+	assert_true(nev <= 4);
+	reset_img(m, be);
 	add_bytes(m, be ? "2ELIFREP" : "PERFILE2", 8);
 	put(m, 8, HDR, 8);
 	put(m, 16, ATTR_SZ + 16, 8);

@@ -63,6 +63,8 @@ void add_string(struct img *m, const char *s);
 /* Read back a stored value. */
 uint64_t get(const struct img *m, size_t off, unsigned width);
 
+/* Empty the image (its buffer kept, zeroed), to be written in the given byte order. */
+void reset_img(struct img *m, bool be);
 /* An event's perf_event_attr (ATTR_SZ bytes) at @a. */
 void put_attr(struct img *m, size_t a, const struct ev *ev);
 /* Start an image of @nev (at most 4) events: header, ids, attributes. */
