@@ -97,6 +97,7 @@ static void test_arch_names(void **state)
 	assert_int_equal(sf_perf_arch_machine("x86_64"), EM_X86_64);
 	assert_int_equal(sf_perf_arch_machine("aarch64"), EM_AARCH64);
 	assert_int_equal(sf_perf_arch_machine("arm64"), EM_AARCH64);
+	assert_int_equal(sf_perf_arch_machine("aarch64_be"), EM_AARCH64);
 	assert_int_equal(sf_perf_arch_machine("s390x"), EM_S390);
 	assert_int_equal(sf_perf_arch_machine("s390"), EM_S390);
 	assert_int_equal(sf_perf_arch_machine("i686"), 0);

@@ -62,7 +62,8 @@ uint16_t sf_perf_arch_machine(const char *uname_m)
 {
 	if (strcmp(uname_m, "x86_64") == 0)
 		return EM_X86_64;
-	if (strcmp(uname_m, "aarch64") == 0 || strcmp(uname_m, "arm64") == 0)
+	if (strcmp(uname_m, "aarch64") == 0 || strcmp(uname_m, "aarch64_be") == 0 ||
+	    strcmp(uname_m, "arm64") == 0)
 		return EM_AARCH64;
 	if (strcmp(uname_m, "s390x") == 0 || strcmp(uname_m, "s390") == 0)
 		return EM_S390;

@@ -27,7 +27,7 @@
 /**
  * sf_perf_arch_machine() - the ELF machine of a perf.data file's architecture.
  * @uname_m: the architecture as "uname -m" names it (perf's HEADER_ARCH):
- *	"x86_64", "aarch64" or "arm64", "s390x" or "s390".
+ *	"x86_64", "aarch64" (also "aarch64_be", "arm64"), "s390x" or "s390".
  *
  * Return: EM_X86_64, EM_AARCH64 or EM_S390; 0 for any other name.
  */
