@@ -1837,6 +1837,40 @@ static void fixture_path(char *out, size_t len, const char *sub, const char *fil
 		    len);
 }
 
+/* Build ids, as "readelf -n" prints them (PT_NOTE of LE and BE files); none in an object. */
+static void test_fixture_build_id(void **state)
+{
+	static const char *const cases[][3] = {
+		{ "v3-x86_64", "lib.so", "74735a761c0f34659ccd31e7128c12d5fae58486" },
+		{ "unwind/v3-s390x", "unwind", "4b11edec06f1a8028207898f162b2a10afb4ea16" },
+		{ "unwind/v3-aarch64", "unwind", "3a58936a61aa7142277fd945d72410e3dd900602" },
+		{ "perf", "loop", "cad013119ae42b653e8e55fb086d12fcbf33f030" },
+		{ "v1-aarch64", "cfi.o", "" },
+	};
+	unsigned c;
+
+	(void)state;
+	if (!fixtures_dir)
+		skip();
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char path[PATH_MAX], err[512], hex[2 * SF_BUILD_ID_MAX + 1] = "";
+		const unsigned char *id;
+		struct sf_input in;
+		size_t len = 0, k;
+
+		fixture_path(path, sizeof(path), cases[c][0], cases[c][1], "");
+		assert_int_equal(sf_input_bytes(path, &in, err, sizeof(err)), SF_INPUT_OK);
+		if (sf_elf_build_id(in.file, in.file_size, &id, &len)) {
+			for (k = 0; k < len; k++)
+				snprintf(hex + 2 * k, 3, "%02x", id[k]);
+		}
+		assert_string_equal(hex, cases[c][2]);
+		/* The header alone: no notes to find, nothing read past it. */
+		assert_false(sf_elf_build_id(in.file, 64, &id, &len));
+		sf_input_free(&in);
+	}
+}
+
 /* Linked fixtures (ELF64 LE and BE, v1..v3): the bytes of F.sframe at the address in F.addr. */
 static void test_fixture_linked(void **state)
 {
@@ -2149,6 +2183,7 @@ int main(int argc, char **argv)
 		T(test_fixture_bytes_in_elf32_be),
 		T(test_symbol_sections_elf64_le),
 		T(test_symbol_sections_elf32_be),
+		T(test_fixture_build_id),
 	};
 
 	if (argc > 1)

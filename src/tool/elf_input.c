@@ -51,8 +51,8 @@ struct elf_layout {
 	unsigned char ehsize, shentsize, phentsize, symentsize, relentsize, relaentsize;
 	struct elf_field e_type, e_machine, e_phoff, e_shoff, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
 	struct elf_field sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size, sh_link,
-		sh_info, sh_entsize;
-	struct elf_field p_type, p_flags, p_offset, p_vaddr, p_filesz, p_memsz;
+		sh_info, sh_entsize, sh_addralign;
+	struct elf_field p_type, p_flags, p_offset, p_vaddr, p_filesz, p_memsz, p_align;
 	struct elf_field st_name, st_info, st_shndx, st_value, st_size;
 	struct elf_field r_offset, r_info, r_addend;
 	unsigned char r_sym_shift;
@@ -66,9 +66,9 @@ static const struct elf_layout elf64_layout = {
 	.e_shstrndx = { 62, 2 },
 	.sh_name = { 0, 4 }, .sh_type = { 4, 4 }, .sh_flags = { 8, 8 }, .sh_addr = { 16, 8 },
 	.sh_offset = { 24, 8 }, .sh_size = { 32, 8 }, .sh_link = { 40, 4 },
-	.sh_info = { 44, 4 }, .sh_entsize = { 56, 8 },
+	.sh_info = { 44, 4 }, .sh_entsize = { 56, 8 }, .sh_addralign = { 48, 8 },
 	.p_type = { 0, 4 }, .p_flags = { 4, 4 }, .p_offset = { 8, 8 }, .p_vaddr = { 16, 8 },
-	.p_filesz = { 32, 8 }, .p_memsz = { 40, 8 },
+	.p_filesz = { 32, 8 }, .p_memsz = { 40, 8 }, .p_align = { 48, 8 },
 	.st_name = { 0, 4 }, .st_info = { 4, 1 }, .st_shndx = { 6, 2 }, .st_value = { 8, 8 },
 	.st_size = { 16, 8 },
 	.r_offset = { 0, 8 }, .r_info = { 8, 8 }, .r_addend = { 16, 8 },
@@ -83,9 +83,9 @@ static const struct elf_layout elf32_layout = {
 	.e_shstrndx = { 50, 2 },
 	.sh_name = { 0, 4 }, .sh_type = { 4, 4 }, .sh_flags = { 8, 4 }, .sh_addr = { 12, 4 },
 	.sh_offset = { 16, 4 }, .sh_size = { 20, 4 }, .sh_link = { 24, 4 },
-	.sh_info = { 28, 4 }, .sh_entsize = { 36, 4 },
+	.sh_info = { 28, 4 }, .sh_entsize = { 36, 4 }, .sh_addralign = { 32, 4 },
 	.p_type = { 0, 4 }, .p_flags = { 24, 4 }, .p_offset = { 4, 4 }, .p_vaddr = { 8, 4 },
-	.p_filesz = { 16, 4 }, .p_memsz = { 20, 4 },
+	.p_filesz = { 16, 4 }, .p_memsz = { 20, 4 }, .p_align = { 28, 4 },
 	.st_name = { 0, 4 }, .st_info = { 12, 1 }, .st_shndx = { 14, 2 }, .st_value = { 4, 4 },
 	.st_size = { 8, 4 },
 	.r_offset = { 0, 4 }, .r_info = { 4, 4 }, .r_addend = { 8, 4 },
@@ -1449,6 +1449,76 @@ void sf_elf_info_free(struct sf_elf_info *info)
 	free(info->syms);
 	free(info->names);
 	memset(info, 0, sizeof(*info));
+}
+
+/* The GNU build id among the notes at [@off, @off + @size), aligned to @align. */
+static bool find_build_id(const struct elf_file *ef, uint64_t off, uint64_t size, uint64_t align,
+			  const unsigned char **id, size_t *len)
+{
+	uint64_t pos = 0;
+
+	if (align != 8)
+		align = 4;
+	if (!in_bounds(off, size, ef->size))
+		return false;
+	while (size - pos >= 12) {
+		const unsigned char *n = ef->data + off + pos;
+		uint64_t namesz = sf_get_uint(n, 4, ef->be), descsz = sf_get_uint(n + 4, 4, ef->be);
+		uint64_t type = sf_get_uint(n + 8, 4, ef->be);
+		uint64_t name_pad = (namesz + align - 1) & ~(align - 1);
+		uint64_t desc_pad = (descsz + align - 1) & ~(align - 1);
+
+		/* Sizes below 2^32: the sums cannot wrap. */
+		if (name_pad > size - pos - 12 || desc_pad > size - pos - 12 - name_pad)
+			return false;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(n + 12, "GNU", 4) == 0 &&
+		    descsz > 0 && descsz <= SF_BUILD_ID_MAX) {
+			*id = n + 12 + name_pad;
+			*len = (size_t)descsz;
+			return true;
+		}
+		pos += 12 + name_pad + desc_pad;
+	}
+	return false;
+}
+
+bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char **id,
+		     size_t *len)
+{
+	struct elf_file ef;
+	uint64_t i;
+
+	memset(&ef, 0, sizeof(ef));
+	ef.data = file;
+	ef.size = size;
+	if (size < SELFMAG || memcmp(file, ELFMAG, SELFMAG) != 0 ||
+	    parse_ehdr_fields(&ef, "", NULL, 0))
+		return false;
+	if (ef.phnum && phdr_table_ok(&ef)) {
+		for (i = 0; i < ef.phnum; i++) {
+			struct elf_phdr ph;
+			uint64_t align;
+
+			get_phdr(&ef, i, &ph);
+			align = get(&ef, ef.data + ef.phoff + i * ef.phentsize, ef.L->p_align);
+			if (ph.type == PT_NOTE &&
+			    find_build_id(&ef, ph.offset, ph.filesz, align, id, len))
+				return true;
+		}
+	}
+	if (parse_ehdr(&ef, "", NULL, 0))
+		return false;
+	for (i = 0; i < ef.shnum; i++) {
+		struct elf_shdr sh;
+
+		get_shdr(&ef, i, &sh);
+		if (sh.type == SHT_NOTE &&
+		    find_build_id(&ef, sh.offset, sh.size,
+				  get(&ef, ef.data + ef.shoff + i * ef.shentsize, ef.L->sh_addralign),
+				  id, len))
+			return true;
+	}
+	return false;
 }
 
 /*

@@ -210,4 +210,21 @@ const struct sf_symbol *sf_symbol_find(const struct sf_elf_info *info, uint64_t 
 bool sf_elf_load_bias(const unsigned char *file, size_t size, uint64_t map_start,
 		      uint64_t map_offset, uint64_t *bias);
 
+/* The longest build id sf_elf_build_id() returns (a SHA-1 is 20 bytes). */
+#define SF_BUILD_ID_MAX 64
+
+/**
+ * sf_elf_build_id() - the GNU build id of an ELF file (NT_GNU_BUILD_ID).
+ * @file: the file's bytes.
+ * @size: their number.
+ * @id: set to the id's first byte, inside @file.
+ * @len: set to its length (1 to SF_BUILD_ID_MAX).
+ *
+ * Looks in the PT_NOTE segments, then in the SHT_NOTE sections.
+ *
+ * Return: true when the file has one.
+ */
+bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char **id,
+		     size_t *len);
+
 #endif /* SFRAME_TOOL_ELF_INPUT_H */

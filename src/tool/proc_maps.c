@@ -168,12 +168,7 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/*
- * Load @open_path into @f: with its SFrame section when it has one, else as
- * plain bytes for its symbols. Return 0, or -1 when the file cannot be read
- * at all (try another path).
- */
-static int load_path(struct sf_proc_file *f, const char *open_path)
+int sf_proc_file_open(struct sf_proc_file *f, const char *open_path)
 {
 	char err[512];
 	int r;
@@ -227,7 +222,7 @@ static void load_vdso(struct sf_proc_file *f, const struct sf_map *m, sframe_rea
 	fd = memfd_create("sframe-vdso", MFD_CLOEXEC);
 	if (fd >= 0 && write(fd, bytes, len) == (ssize_t)len) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		if (load_path(f, path) == 0) {
+		if (sf_proc_file_open(f, path) == 0) {
 			close(fd);
 			free(bytes);
 			return;
@@ -241,58 +236,55 @@ static void load_vdso(struct sf_proc_file *f, const struct sf_map *m, sframe_rea
 	f->loaded = true;
 }
 
-static void load_file(struct sf_proc_file *f, pid_t pid, const struct sf_map *m,
-		      sframe_read_fn read_mem, void *mem_ctx)
+/* What sf_proc_modules_build() loads a live process's files with. */
+struct live_ctx {
+	pid_t pid;
+	sframe_read_fn read_mem;
+	void *mem_ctx;
+};
+
+/* The loader of sf_proc_modules_build(): @ctx is a struct live_ctx. */
+static void load_live_file(struct sf_proc_file *f, const struct sf_map *m, void *ctx)
 {
+	const struct live_ctx *live = ctx;
 	bool deleted = ends_with(m->path, DELETED_SUFFIX);
 	char path[4200];
 
 	if (strcmp(m->path, "[vdso]") == 0) {
-		load_vdso(f, m, read_mem, mem_ctx);
-	} else {
-		/*
-		 * The mapped file itself (the same inode even when deleted or
-		 * replaced; needs privileges), then the path as the process
-		 * sees it (its mount namespace), then the path as we see it.
-		 */
-		snprintf(path, sizeof(path), "/proc/%ld/map_files/%" PRIx64 "-%" PRIx64, (long)pid,
-			 m->start, m->end);
-		if (load_path(f, path) == 0)
-			goto loaded;
-		if (deleted)
-			goto loaded;
-		snprintf(path, sizeof(path), "/proc/%ld/root%s", (long)pid, m->path);
-		if (load_path(f, path) == 0)
-			goto loaded;
-		load_path(f, m->path);
-	}
-loaded:
-	if (!f->loaded)
+		load_vdso(f, m, live->read_mem, live->mem_ctx);
 		return;
-	if (sf_input_is_elf(&f->in)) {
-		char err[512];
-
-		if (sf_elf_info_load(&f->in, &f->info, err, sizeof(err)) && !f->why[0])
-			snprintf(f->why, sizeof(f->why), "%.200s", err);
 	}
+	/*
+	 * The mapped file itself (the same inode even when deleted or
+	 * replaced; needs privileges), then the path as the process sees it
+	 * (its mount namespace), then the path as we see it.
+	 */
+	snprintf(path, sizeof(path), "/proc/%ld/map_files/%" PRIx64 "-%" PRIx64, (long)live->pid,
+		 m->start, m->end);
+	if (sf_proc_file_open(f, path) == 0 || deleted)
+		return;
+	snprintf(path, sizeof(path), "/proc/%ld/root%s", (long)live->pid, m->path);
+	if (sf_proc_file_open(f, path) == 0)
+		return;
+	sf_proc_file_open(f, m->path);
 }
 
-static struct sf_proc_file *get_file(struct sf_proc_modules *pm, pid_t pid, const struct sf_map *m,
-				     sframe_read_fn read_mem, void *mem_ctx)
+static struct sf_proc_file *get_file(struct sf_image_set *set, const struct sf_map *m,
+				     sf_file_loader load, void *ctx)
 {
 	struct sf_proc_file *f, **nv;
 	size_t i;
 
-	for (i = 0; i < pm->nfiles; i++) {
-		f = pm->files[i];
+	for (i = 0; i < set->nfiles; i++) {
+		f = set->files[i];
 		if (f->inode == m->inode && strcmp(f->dev, m->dev) == 0 &&
 		    strcmp(f->key_path, m->path) == 0)
 			return f;
 	}
-	nv = realloc(pm->files, (pm->nfiles + 1) * sizeof(*nv));
+	nv = realloc(set->files, (set->nfiles + 1) * sizeof(*nv));
 	if (!nv)
 		return NULL;
-	pm->files = nv;
+	set->files = nv;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
@@ -303,12 +295,18 @@ static struct sf_proc_file *get_file(struct sf_proc_modules *pm, pid_t pid, cons
 	}
 	f->inode = m->inode;
 	snprintf(f->dev, sizeof(f->dev), "%s", m->dev);
-	pm->files[pm->nfiles++] = f;
-	load_file(f, pid, m, read_mem, mem_ctx);
+	set->files[set->nfiles++] = f;
+	load(f, m, ctx);
+	if (f->loaded && sf_input_is_elf(&f->in)) {
+		char err[512];
+
+		if (sf_elf_info_load(&f->in, &f->info, err, sizeof(err)) && !f->why[0])
+			snprintf(f->why, sizeof(f->why), "%.200s", err);
+	}
 	return f;
 }
 
-static struct sf_proc_image *get_image(struct sf_proc_modules *pm, struct sf_proc_file *f,
+static struct sf_proc_image *get_image(struct sf_image_set *set, struct sf_proc_file *f,
 				       uint64_t bias, bool known)
 {
 	struct sf_proc_image *img, **nv;
@@ -316,42 +314,42 @@ static struct sf_proc_image *get_image(struct sf_proc_modules *pm, struct sf_pro
 	bool seen = false;
 	int r;
 
-	for (i = 0; i < pm->nimages; i++) {
-		if (pm->images[i]->file == f && pm->images[i]->bias == bias &&
-		    pm->images[i]->bias_known == known)
-			return pm->images[i];
-		seen |= pm->images[i]->file == f;
+	for (i = 0; i < set->nimages; i++) {
+		if (set->images[i]->file == f && set->images[i]->bias == bias &&
+		    set->images[i]->bias_known == known)
+			return set->images[i];
+		seen |= set->images[i]->file == f;
 	}
-	nv = realloc(pm->images, (pm->nimages + 1) * sizeof(*nv));
+	nv = realloc(set->images, (set->nimages + 1) * sizeof(*nv));
 	if (!nv)
 		return NULL;
-	pm->images = nv;
+	set->images = nv;
 	img = calloc(1, sizeof(*img));
 	if (!img)
 		return NULL;
 	img->file = f;
 	img->bias = bias;
 	img->bias_known = known;
-	pm->images[pm->nimages++] = img;
+	set->images[set->nimages++] = img;
 	if (!known || !f->in.sec)
 		return img;
 	r = sf_parts_open(&img->parts, f->in.sec, f->in.sec_size, f->in.vaddr + bias);
 	if (r == -ENOMEM) {
-		/* The image stays in the list: sf_proc_modules_free() frees it. */
+		/* The image stays in the list: sf_image_set_free() frees it. */
 		return NULL;
 	} else if (r == -SFRAME_ERR_EMPTY) {
 		snprintf(f->why, sizeof(f->why), "empty .sframe %s (no SFrame data)", f->in.how);
 	} else if (r) {
 		snprintf(f->why, sizeof(f->why), "SFrame section: %s (%s)", sframe_strerror(r),
 			 sframe_errname(r));
-	} else if (img->parts.sec[0].abi != pm->abi) {
+	} else if (img->parts.sec[0].abi != set->abi) {
 		snprintf(f->why, sizeof(f->why), "an SFrame section for %s in a process on %s",
-			 sf_abi_name(img->parts.sec[0].abi), sf_abi_name(pm->abi));
+			 sf_abi_name(img->parts.sec[0].abi), sf_abi_name(set->abi));
 	} else {
 		img->has_sec = true;
 		/* Once per file, however often it is mapped. */
 		if (!seen)
-			sf_parts_warn(&img->parts, f->key_path, "stack");
+			sf_parts_warn(&img->parts, f->key_path, set->cmd);
 	}
 	return img;
 }
@@ -376,15 +374,16 @@ static int grow_table(struct sf_proc_modules *pm, size_t more)
 	return 0;
 }
 
-int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
-			  sframe_read_fn read_mem, void *mem_ctx, struct sf_proc_modules *pm,
-			  char *err, size_t errlen)
+int sf_proc_modules_build_in(struct sf_image_set *set, const struct sf_maps *maps,
+			     sf_file_loader load, void *ctx, struct sf_proc_modules *pm,
+			     char *err, size_t errlen)
 {
 	struct sf_range *ranges = NULL;
 	size_t i, j, count = 0, nranges;
 
 	memset(pm, 0, sizeof(*pm));
-	pm->abi = abi;
+	pm->abi = set->abi;
+	pm->set = set;
 	for (i = 0; i < maps->n; i++)
 		count += is_code(&maps->v[i]);
 	pm->slots = calloc(count ? count : 1, sizeof(*pm->slots));
@@ -400,7 +399,7 @@ int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
 
 		if (!is_code(m))
 			continue;
-		f = get_file(pm, pid, m, read_mem, mem_ctx);
+		f = get_file(set, m, load, ctx);
 		if (!f)
 			goto oom;
 		known = f->loaded && sf_elf_load_bias(f->in.file, f->in.file_size, m->start,
@@ -412,7 +411,7 @@ int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
 				snprintf(f->why, sizeof(f->why), "no PT_LOAD maps offset 0x%" PRIx64,
 					 m->offset);
 		}
-		img = get_image(pm, f, bias, known);
+		img = get_image(set, f, bias, known);
 		if (!img)
 			goto oom;
 		if (!img->has_sec) {
@@ -437,22 +436,54 @@ oom:
 	return -1;
 }
 
-void sf_proc_modules_free(struct sf_proc_modules *pm)
+int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
+			  sframe_read_fn read_mem, void *mem_ctx, struct sf_proc_modules *pm,
+			  char *err, size_t errlen)
+{
+	struct live_ctx live = { pid, read_mem, mem_ctx };
+	struct sf_image_set *set = calloc(1, sizeof(*set));
+	int r;
+
+	if (!set) {
+		memset(pm, 0, sizeof(*pm));
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	set->abi = abi;
+	set->cmd = "stack";
+	r = sf_proc_modules_build_in(set, maps, load_live_file, &live, pm, err, errlen);
+	pm->own_set = true;
+	return r;
+}
+
+void sf_image_set_free(struct sf_image_set *set)
 {
 	size_t i;
 
-	for (i = 0; i < pm->nimages; i++) {
-		sf_parts_free(&pm->images[i]->parts);
-		free(pm->images[i]);
+	for (i = 0; i < set->nimages; i++) {
+		sf_parts_free(&set->images[i]->parts);
+		free(set->images[i]);
 	}
-	for (i = 0; i < pm->nfiles; i++) {
-		sf_elf_info_free(&pm->files[i]->info);
-		sf_input_free(&pm->files[i]->in);
-		free(pm->files[i]->key_path);
-		free(pm->files[i]);
+	for (i = 0; i < set->nfiles; i++) {
+		sf_elf_info_free(&set->files[i]->info);
+		sf_input_free(&set->files[i]->in);
+		free(set->files[i]->key_path);
+		free(set->files[i]);
 	}
-	free(pm->images);
-	free(pm->files);
+	free(set->images);
+	free(set->files);
+	set->images = NULL;
+	set->files = NULL;
+	set->nimages = 0;
+	set->nfiles = 0;
+}
+
+void sf_proc_modules_free(struct sf_proc_modules *pm)
+{
+	if (pm->own_set && pm->set) {
+		sf_image_set_free(pm->set);
+		free(pm->set);
+	}
 	free(pm->slots);
 	memset(pm, 0, sizeof(*pm));
 }

@@ -104,7 +104,57 @@ struct sf_proc_image {
 };
 
 /**
+ * struct sf_image_set - mapped files, each loaded once, and their images,
+ * shared by the module tables built over them (one process's, or every
+ * process's of a perf.data file).
+ * @abi: the processes' SFrame ABI; sections of another ABI are not used.
+ * @cmd: the command named in warnings about a section ("stack", "perf").
+ * @files: the files.
+ * @nfiles: their number.
+ * @images: the images.
+ * @nimages: their number.
+ */
+struct sf_image_set {
+	uint8_t abi;
+	const char *cmd;
+	struct sf_proc_file **files;
+	size_t nfiles;
+	struct sf_proc_image **images;
+	size_t nimages;
+};
+
+/** sf_image_set_free() - release every file and image of @set (not @set). */
+void sf_image_set_free(struct sf_image_set *set);
+
+/**
+ * sf_proc_file_open() - load @open_path into @f: with its SFrame section
+ * when it has one, else as plain bytes for its symbols.
+ * @f: a file of a set, not loaded yet.
+ * @open_path: where to read it.
+ *
+ * Return: 0 (@f->loaded; @f->why says what is missing), or -1 when the file
+ * cannot be read at all (@f->why says why: the caller may try another path).
+ */
+int sf_proc_file_open(struct sf_proc_file *f, const char *open_path);
+
+/**
+ * typedef sf_file_loader - load a file met for the first time.
+ * @f: the new file (@f->key_path, @f->inode and @f->dev set from @m).
+ * @m: the mapping it was met in.
+ * @ctx: the loader's context.
+ *
+ * Loads @f->in with sf_proc_file_open() (or otherwise), or leaves @f not
+ * loaded with @f->why set; the symbols are read afterwards.
+ */
+typedef void (*sf_file_loader)(struct sf_proc_file *f, const struct sf_map *m, void *ctx);
+
+/**
  * struct sf_proc_modules - the module table of a process.
+ * @abi: the process's SFrame ABI.
+ * @set: the files and images the table refers to.
+ * @own_set: @set was made for this table (sf_proc_modules_build()) and is
+ *	freed with it.
+ * @slots: the table's array.
  * @table: one module per executable mapping (for a section of several
  *	parts, one per range of a part's functions in the mapping, and the
  *	gaps between them); @user is its struct sf_proc_image, @sec NULL
@@ -112,10 +162,8 @@ struct sf_proc_image {
  */
 struct sf_proc_modules {
 	uint8_t abi;
-	struct sf_proc_file **files;
-	size_t nfiles;
-	struct sf_proc_image **images;
-	size_t nimages;
+	struct sf_image_set *set;
+	bool own_set;
 	struct sframe_module *slots;
 	struct sframe_module_table table;
 };
@@ -143,6 +191,26 @@ int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
 			  sframe_read_fn read_mem, void *mem_ctx, struct sf_proc_modules *pm,
 			  char *err, size_t errlen);
 
+/**
+ * sf_proc_modules_build_in() - sf_proc_modules_build() over a set of files
+ * kept by the caller: files and images already in @set are reused, new ones
+ * added to it (loaded by @load).
+ * @set: the files; outlives @pm.
+ * @maps: the mappings (executable ones get modules, as
+ *	sf_proc_modules_build() says).
+ * @load: loads a file met for the first time.
+ * @ctx: passed to @load.
+ * @pm: filled; free with sf_proc_modules_free() (also after a failure).
+ * @err: message on failure.
+ * @errlen: its size.
+ *
+ * Return: 0, or -1 (out of memory) with @err set.
+ */
+int sf_proc_modules_build_in(struct sf_image_set *set, const struct sf_maps *maps,
+			     sf_file_loader load, void *ctx, struct sf_proc_modules *pm,
+			     char *err, size_t errlen);
+
+/** sf_proc_modules_free() - release @pm (and its set when it owns it). */
 void sf_proc_modules_free(struct sf_proc_modules *pm);
 
 /**
