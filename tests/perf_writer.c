@@ -86,6 +86,7 @@ void reset_img(struct img *m, bool be)
 	m->len = 0;
 	m->rec = 0;
 	m->be = be;
+	m->pipe = false;
 }
 
 void begin(struct img *m, bool be, const struct ev *evs, unsigned nev)
@@ -142,7 +143,8 @@ uint64_t data_off(const struct img *m)
 
 void set_data_size(struct img *m)
 {
-	put(m, 48, m->len - data_off(m), 8);
+	if (!m->pipe)
+		put(m, 48, m->len - data_off(m), 8);
 }
 
 void rec_end(struct img *m)

@@ -26,6 +26,7 @@ struct img {
 	size_t len;
 	size_t cap;
 	bool be;
+	bool pipe;	/* pipe layout: no data size to keep up to date */
 	size_t rec;	/* start of the record being built */
 };
 
@@ -73,7 +74,7 @@ void begin(struct img *m, bool be, const struct ev *evs, unsigned nev);
 void rec_begin(struct img *m, uint32_t type, uint16_t misc);
 void rec_end(struct img *m);
 uint64_t data_off(const struct img *m);
-/* The data section runs to the end of the image. */
+/* The data section runs to the end of the image (the pipe layout has no size). */
 void set_data_size(struct img *m);
 
 /*

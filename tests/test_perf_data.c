@@ -30,6 +30,32 @@ static const char *fixtures_dir;
 
 /* ---- Building images -------------------------------------------------------- */
 
+/* A HEADER_ATTR record of the pipe layout: the attribute, then the event's ids. */
+static void add_attr_record(struct img *m, const struct ev *ev)
+{
+	unsigned k;
+
+	rec_begin(m, SF_PERF_RECORD_HEADER_ATTR, 0);
+	put_attr(m, m->len, ev);
+	m->len = m->rec + 8 + ATTR_SZ;
+	for (k = 0; k < ev->nids; k++)
+		add(m, ev->ids[k], 8);
+	rec_end(m);
+}
+
+/* The pipe layout's header (magic, its size 16), then a HEADER_ATTR record an event. */
+static void begin_pipe(struct img *m, bool be, const struct ev *evs, unsigned nev)
+{
+	unsigned i;
+
+	reset_img(m, be);
+	m->pipe = true;
+	add_bytes(m, be ? "2ELIFREP" : "PERFILE2", 8);
+	add(m, 16, 8);
+	for (i = 0; i < nev; i++)
+		add_attr_record(m, &evs[i]);
+}
+
 /* Write the image to a temporary file and open it; 0 or the error. */
 static int open_img(const struct img *m, struct sf_perf_file *f, char *err, size_t errlen)
 {
@@ -57,6 +83,17 @@ static void only_record(struct sf_perf_file *f, struct sf_perf_record *rec)
 	uint64_t pos = 0;
 
 	assert_int_equal(sf_perf_next(f, &pos, rec, err, sizeof(err)), 1);
+}
+
+/* The record number @n (from 0) of @f. */
+static void pos_record(struct sf_perf_file *f, unsigned n, struct sf_perf_record *rec)
+{
+	char err[256];
+	uint64_t pos = 0;
+	unsigned i;
+
+	for (i = 0; i <= n; i++)
+		assert_int_equal(sf_perf_next(f, &pos, rec, err, sizeof(err)), 1);
 }
 
 /* The next record of @f, which must be of @type. */
@@ -138,11 +175,107 @@ static const unsigned char stack_bytes[32] = {
 	17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
 };
 
-static void build_full(struct img *m, bool be)
+/*
+ * A build id record (of the pipe layout, or of the build id feature): pid,
+ * 20 bytes of id, size byte, 3 reserved, then the padded name.
+ */
+static void add_build_id_rec(struct img *m, uint16_t misc, const char *id, uint8_t size,
+			     const char *name)
+{
+	unsigned char bytes[24] = { 0 };
+
+	memcpy(bytes, id, strlen(id));
+	bytes[20] = size;
+	rec_begin(m, SF_PERF_RECORD_HEADER_BUILD_ID, misc);
+	add(m, (uint32_t)-1, 4);
+	add_bytes(m, bytes, 24);
+	add_string(m, name);
+	rec_end(m);
+}
+
+/*
+ * Two build ids: a user one whose size byte counts (misc 0x8002:
+ * PERF_RECORD_MISC_BUILD_ID_SIZE and cpumode user), of 16 bytes, and a
+ * kernel one (misc 1) without it, which has 20 bytes whatever that byte says.
+ */
+#define BID_USER "0123456789abcdef"
+#define BID_KERNEL "kernel-build-id-of20"
+static void add_build_ids(struct img *m)
+{
+	add_build_id_rec(m, 0x8002, BID_USER, 16, "/usr/bin/prog");
+	add_build_id_rec(m, 1, BID_KERNEL, 7, "[kernel.kallsyms]");
+}
+
+/* A perf string as the ARCH feature holds it: u32 length (64), the NUL-padded name. */
+static void add_arch(struct img *m, const char *arch)
+{
+	unsigned char name[64] = { 0 };
+
+	memcpy(name, arch, strlen(arch));
+	add(m, 64, 4);
+	add_bytes(m, name, 64);
+}
+
+/*
+ * The features: in the file layout, bits 2 (BUILD_ID) and 6 (ARCH) and
+ * their table behind the data section, then their sections; in the pipe
+ * layout, HEADER_BUILD_ID records (as perf inject -b adds them).
+ */
+static void add_file_features(struct img *m, const char *arch)
+{
+	size_t table = m->len, sec;
+	uint64_t data_size = get(m, 48, 8);
+
+	put(m, 72, (1u << 2) | (1u << 6), 8);
+	m->len += 32;
+	sec = m->len;
+	add_build_ids(m);
+	/* (rec_end() took the records for the data section's.) */
+	put(m, 48, data_size, 8);
+	put(m, table, sec, 8);
+	put(m, table + 8, m->len - sec, 8);
+	sec = m->len;
+	add_arch(m, arch);
+	put(m, table + 16, sec, 8);
+	put(m, table + 24, m->len - sec, 8);
+}
+
+/* A HEADER_FEATURE record of the pipe layout for ARCH (6). */
+static void add_arch_record(struct img *m, const char *arch)
+{
+	rec_begin(m, SF_PERF_RECORD_HEADER_FEATURE, 0);
+	add(m, 6, 8);
+	add_arch(m, arch);
+	rec_end(m);
+}
+
+static void check_build_ids(const struct sf_perf_build_id *b, size_t n)
+{
+	assert_int_equal(n, 2);
+	assert_int_equal(b[0].pid, -1);
+	assert_int_equal(b[0].misc, 0x8002);
+	assert_int_equal(b[0].size, 16);
+	assert_memory_equal(b[0].id, BID_USER, 16);
+	assert_string_equal(b[0].filename, "/usr/bin/prog");
+	assert_int_equal(b[1].pid, -1);
+	assert_int_equal(b[1].misc, 1);
+	assert_int_equal(b[1].size, 20);
+	assert_memory_equal(b[1].id, BID_KERNEL, 20);
+	assert_string_equal(b[1].filename, "[kernel.kallsyms]");
+}
+
+/* The records of a full image of either layout. */
+static void build_full(struct img *m, bool be, bool pipe)
 {
 	static const unsigned char raw[12] = "raw-data-12";
+	const char *arch = be ? "s390x" : "x86_64";
 
-	begin(m, be, two_events, 2);
+	if (pipe) {
+		begin_pipe(m, be, two_events, 2);
+		add_arch_record(m, arch);
+	} else {
+		begin(m, be, two_events, 2);
+	}
 	/* A sample of event 1 (id 43), every field in perf_event.h's order. */
 	rec_begin(m, SF_PERF_RECORD_SAMPLE, 2);
 	add(m, 43, 8);			/* IDENTIFIER */
@@ -223,6 +356,10 @@ static void build_full(struct img *m, bool be)
 	add_string(m, "[vdso]");
 	add_trailer(m, 43);
 	rec_end(m);
+	if (pipe)
+		add_build_ids(m);
+	else
+		add_file_features(m, arch);
 }
 
 static void check_trailer(const struct sf_perf_sample_id *sid, uint64_t id)
@@ -264,7 +401,7 @@ static void check_task(const struct sf_perf_task *t, uint32_t pid, uint32_t tid,
 	assert_int_equal(t->ptid, ptid);
 }
 
-static void check_full(bool be)
+static void check_full(bool be, bool pipe)
 {
 	static struct img m;
 	struct sf_perf_file f;
@@ -274,12 +411,18 @@ static void check_full(bool be)
 	struct sf_perf_comm c;
 	struct sf_perf_task t;
 	struct sf_perf_lost l;
-	uint64_t pos = 0, data = 0;
+	struct sf_perf_build_id b[2];
+	uint64_t pos = 0, start, data = 0;
 	char err[256];
 
-	build_full(&m, be);
+	build_full(&m, be, pipe);
 	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
 	assert_int_equal(f.be, be);
+	assert_int_equal(f.pipe, pipe);
+	assert_false(f.unfinished);
+	assert_int_equal(f.header_size, pipe ? 16 : 104);
+	assert_string_equal(f.arch, be ? "s390x" : "x86_64");
+	check_build_ids(f.build_ids, f.nbuild_ids);
 	assert_int_equal(f.nattrs, 2);
 	assert_int_equal(f.attrs[1].sample_type, T_ALL);
 	assert_int_equal(f.attrs[1].sample_regs_user, 0x183);
@@ -289,14 +432,25 @@ static void check_full(bool be)
 	assert_ptr_equal(sf_perf_attr_of_id(&f, 42), &f.attrs[1]);
 	assert_ptr_equal(sf_perf_attr_of_id(&f, 43), &f.attrs[1]);
 	assert_null(sf_perf_attr_of_id(&f, 8));
-	data = f.data_off;
+	if (pipe) {
+		/* perf's own records are records of the pipe layout. */
+		assert_int_equal(f.data_off, 16);
+		assert_int_equal(f.data_size, m.len - 16);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+		assert_true(sf_perf_record_is_header(rec.type));
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_FEATURE);
+	}
+	start = pos;
+	data = f.data_off + pos;
 
 	/* The sample. */
 	next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
+	assert_false(sf_perf_record_is_header(rec.type));
 	assert_int_equal(rec.misc, 2);
 	assert_int_equal(rec.offset, data);
 	assert_ptr_equal(rec.bytes, f.in.file + data);
-	assert_int_equal(pos, rec.size);
+	assert_int_equal(pos, start + rec.size);
 	assert_int_equal(sf_perf_decode_sample(&f, &rec, &s, err, sizeof(err)), 0);
 	assert_ptr_equal(s.attr, &f.attrs[1]);
 	assert_int_equal(s.sid.id, 43);
@@ -376,6 +530,13 @@ static void check_full(bool be)
 	assert_string_equal(mm.filename, "[vdso]");
 	check_trailer(&mm.sid, 43);
 
+	if (pipe) {
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_BUILD_ID);
+		assert_int_equal(sf_perf_decode_build_id(&f, &rec, &b[0], err, sizeof(err)), 0);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_BUILD_ID);
+		assert_int_equal(sf_perf_decode_build_id(&f, &rec, &b[1], err, sizeof(err)), 0);
+		check_build_ids(b, 2);
+	}
 	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), 0);
 	assert_int_equal(pos, f.data_size);
 	sf_perf_close(&f);
@@ -384,13 +545,20 @@ static void check_full(bool be)
 static void test_full_le(void **state)
 {
 	(void)state;
-	check_full(false);
+	check_full(false, false);
 }
 
 static void test_full_be(void **state)
 {
 	(void)state;
-	check_full(true);
+	check_full(true, false);
+}
+
+static void test_pipe_both_orders(void **state)
+{
+	(void)state;
+	check_full(false, true);
+	check_full(true, true);
 }
 
 /* ---- Errors ------------------------------------------------------------------ */
@@ -430,11 +598,19 @@ static void expect_sample(const struct img *m, const char *part)
 }
 
 /* A dwarf_event sample: ip, pid/tid, callchain nr @nr, @nregs registers, a 16-byte stack. */
+static void add_dwarf_sample(struct img *m, uint64_t nr, unsigned nregs);
+
 static void dwarf_sample(struct img *m, bool be, uint64_t nr, unsigned nregs)
+{
+	begin(m, be, &dwarf_event, 1);
+	add_dwarf_sample(m, nr, nregs);
+}
+
+/* A sample of dwarf_event: ip 0x1000, pid/tid 1, @nr (absent) callchain entries, @nregs. */
+static void add_dwarf_sample(struct img *m, uint64_t nr, unsigned nregs)
 {
 	unsigned i;
 
-	begin(m, be, &dwarf_event, 1);
 	rec_begin(m, SF_PERF_RECORD_SAMPLE, 2);
 	add(m, 0x1000, 8);
 	add(m, 1, 4);
@@ -578,7 +754,8 @@ static void test_bad_magic(void **state)
 
 /*
  * The feature bitmap is read from a 104-byte header; a 72-byte header (older
- * perf) has none; other sizes are refused.
+ * perf) has none; other sizes are refused. Three bits set: three empty
+ * sections in the table behind the data section.
  */
 static void test_header_size(void **state)
 {
@@ -590,6 +767,7 @@ static void test_header_size(void **state)
 	dwarf_sample(&m, true, 0, 2);
 	put(&m, 72, 0x40004, 8);
 	put(&m, 96, 1ULL << 63, 8);
+	add_bytes(&m, (const unsigned char[48]){ 0 }, 48);
 	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
 	assert_int_equal(f.header_size, 104);
 	assert_int_equal(f.features[0], 0x40004);
@@ -718,7 +896,7 @@ static void test_build_id_size(void **state)
 	char err[256], msg[64];
 
 	(void)state;
-	build_full(&m, false);
+	build_full(&m, false, false);
 	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
 	next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
 	next_is(&f, &pos, &rec, SF_PERF_RECORD_MMAP2);
@@ -748,7 +926,7 @@ static void test_unknown_id(void **state)
 	char err[256];
 
 	(void)state;
-	build_full(&m, false);
+	build_full(&m, false, false);
 	put(&m, data_off(&m) + 8, 44, 8);	/* the sample's IDENTIFIER */
 	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
 	only_record(&f, &rec);
@@ -756,8 +934,9 @@ static void test_unknown_id(void **state)
 	assert_err(err, "event id 44 belongs to no event");
 	sf_perf_close(&f);
 
-	build_full(&m, true);
-	put(&m, m.len - 8, 45, 8);		/* the last record's (MMAP) IDENTIFIER */
+	build_full(&m, true, false);
+	/* The last record's (MMAP) IDENTIFIER, at the data section's end. */
+	put(&m, data_off(&m) + get(&m, 48, 8) - 8, 45, 8);
 	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
 	{
 		uint64_t pos = 0;
@@ -875,6 +1054,416 @@ static void test_regs_abi_none(void **state)
  * value below is what "perf script -D -i loop.data" (perf 6.1) printed for
  * the record at that offset.
  */
+/* ---- Pipe layout, unfinished files, features, perf's own records ----------- */
+
+/* The next record must be the end: 0, with @pos left at @end. */
+static void expect_end(struct sf_perf_file *f, uint64_t *pos, uint64_t end)
+{
+	struct sf_perf_record rec;
+	char err[256];
+
+	assert_int_equal(sf_perf_next(f, pos, &rec, err, sizeof(err)), 0);
+	assert_int_equal(*pos, end);
+}
+
+/*
+ * A file-layout header with data size 0 (perf record killed before it
+ * rewrote it), a feature bitmap but no table (perf writes the bitmap first):
+ * the records run to the end of the file, the bitmap is dropped, and a
+ * record cut short at the end (here its header, or its first 12 bytes)
+ * ends them with pos left before it.
+ */
+static void test_unfinished(void **state)
+{
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	uint64_t pos = 0, size;
+	char err[256];
+	unsigned be, cut;
+
+	(void)state;
+	for (be = 0; be < 2; be++)
+		for (cut = 0; cut < 3; cut++) {
+			dwarf_sample(&m, be, 0, 2);
+			size = m.len - data_off(&m);
+			put(&m, 48, 0, 8);
+			put(&m, 72, (1u << 2) | (1u << 6), 8);
+			/* A second sample, whole (cut 0) or cut to 4 or 12 bytes. */
+			add_bytes(&m, m.b + data_off(&m), cut == 0 ? size : cut == 1 ? 4 : 12);
+			assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+			assert_true(f.unfinished);
+			assert_false(f.pipe);
+			assert_int_equal(f.data_size, m.len - data_off(&m));
+			assert_int_equal(f.features[0], 0);
+			assert_null(f.arch);
+			pos = 0;
+			next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
+			if (cut == 0)
+				next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
+			expect_end(&f, &pos, cut == 0 ? f.data_size : size);
+			sf_perf_close(&f);
+		}
+	/* With its data size, the same cut record is an error. */
+	put(&m, 48, m.len - data_off(&m), 8);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), SF_PERF_EFORMAT);
+	assert_err(err, "feature table");
+	put(&m, 72, 0, 8);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	pos = size;
+	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), SF_PERF_EFORMAT);
+	assert_err(err, "runs past the data section");
+	sf_perf_close(&f);
+}
+
+/* A pipe stream cut in a record's header or body ends with the last whole record. */
+static void test_pipe_cut(void **state)
+{
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	uint64_t pos, whole;
+	char err[256];
+	unsigned be, cut;
+
+	(void)state;
+	for (be = 0; be < 2; be++)
+		for (cut = 1; cut < 40; cut += 11) {
+			begin_pipe(&m, be, &dwarf_event, 1);
+			add_dwarf_sample(&m, 0, 2);
+			whole = m.len - 16;
+			add_dwarf_sample(&m, 0, 2);
+			m.len = 16 + whole + cut;
+			assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+			assert_true(f.pipe);
+			assert_int_equal(f.data_size, whole + cut);
+			pos = 0;
+			next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+			next_is(&f, &pos, &rec, SF_PERF_RECORD_SAMPLE);
+			expect_end(&f, &pos, whole);
+			sf_perf_close(&f);
+		}
+}
+
+/* A HEADER_ATTR record after a sample of its event: the event is known at open. */
+static void test_pipe_late_attr(void **state)
+{
+	static const struct ev evs[2] = {
+		{ .sample_type = SF_PERF_SAMPLE_IDENTIFIER | SF_PERF_SAMPLE_IP,
+		  .ids = { 7 }, .nids = 1 },
+		{ .sample_type = SF_PERF_SAMPLE_IDENTIFIER | SF_PERF_SAMPLE_IP |
+				 SF_PERF_SAMPLE_PERIOD,
+		  .ids = { 9, 10 }, .nids = 2 },
+	};
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	struct sf_perf_sample smp;
+	char err[256];
+
+	(void)state;
+	begin_pipe(&m, true, evs, 1);
+	rec_begin(&m, SF_PERF_RECORD_SAMPLE, 2);
+	add(&m, 10, 8);
+	add(&m, 0x4000, 8);
+	add(&m, 123, 8);
+	rec_end(&m);
+	add_attr_record(&m, &evs[1]);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	assert_int_equal(f.nattrs, 2);
+	assert_int_equal(f.nids, 3);
+	assert_int_equal(f.attrs[1].sample_type, evs[1].sample_type);
+	assert_int_equal(f.attrs[1].attr_off, m.rec + 8);
+	assert_int_equal(f.attrs[1].ids_off, m.rec + 8 + ATTR_SZ);
+	assert_ptr_equal(sf_perf_attr_of_id(&f, 7), &f.attrs[0]);
+	assert_ptr_equal(sf_perf_attr_of_id(&f, 10), &f.attrs[1]);
+	pos_record(&f, 1, &rec);
+	assert_int_equal(sf_perf_decode_sample(&f, &rec, &smp, err, sizeof(err)), 0);
+	assert_ptr_equal(smp.attr, &f.attrs[1]);
+	assert_int_equal(smp.ip, 0x4000);
+	assert_int_equal(smp.period, 123);
+	sf_perf_close(&f);
+}
+
+/* Pipe layouts that do not open. */
+static void test_pipe_errors(void **state)
+{
+	static struct img m;
+	char msg[128];
+
+	(void)state;
+	/* No HEADER_ATTR record at all. */
+	begin_pipe(&m, false, &dwarf_event, 0);
+	expect_open(&m, SF_PERF_EFORMAT, "offset 0x10: no event attributes (no HEADER_ATTR");
+	/* The pipe header itself cut short. */
+	m.len = 12;
+	expect_open(&m, SF_PERF_EFORMAT, "offset 0x0: file header truncated (0xc bytes, at least 0x10");
+	/* An attribute that does not fit its record, or leaves part of an id. */
+	begin_pipe(&m, true, &dwarf_event, 1);
+	put(&m, 16 + 8 + 4, ATTR_SZ + 16, 4);
+	expect_open(&m, SF_PERF_EFORMAT,
+		    "offset 0x1c: HEADER_ATTR record: attribute size 144 does not leave whole ids"
+		    " in the record's 136 bytes");
+	begin_pipe(&m, false, &dwarf_event, 1);
+	put(&m, 16 + 8 + 4, ATTR_SZ - 4, 4);
+	expect_open(&m, SF_PERF_EFORMAT, "attribute size 124 does not leave whole ids");
+	put(&m, 16 + 8 + 4, 40, 4);
+	expect_open(&m, SF_PERF_EFORMAT, "offset 0x1c: event 0: attribute size 40 is below");
+	/* A record too small for an attribute. */
+	begin_pipe(&m, false, &dwarf_event, 0);
+	rec_begin(&m, SF_PERF_RECORD_HEADER_ATTR, 0);
+	add(&m, 0, 8);
+	rec_end(&m);
+	expect_open(&m, SF_PERF_EFORMAT,
+		    "offset 0x10: HEADER_ATTR record: size 16 cannot hold an attribute");
+	/* A HEADER_FEATURE record without its feature id. */
+	begin_pipe(&m, false, &dwarf_event, 1);
+	rec_begin(&m, SF_PERF_RECORD_HEADER_FEATURE, 0);
+	add(&m, 6, 4);
+	rec_end(&m);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: HEADER_FEATURE record: size 12 cannot hold",
+		 m.rec);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	/* An ARCH feature whose string runs past its record. */
+	begin_pipe(&m, true, &dwarf_event, 1);
+	add_arch_record(&m, "aarch64");
+	put(&m, m.rec + 16, 65, 4);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: arch feature: string length 65 runs past the"
+		 " section (64 bytes left)", m.rec + 16);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	/* A build id record whose name is not terminated. */
+	begin_pipe(&m, false, &dwarf_event, 1);
+	add_build_id_rec(&m, 2, "id", 0, "1234567");
+	m.b[m.len - 1] = 'x';
+	snprintf(msg, sizeof(msg), "offset 0x%zx: build id record: filename is not NUL-terminated",
+		 m.rec + 36);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+}
+
+/* The table offset of build_full()'s file-layout image: behind the data section. */
+static size_t feature_table(const struct img *m)
+{
+	return (size_t)(data_off(m) + get(m, 48, 8));
+}
+
+/* Feature tables and sections that do not fit or do not decode. */
+static void test_feature_errors(void **state)
+{
+	static struct img m;
+	size_t t, sec;
+	char msg[160];
+
+	(void)state;
+	/* The table cut short. */
+	build_full(&m, false, false);
+	t = feature_table(&m);
+	m.len = t + 20;
+	snprintf(msg, sizeof(msg), "offset 0x%zx: feature table (0x20 bytes) runs past the end of"
+		 " the file (0x%zx bytes)", t, t + 20);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	/* A section's offset + size wraps, and one that starts past the end. */
+	build_full(&m, true, false);
+	t = feature_table(&m);
+	put(&m, t + 8, UINT64_MAX - 8, 8);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: feature 2: section at 0x%zx (0xfffffffffffffff7"
+		 " bytes) runs past the end of the file", t, (size_t)get(&m, t, 8));
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	build_full(&m, false, false);
+	t = feature_table(&m);
+	put(&m, t + 16, UINT64_MAX, 8);
+	put(&m, t + 24, 0, 8);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: feature 6: section at 0xffffffffffffffff", t + 16);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	/* The ARCH string: length past its section, no NUL, no room for the length. */
+	build_full(&m, false, false);
+	t = feature_table(&m);
+	sec = (size_t)get(&m, t + 16, 8);
+	put(&m, sec, 65, 4);
+	expect_open(&m, SF_PERF_EFORMAT, "arch feature: string length 65 runs past the section");
+	put(&m, sec, 6, 4);
+	expect_open(&m, SF_PERF_EFORMAT, "arch feature: string is not NUL-terminated within its 6");
+	put(&m, t + 24, 3, 8);
+	expect_open(&m, SF_PERF_EFORMAT, "arch feature: 3 bytes cannot hold a string length");
+	/* A build id record of size 0, one past the section, one with a size above 20. */
+	build_full(&m, true, false);
+	t = feature_table(&m);
+	sec = (size_t)get(&m, t, 8);
+	put(&m, sec + 6, 0, 2);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: build id feature: record size 0 is below 8", sec);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	put(&m, sec + 6, 0x1000, 2);
+	expect_open(&m, SF_PERF_EFORMAT, "record size 4096 is below 8 or runs past the section");
+	build_full(&m, true, false);
+	sec = (size_t)get(&m, feature_table(&m), 8);
+	m.b[sec + 32] = 21;
+	snprintf(msg, sizeof(msg), "offset 0x%zx: build id record: build id size 21 is above 20",
+		 sec + 32);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+	/* The section size cuts the second record's header (the first: 36 + 16 bytes). */
+	build_full(&m, true, false);
+	t = feature_table(&m);
+	put(&m, t + 8, 52 + 4, 8);
+	snprintf(msg, sizeof(msg), "offset 0x%zx: build id feature: record header (8 bytes) runs"
+		 " past the section (4 bytes left)", (size_t)get(&m, t, 8) + 52);
+	expect_open(&m, SF_PERF_EFORMAT, msg);
+}
+
+/*
+ * perf's own records: a COMPRESSED one is refused when met (not at open),
+ * tracing data and AUXTRACE data behind their records are skipped with
+ * them, and their size must fit.
+ */
+static void test_own_records(void **state)
+{
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	uint64_t pos = 0;
+	char err[256], msg[128];
+	unsigned pipe, wrap;
+
+	(void)state;
+	for (pipe = 0; pipe < 2; pipe++) {
+		if (pipe)
+			begin_pipe(&m, true, &dwarf_event, 1);
+		else
+			begin(&m, true, &dwarf_event, 1);
+		rec_begin(&m, SF_PERF_RECORD_HEADER_TRACING_DATA, 0);
+		add(&m, 24, 4);
+		add(&m, 0, 4);
+		rec_end(&m);
+		add_bytes(&m, "tracing data: 24 bytes..", 24);
+		rec_begin(&m, SF_PERF_RECORD_AUXTRACE, 0);
+		add(&m, 8, 8);
+		add_bytes(&m, (const unsigned char[32]){ 0 }, 32);
+		rec_end(&m);
+		add(&m, 0x1122334455667788ULL, 8);
+		rec_begin(&m, SF_PERF_RECORD_FINISHED_ROUND, 0);
+		rec_end(&m);
+		rec_begin(&m, SF_PERF_RECORD_COMPRESSED, 0);
+		add(&m, 0, 8);
+		rec_end(&m);
+		set_data_size(&m);
+		assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+		pos = 0;
+		if (pipe)
+			next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_TRACING_DATA);
+		assert_int_equal(rec.payload_size, 24);
+		assert_memory_equal(rec.payload, "tracing data: 24 bytes..", 24);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_AUXTRACE);
+		assert_int_equal(rec.payload_size, 8);
+		assert_ptr_equal(rec.payload, rec.bytes + 48);
+		next_is(&f, &pos, &rec, SF_PERF_RECORD_FINISHED_ROUND);
+		assert_null(rec.payload);
+		assert_int_equal(rec.payload_size, 0);
+		assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)),
+				 SF_PERF_EUNSUPPORTED);
+		snprintf(msg, sizeof(msg), "offset 0x%" PRIx64 ": compressed records (perf record -z)"
+			 " are not supported", f.data_off + pos);
+		assert_err(err, msg);
+		sf_perf_close(&f);
+	}
+	/*
+	 * Data past the end: an error in the file layout (also for a size
+	 * that would wrap the position), the end of a pipe.
+	 */
+	for (wrap = 0; wrap < 2; wrap++) {
+		begin(&m, false, &dwarf_event, 1);
+		rec_begin(&m, SF_PERF_RECORD_AUXTRACE, 0);
+		add(&m, wrap ? UINT64_MAX - 8 : 0x100, 8);
+		rec_end(&m);
+		add(&m, 0, 8);
+		set_data_size(&m);
+		assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+		pos = 0;
+		assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), SF_PERF_EFORMAT);
+		snprintf(msg, sizeof(msg), "offset 0x%" PRIx64 ": record type 71: its 0x%s bytes of"
+			 " data run past the data section (8 bytes left)", f.data_off,
+			 wrap ? "fffffffffffffff7" : "100");
+		assert_err(err, msg);
+		assert_int_equal(pos, 0);
+		sf_perf_close(&f);
+	}
+	begin_pipe(&m, false, &dwarf_event, 1);
+	rec_begin(&m, SF_PERF_RECORD_AUXTRACE, 0);
+	add(&m, 0x100, 8);
+	rec_end(&m);
+	add(&m, 0, 8);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	pos = 0;
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+	expect_end(&f, &pos, m.len - 16 - 8 - 16);
+	sf_perf_close(&f);
+	/* A TRACING_DATA record too short for its size field. */
+	begin(&m, false, &dwarf_event, 1);
+	rec_begin(&m, SF_PERF_RECORD_HEADER_TRACING_DATA, 0);
+	rec_end(&m);
+	assert_int_equal(open_img(&m, &f, err, sizeof(err)), 0);
+	pos = 0;
+	assert_int_equal(sf_perf_next(&f, &pos, &rec, err, sizeof(err)), SF_PERF_EFORMAT);
+	assert_err(err, "record type 66: size 8 cannot hold its data size");
+	sf_perf_close(&f);
+}
+
+/* The same bytes opened in memory: the same reading, the caller's bytes kept. */
+static void test_open_bytes(void **state)
+{
+	static struct img m;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	uint64_t pos = 0;
+	unsigned char *bytes;
+	char err[256];
+
+	(void)state;
+	build_full(&m, true, true);
+	bytes = malloc(m.len);
+	assert_non_null(bytes);
+	memcpy(bytes, m.b, m.len);
+	assert_int_equal(sf_perf_open_bytes(bytes, m.len, "image", &f, err, sizeof(err)), 0);
+	assert_ptr_equal(f.in.file, bytes);
+	assert_true(f.pipe && f.be && f.borrowed);
+	assert_int_equal(f.nattrs, 2);
+	assert_string_equal(f.arch, "s390x");
+	check_build_ids(f.build_ids, f.nbuild_ids);
+	next_is(&f, &pos, &rec, SF_PERF_RECORD_HEADER_ATTR);
+	assert_ptr_equal(rec.bytes, bytes + 16);
+	/* Closing leaves the bytes to their owner (a second free would abort). */
+	sf_perf_close(&f);
+	assert_null(f.in.file);
+	assert_false(f.borrowed);
+	memcpy(bytes, "PERFFILE", 8);
+	assert_int_equal(sf_perf_open_bytes(bytes, m.len, "image", &f, err, sizeof(err)),
+			 SF_PERF_EFORMAT);
+	free(bytes);
+	assert_string_equal(err, "image: offset 0x0: not a perf.data file (no PERFILE2 magic)");
+	assert_null(f.in.file);
+}
+
+/* Open fixtures/perf/@name (the path must outlive @f). */
+static void open_fixture(const char *name, char *path, size_t size, struct sf_perf_file *f)
+{
+	char err[256];
+
+	assert_true((size_t)snprintf(path, size, "%s/perf/%s", fixtures_dir, name) < size);
+	if (sf_perf_open(path, f, err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
+/* A build id as 40 hex digits, as perf buildid-list prints it. */
+static void check_build_id(const struct sf_perf_build_id *b, const char *hex, const char *name)
+{
+	char got[2 * SF_PERF_BUILD_ID_MAX + 1];
+	unsigned i;
+
+	assert_int_equal(b->size, 20);
+	for (i = 0; i < b->size; i++)
+		snprintf(got + 2 * i, 3, "%02x", b->id[i]);
+	assert_string_equal(got, hex);
+	assert_string_equal(b->filename, name);
+}
+
 static void test_fixture(void **state)
 {
 	struct sf_perf_file f;
@@ -888,11 +1477,20 @@ static void test_fixture(void **state)
 	int ret;
 
 	(void)state;
-	assert_true((size_t)snprintf(path, sizeof(path), "%s/perf/loop.data", fixtures_dir) <
-		    sizeof(path));
-	ret = sf_perf_open(path, &f, err, sizeof(err));
-	if (ret)
-		fail_msg("%s", err);
+	open_fixture("loop.data", path, sizeof(path), &f);
+	/*
+	 * perf buildid-list -i loop.data:
+	 *   cad013119ae42b653e8e55fb086d12fcbf33f030 /tmp/perf-fixture/loop
+	 *   a599807156a2a62fe956a82e388aeeabc874119c [vdso]
+	 * perf report --header-only: "# arch : x86_64".
+	 */
+	assert_false(f.pipe);
+	assert_false(f.unfinished);
+	assert_string_equal(f.arch, "x86_64");
+	assert_int_equal(f.nbuild_ids, 2);
+	check_build_id(&f.build_ids[0], "cad013119ae42b653e8e55fb086d12fcbf33f030",
+		       "/tmp/perf-fixture/loop");
+	check_build_id(&f.build_ids[1], "a599807156a2a62fe956a82e388aeeabc874119c", "[vdso]");
 	/*
 	 * perf report --header-only: data offset 264, data size 58344, one
 	 * event (id = { 211, 212 }, type = 1, size = 128) with the sample_type,
@@ -1006,11 +1604,101 @@ static void test_fixture(void **state)
 	sf_perf_close(&f);
 }
 
+/*
+ * fixtures/perf/loop-pipe.data, the pipe layout, against perf 6.1:
+ *   perf report --header-only: "# arch : x86_64", one event (id = { 337,
+ *	338 }, type = 1, size = 128, sample_type = IP|TID|TIME|ADDR|
+ *	CALLCHAIN|ID|PERIOD|REGS_USER|STACK_USER|DATA_SRC, sample_id_all,
+ *	sample_regs_user = 0xff0fff, sample_stack_user = 1024);
+ *   perf buildid-list -i: cad013119ae42b653e8e55fb086d12fcbf33f030
+ *	/tmp/perf-fixture/loop (from the HEADER_BUILD_ID record that perf
+ *	inject -b added: perf script -D shows "0x2494@pipe [0x64]: event: 67",
+ *	pipe offsets counting from the end of the 16-byte header);
+ *   perf script -D: the records by type counted below, the last one at
+ *	0x9d60@pipe [0x38], and the first sample:
+ *	"31660467200806 0x24f8 [0x500]: PERF_RECORD_SAMPLE(IP, 0x2):
+ *	8571/8571: 0x564ad80141ee period: 10101010 addr: 0".
+ */
+static void test_pipe_fixture(void **state)
+{
+	static const struct {
+		uint32_t type;
+		unsigned n;
+	} want[] = {
+		{ 1, 1 }, { 3, 3 }, { 4, 1 }, { 9, 24 }, { 10, 49 }, { 64, 1 }, { 67, 1 },
+		{ 68, 2 }, { 69, 1 }, { 73, 1 }, { 74, 1 }, { 78, 3 }, { 80, 19 }, { 82, 1 },
+	};
+	unsigned count[128] = { 0 }, i;
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	struct sf_perf_sample s;
+	char path[4096], err[256];
+	uint64_t pos = 0, first = 0;
+	int ret;
+
+	(void)state;
+	open_fixture("loop-pipe.data", path, sizeof(path), &f);
+	assert_true(f.pipe);
+	assert_false(f.be);
+	assert_int_equal(f.header_size, 16);
+	assert_int_equal(f.data_off, 16);
+	assert_int_equal(f.data_size, 0x9d60 + 0x38);
+	assert_string_equal(f.arch, "x86_64");
+	assert_int_equal(f.nattrs, 1);
+	assert_int_equal(f.nids, 2);
+	assert_ptr_equal(sf_perf_attr_of_id(&f, 337), &f.attrs[0]);
+	assert_ptr_equal(sf_perf_attr_of_id(&f, 338), &f.attrs[0]);
+	assert_int_equal(f.attrs[0].type, 1);
+	assert_int_equal(f.attrs[0].size, 128);
+	assert_int_equal(f.attrs[0].sample_type,
+			 SF_PERF_SAMPLE_IP | SF_PERF_SAMPLE_TID | SF_PERF_SAMPLE_TIME |
+			 SF_PERF_SAMPLE_ADDR | SF_PERF_SAMPLE_CALLCHAIN | SF_PERF_SAMPLE_ID |
+			 SF_PERF_SAMPLE_PERIOD | SF_PERF_SAMPLE_REGS_USER |
+			 SF_PERF_SAMPLE_STACK_USER | SF_PERF_SAMPLE_DATA_SRC);
+	assert_true(f.attrs[0].sample_id_all);
+	assert_int_equal(f.attrs[0].sample_regs_user, 0xff0fff);
+	assert_int_equal(f.attrs[0].sample_stack_user, 1024);
+	assert_int_equal(f.nbuild_ids, 1);
+	assert_int_equal(f.build_ids[0].offset, 0x2494 + 16);
+	assert_int_equal(f.build_ids[0].pid, -1);
+	check_build_id(&f.build_ids[0], "cad013119ae42b653e8e55fb086d12fcbf33f030",
+		       "/tmp/perf-fixture/loop");
+
+	while ((ret = sf_perf_next(&f, &pos, &rec, err, sizeof(err))) == 1) {
+		count[rec.type < 128 ? rec.type : 127]++;
+		assert_int_equal(sf_perf_record_is_header(rec.type), rec.type >= 64);
+		if (rec.type != SF_PERF_RECORD_SAMPLE)
+			continue;
+		assert_int_equal(sf_perf_decode_sample(&f, &rec, &s, err, sizeof(err)), 0);
+		assert_int_equal(s.sid.pid, 8571);
+		if (first++)
+			continue;
+		assert_int_equal(rec.offset, 0x24f8 + 16);
+		assert_int_equal(rec.size, 0x500);
+		assert_int_equal(s.sid.time, 31660467200806ULL);
+		assert_int_equal(s.sid.tid, 8571);
+		assert_int_equal(s.ip, 0x564ad80141eeULL);
+		assert_int_equal(s.period, 10101010);
+		assert_int_equal(s.stack_size, 1024);
+	}
+	if (ret)
+		fail_msg("%s", err);
+	assert_int_equal(pos, f.data_size);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(count[want[i].type], want[i].n);
+		count[want[i].type] = 0;
+	}
+	for (i = 0; i < 128; i++)
+		assert_int_equal(count[i], 0);
+	sf_perf_close(&f);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_le),
 		cmocka_unit_test(test_full_be),
+		cmocka_unit_test(test_pipe_both_orders),
 		cmocka_unit_test(test_sample_ok_both_orders),
 		cmocka_unit_test(test_regs_past_record),
 		cmocka_unit_test(test_callchain_overflow),
@@ -1029,7 +1717,15 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unknown_id),
 		cmocka_unit_test(test_id_without_identifier),
 		cmocka_unit_test(test_regs_abi_none),
+		cmocka_unit_test(test_unfinished),
+		cmocka_unit_test(test_pipe_cut),
+		cmocka_unit_test(test_pipe_late_attr),
+		cmocka_unit_test(test_pipe_errors),
+		cmocka_unit_test(test_feature_errors),
+		cmocka_unit_test(test_own_records),
+		cmocka_unit_test(test_open_bytes),
 		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_pipe_fixture),
 	};
 
 	if (argc < 2) {

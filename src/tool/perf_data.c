@@ -33,6 +33,10 @@
 #define HDR_ATTRS		24
 #define HDR_DATA		40
 #define HDR_FEATURES		72
+/* The pipe layout's header: magic and size only. */
+#define PIPE_HDR_SIZE		16
+/* A feature table entry: the section's offset and size. */
+#define FEAT_SECTION_SIZE	16
 
 /* perf_event_attr: offsets of the fields read, and its first size. */
 #define ATTR_TYPE		0
@@ -54,7 +58,8 @@
 #define RECORD_HEADER_SIZE	8
 /* MMAP2 carries a build id in place of device and inode numbers. */
 #define MISC_MMAP_BUILD_ID	(1u << 14)
-#define MMAP2_BUILD_ID_MAX	20
+/* A build id record's size byte is valid (else its id has 20 bytes). */
+#define MISC_BUILD_ID_SIZE	(1u << 15)
 
 /* The sample_type bits whose layout sf_perf_decode_sample() knows. */
 #define KNOWN_SAMPLE_TYPE	((SF_PERF_SAMPLE_WEIGHT_STRUCT << 1) - 1)
@@ -151,9 +156,38 @@ static int file_range(struct sf_perf_file *f, uint64_t off, uint64_t size, const
 
 /* ---- Header and attributes ---------------------------------------------- */
 
-static int read_header(struct sf_perf_file *f, char *err, size_t errlen)
+/*
+ * The magic is a u64 written in the writer's byte order, whose bytes read
+ * "PERFILE2" when it was little-endian: reversed, the writer was big-endian
+ * and so is every other field. The next u64 is the header's size, which
+ * tells the layouts apart: 16 for the pipe header, which nothing follows.
+ */
+static int read_magic(struct sf_perf_file *f, char *err, size_t errlen)
 {
 	static const char le_magic[8] = { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2' };
+	const unsigned char *h = f->in.file;
+	int i;
+
+	if (f->in.file_size < PIPE_HDR_SIZE)
+		return fail_at(err, errlen, f->path, 0,
+			       "file header truncated (0x%zx bytes, at least 0x%x needed)",
+			       f->in.file_size, PIPE_HDR_SIZE);
+	if (!memcmp(h, le_magic, 8)) {
+		f->be = false;
+	} else {
+		for (i = 0; i < 8 && h[i] == (unsigned char)le_magic[7 - i]; i++)
+			;
+		if (i < 8)
+			return fail_at(err, errlen, f->path, 0,
+				       "not a perf.data file (no PERFILE2 magic)");
+		f->be = true;
+	}
+	f->header_size = sf_get_uint(h + 8, 8, f->be);
+	return 0;
+}
+
+static int read_header(struct sf_perf_file *f, char *err, size_t errlen)
+{
 	const unsigned char *h = f->in.file;
 	uint64_t attr_entry;
 	int ret, i;
@@ -162,22 +196,6 @@ static int read_header(struct sf_perf_file *f, char *err, size_t errlen)
 		return fail_at(err, errlen, f->path, 0,
 			       "file header truncated (0x%zx bytes, at least 0x%x needed)",
 			       f->in.file_size, HDR_SIZE_NO_FEATURES);
-	/*
-	 * The magic is a u64 written in the writer's byte order, whose bytes
-	 * read "PERFILE2" when it was little-endian: reversed, the writer was
-	 * big-endian and so is every other field.
-	 */
-	if (!memcmp(h, le_magic, 8)) {
-		f->be = false;
-	} else {
-		for (i = 0; i < 8 && h[i] == (unsigned char)le_magic[7 - i]; i++)
-			;
-		if (i < 8)
-			return fail_at(err, errlen, f->path, 0,
-				       "not a perf.data file (no PERFILE2 magic; the pipe format is not read)");
-		f->be = true;
-	}
-	f->header_size = sf_get_uint(h + 8, 8, f->be);
 	/* perf writes the whole header; the shorter one predates the features. */
 	if (f->header_size != HDR_SIZE && f->header_size != HDR_SIZE_NO_FEATURES)
 		return fail_at(err, errlen, f->path, 8, "unexpected file header size %" PRIu64,
@@ -203,6 +221,16 @@ static int read_header(struct sf_perf_file *f, char *err, size_t errlen)
 		ret = file_range(f, f->data_off, f->data_size, "data section", err, errlen);
 	if (ret)
 		return ret;
+	/*
+	 * perf record writes the header with data size 0 when it starts and
+	 * rewrites it when it ends: 0 means it never ended. The records it
+	 * wrote run to the end of the file; the feature table was not written.
+	 */
+	if (f->data_size == 0) {
+		f->unfinished = true;
+		f->data_size = f->in.file_size - f->data_off;
+		memset(f->features, 0, sizeof(f->features));
+	}
 	if (f->attrs_size == 0 || f->attrs_size % attr_entry)
 		return fail_at(err, errlen, f->path, HDR_ATTRS,
 			       "attribute section size %" PRIu64
@@ -225,32 +253,22 @@ static bool attr_flag(const struct sf_perf_file *f, const unsigned char *attr, u
 	return (attr[ATTR_FLAGS + n / 8] >> bit) & 1;
 }
 
-static int read_attr(struct sf_perf_file *f, size_t idx, char *err, size_t errlen)
+/* An attribute's size field (0 in the first layout's writers: perf reads it as 64). */
+static uint64_t attr_size(const struct sf_perf_file *f, const unsigned char *a)
 {
-	uint64_t off = f->attrs_off + idx * f->attr_entry_size;
-	const unsigned char *a = f->in.file + off;
-	struct sf_perf_attr *at = &f->attrs[idx];
-	uint64_t size;
+	uint64_t size = sf_get_uint(a + ATTR_SIZE, 4, f->be);
 
+	return size ? size : ATTR_SIZE_VER0;
+}
+
+/* The fields of the attribute at file offset @off, of @size bytes (checked by the caller). */
+static void decode_attr(const struct sf_perf_file *f, uint64_t off, uint64_t size,
+			struct sf_perf_attr *at)
+{
+	const unsigned char *a = f->in.file + off;
+
+	at->attr_off = off;
 	at->type = (uint32_t)sf_get_uint(a + ATTR_TYPE, 4, f->be);
-	size = sf_get_uint(a + ATTR_SIZE, 4, f->be);
-	/* Size 0 is how the first layout's writers left it (perf reads it so). */
-	if (size == 0)
-		size = ATTR_SIZE_VER0;
-	if (size < ATTR_SIZE_VER0)
-		return fail_at(err, errlen, f->path, off + ATTR_SIZE,
-			       "event %zu: attribute size %" PRIu64 " is below the smallest (%d)",
-			       idx, size, ATTR_SIZE_VER0);
-	/*
-	 * perf reads an entry as the attribute's own size then the ids'
-	 * section, and steps by the header's entry size: both must agree or
-	 * the entries would be read at other places than perf reads them.
-	 */
-	if (size + FILE_ATTR_IDS_SIZE != f->attr_entry_size)
-		return fail_at(err, errlen, f->path, off + ATTR_SIZE,
-			       "event %zu: attribute size %" PRIu64
-			       " does not fill the attribute entry (%" PRIu64 " bytes)",
-			       idx, size, f->attr_entry_size);
 	at->size = (uint32_t)size;
 	at->config = sf_get_uint(a + ATTR_CONFIG, 8, f->be);
 	at->sample_type = sf_get_uint(a + ATTR_SAMPLE_TYPE, 8, f->be);
@@ -265,6 +283,36 @@ static int read_attr(struct sf_perf_file *f, size_t idx, char *err, size_t errle
 		at->sample_stack_user = (uint32_t)sf_get_uint(a + ATTR_SAMPLE_STACK_USER, 4, f->be);
 	if (size >= ATTR_SAMPLE_REGS_INTR + 8)
 		at->sample_regs_intr = sf_get_uint(a + ATTR_SAMPLE_REGS_INTR, 8, f->be);
+}
+
+static int attr_too_small(const struct sf_perf_file *f, uint64_t off, size_t idx, uint64_t size,
+			  char *err, size_t errlen)
+{
+	return fail_at(err, errlen, f->path, off + ATTR_SIZE,
+		       "event %zu: attribute size %" PRIu64 " is below the smallest (%d)",
+		       idx, size, ATTR_SIZE_VER0);
+}
+
+static int read_attr(struct sf_perf_file *f, size_t idx, char *err, size_t errlen)
+{
+	uint64_t off = f->attrs_off + idx * f->attr_entry_size;
+	const unsigned char *a = f->in.file + off;
+	struct sf_perf_attr *at = &f->attrs[idx];
+	uint64_t size = attr_size(f, a);
+
+	if (size < ATTR_SIZE_VER0)
+		return attr_too_small(f, off, idx, size, err, errlen);
+	/*
+	 * perf reads an entry as the attribute's own size then the ids'
+	 * section, and steps by the header's entry size: both must agree or
+	 * the entries would be read at other places than perf reads them.
+	 */
+	if (size + FILE_ATTR_IDS_SIZE != f->attr_entry_size)
+		return fail_at(err, errlen, f->path, off + ATTR_SIZE,
+			       "event %zu: attribute size %" PRIu64
+			       " does not fill the attribute entry (%" PRIu64 " bytes)",
+			       idx, size, f->attr_entry_size);
+	decode_attr(f, off, size, at);
 	at->ids_off = sf_get_uint(a + size, 8, f->be);
 	at->nids = sf_get_uint(a + size + 8, 8, f->be);
 	if (at->nids % 8)
@@ -324,11 +372,11 @@ static int check_events(struct sf_perf_file *f, char *err, size_t errlen)
 	size_t i;
 
 	if (f->nattrs > 1 && sample_id_pos(a0->sample_type) < 0)
-		return fail_at(err, errlen, f->path, f->attrs_off + ATTR_SAMPLE_TYPE,
+		return fail_at(err, errlen, f->path, a0->attr_off + ATTR_SAMPLE_TYPE,
 			       "%zu events whose samples carry no event id", f->nattrs);
 	for (i = 1; i < f->nattrs; i++) {
 		const struct sf_perf_attr *a = &f->attrs[i];
-		uint64_t off = f->attrs_off + i * f->attr_entry_size;
+		uint64_t off = a->attr_off;
 
 		if (a->sample_id_all != a0->sample_id_all)
 			return fail_at(err, errlen, f->path, off + ATTR_FLAGS,
@@ -379,29 +427,241 @@ static int read_ids(struct sf_perf_file *f, char *err, size_t errlen)
 	return 0;
 }
 
-int sf_perf_open(const char *path, struct sf_perf_file *f, char *err, size_t errlen)
+static int no_memory(const struct sf_perf_file *f, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: out of memory", f->path);
+	return SF_PERF_ENOMEM;
+}
+
+/*
+ * @arr, room made for one more element when it holds @n (capacities 4, 8,
+ * 16, ...), or NULL when out of memory (@arr left as it was).
+ */
+static void *grow(void *arr, size_t n, size_t elem)
+{
+	if (n && (n < 4 || (n & (n - 1))))
+		return arr;
+	if (n > SIZE_MAX / 2 / elem)
+		return NULL;
+	return realloc(arr, (n ? 2 * n : 4) * elem);
+}
+
+static int read_file_attrs(struct sf_perf_file *f, char *err, size_t errlen)
 {
 	size_t i;
-	int ret;
+	int ret = 0;
 
-	memset(f, 0, sizeof(*f));
-	if (errlen)
-		err[0] = '\0';
-	f->path = path;
-	if (sf_input_bytes(path, &f->in, err, errlen))
-		return SF_PERF_EIO;
-	ret = read_header(f, err, errlen);
-	if (ret)
-		goto out;
 	f->nattrs = (size_t)(f->attrs_size / f->attr_entry_size);
 	f->attrs = calloc(f->nattrs, sizeof(*f->attrs));
-	if (!f->attrs) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		ret = SF_PERF_ENOMEM;
-		goto out;
-	}
+	if (!f->attrs)
+		return no_memory(f, err, errlen);
 	for (i = 0; i < f->nattrs && !ret; i++)
 		ret = read_attr(f, i, err, errlen);
+	return ret;
+}
+
+/* A HEADER_ATTR record: the attribute of its own size, then the event's ids. */
+static int read_pipe_attr(struct sf_perf_file *f, const struct sf_perf_record *rec, char *err,
+			  size_t errlen)
+{
+	uint64_t off = rec->offset + RECORD_HEADER_SIZE;
+	uint64_t room = rec->size - RECORD_HEADER_SIZE, size;
+	struct sf_perf_attr *at;
+
+	if (room < ATTR_SIZE_VER0)
+		return fail_at(err, errlen, f->path, rec->offset,
+			       "HEADER_ATTR record: size %u cannot hold an attribute (%d bytes)",
+			       rec->size, ATTR_SIZE_VER0);
+	size = attr_size(f, f->in.file + off);
+	if (size < ATTR_SIZE_VER0)
+		return attr_too_small(f, off, f->nattrs, size, err, errlen);
+	if (size > room || (room - size) % 8)
+		return fail_at(err, errlen, f->path, off + ATTR_SIZE,
+			       "HEADER_ATTR record: attribute size %" PRIu64
+			       " does not leave whole ids in the record's %" PRIu64 " bytes",
+			       size, room);
+	at = grow(f->attrs, f->nattrs, sizeof(*f->attrs));
+	if (!at)
+		return no_memory(f, err, errlen);
+	f->attrs = at;
+	at = &f->attrs[f->nattrs++];
+	memset(at, 0, sizeof(*at));
+	decode_attr(f, off, size, at);
+	at->ids_off = off + size;
+	at->nids = (room - size) / 8;
+	return 0;
+}
+
+static int add_build_id(struct sf_perf_file *f, const struct sf_perf_build_id *b, char *err,
+			size_t errlen)
+{
+	struct sf_perf_build_id *p = grow(f->build_ids, f->nbuild_ids, sizeof(*f->build_ids));
+
+	if (!p)
+		return no_memory(f, err, errlen);
+	f->build_ids = p;
+	f->build_ids[f->nbuild_ids++] = *b;
+	return 0;
+}
+
+/*
+ * The build id feature: build id records one after the other, each
+ * stepping by its header's size, filling the section.
+ */
+static int read_build_id_feature(struct sf_perf_file *f, uint64_t off, uint64_t size, char *err,
+				 size_t errlen)
+{
+	uint64_t pos = 0;
+	int ret = 0;
+
+	while (pos < size && !ret) {
+		struct sf_perf_record rec;
+		struct sf_perf_build_id b;
+
+		memset(&rec, 0, sizeof(rec));
+		if (size - pos < RECORD_HEADER_SIZE)
+			return fail_at(err, errlen, f->path, off + pos,
+				       "build id feature: record header (8 bytes) runs past the"
+				       " section (%" PRIu64 " bytes left)", size - pos);
+		rec.offset = off + pos;
+		rec.bytes = f->in.file + rec.offset;
+		rec.type = SF_PERF_RECORD_HEADER_BUILD_ID;
+		rec.misc = (uint16_t)sf_get_uint(rec.bytes + 4, 2, f->be);
+		rec.size = (uint16_t)sf_get_uint(rec.bytes + 6, 2, f->be);
+		if (rec.size < RECORD_HEADER_SIZE || rec.size > size - pos)
+			return fail_at(err, errlen, f->path, rec.offset,
+				       "build id feature: record size %u is below 8 or runs past the"
+				       " section (%" PRIu64 " bytes left)", rec.size, size - pos);
+		ret = sf_perf_decode_build_id(f, &rec, &b, err, errlen);
+		if (!ret)
+			ret = add_build_id(f, &b, err, errlen);
+		pos += rec.size;
+	}
+	return ret;
+}
+
+/* The ARCH feature: a perf string (u32 length, then that many bytes, NUL-padded). */
+static int read_arch_feature(struct sf_perf_file *f, uint64_t off, uint64_t size, char *err,
+			     size_t errlen)
+{
+	const unsigned char *p = f->in.file + off;
+	uint64_t len;
+
+	if (size < 4)
+		return fail_at(err, errlen, f->path, off,
+			       "arch feature: %" PRIu64 " bytes cannot hold a string length", size);
+	len = sf_get_uint(p, 4, f->be);
+	if (len > size - 4)
+		return fail_at(err, errlen, f->path, off,
+			       "arch feature: string length %" PRIu64 " runs past the section (%"
+			       PRIu64 " bytes left)", len, size - 4);
+	if (!memchr(p + 4, '\0', (size_t)len))
+		return fail_at(err, errlen, f->path, off + 4,
+			       "arch feature: string is not NUL-terminated within its %" PRIu64
+			       " bytes", len);
+	f->arch = (const char *)p + 4;
+	return 0;
+}
+
+/* One feature's bytes [off, off + size), inside the file; unknown features are ignored. */
+static int read_feature(struct sf_perf_file *f, uint64_t feat, uint64_t off, uint64_t size,
+			char *err, size_t errlen)
+{
+	if (feat == SF_PERF_FEAT_BUILD_ID)
+		return read_build_id_feature(f, off, size, err, errlen);
+	if (feat == SF_PERF_FEAT_ARCH)
+		return read_arch_feature(f, off, size, err, errlen);
+	return 0;
+}
+
+/*
+ * The table behind the data section: one (offset, size) for each bit set
+ * in the bitmap, in bit order, whether perf knows the feature or not.
+ */
+static int read_file_features(struct sf_perf_file *f, char *err, size_t errlen)
+{
+	uint64_t table = f->data_off + f->data_size, n = 0;
+	unsigned bit;
+	int ret, i;
+
+	for (i = 0; i < 4; i++)
+		n += popcount64(f->features[i]);
+	ret = file_range(f, table, n * FEAT_SECTION_SIZE, "feature table", err, errlen);
+	for (bit = 0; bit < 256 && !ret; bit++) {
+		const unsigned char *e = f->in.file + table;
+		uint64_t off, size;
+
+		if (!((f->features[bit / 64] >> (bit % 64)) & 1))
+			continue;
+		off = sf_get_uint(e, 8, f->be);
+		size = sf_get_uint(e + 8, 8, f->be);
+		if (off > f->in.file_size || size > f->in.file_size - off)
+			return fail_at(err, errlen, f->path, table,
+				       "feature %u: section at 0x%" PRIx64 " (0x%" PRIx64
+				       " bytes) runs past the end of the file (0x%zx bytes)",
+				       bit, off, size, f->in.file_size);
+		ret = read_feature(f, bit, off, size, err, errlen);
+		table += FEAT_SECTION_SIZE;
+	}
+	return ret;
+}
+
+/* What perf's own records of a pipe-layout file say; see sf_perf_open(). */
+static int read_pipe_records(struct sf_perf_file *f, char *err, size_t errlen)
+{
+	struct sf_perf_record rec;
+	struct sf_perf_build_id b;
+	uint64_t pos = 0;
+	int ret = 0;
+
+	while (!ret && sf_perf_next(f, &pos, &rec, err, errlen) == 1) {
+		if (rec.type == SF_PERF_RECORD_HEADER_ATTR) {
+			ret = read_pipe_attr(f, &rec, err, errlen);
+		} else if (rec.type == SF_PERF_RECORD_HEADER_BUILD_ID) {
+			ret = sf_perf_decode_build_id(f, &rec, &b, err, errlen);
+			if (!ret)
+				ret = add_build_id(f, &b, err, errlen);
+		} else if (rec.type == SF_PERF_RECORD_HEADER_FEATURE) {
+			/* The feature id, then the feature's section bytes. */
+			if (rec.size < RECORD_HEADER_SIZE + 8)
+				return fail_at(err, errlen, f->path, rec.offset,
+					       "HEADER_FEATURE record: size %u cannot hold a"
+					       " feature id", rec.size);
+			ret = read_feature(f, sf_get_uint(rec.bytes + RECORD_HEADER_SIZE, 8, f->be),
+					   rec.offset + RECORD_HEADER_SIZE + 8,
+					   rec.size - RECORD_HEADER_SIZE - 8, err, errlen);
+		}
+	}
+	if (ret)
+		return ret;
+	/* Where the records stopped is the iteration's to report. */
+	if (errlen)
+		err[0] = '\0';
+	if (!f->nattrs)
+		return fail_at(err, errlen, f->path, PIPE_HDR_SIZE,
+			       "no event attributes (no HEADER_ATTR record)");
+	return 0;
+}
+
+/* The reading of the bytes in @f->in, for both entry points. */
+static int open_in(struct sf_perf_file *f, char *err, size_t errlen)
+{
+	int ret = read_magic(f, err, errlen);
+
+	if (ret)
+		goto out;
+	if (f->header_size == PIPE_HDR_SIZE) {
+		f->pipe = true;
+		f->data_off = PIPE_HDR_SIZE;
+		f->data_size = f->in.file_size - PIPE_HDR_SIZE;
+		ret = read_pipe_records(f, err, errlen);
+	} else {
+		ret = read_header(f, err, errlen);
+		if (!ret)
+			ret = read_file_attrs(f, err, errlen);
+		if (!ret)
+			ret = read_file_features(f, err, errlen);
+	}
 	if (!ret)
 		ret = check_events(f, err, errlen);
 	if (!ret)
@@ -412,11 +672,38 @@ out:
 	return ret;
 }
 
+int sf_perf_open(const char *path, struct sf_perf_file *f, char *err, size_t errlen)
+{
+	memset(f, 0, sizeof(*f));
+	if (errlen)
+		err[0] = '\0';
+	f->path = path;
+	if (sf_input_bytes(path, &f->in, err, errlen))
+		return SF_PERF_EIO;
+	return open_in(f, err, errlen);
+}
+
+int sf_perf_open_bytes(const void *bytes, size_t size, const char *name, struct sf_perf_file *f,
+		       char *err, size_t errlen)
+{
+	memset(f, 0, sizeof(*f));
+	if (errlen)
+		err[0] = '\0';
+	f->path = name;
+	f->borrowed = true;
+	/* Never written through: the reader only reads (the field is the loader's). */
+	f->in.file = (unsigned char *)(uintptr_t)bytes;
+	f->in.file_size = size;
+	return open_in(f, err, errlen);
+}
+
 void sf_perf_close(struct sf_perf_file *f)
 {
 	free(f->attrs);
 	free(f->ids);
-	sf_input_free(&f->in);
+	free(f->build_ids);
+	if (!f->borrowed)
+		sf_input_free(&f->in);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -433,21 +720,58 @@ const struct sf_perf_attr *sf_perf_attr_of_id(const struct sf_perf_file *f, uint
 
 /* ---- Records -------------------------------------------------------------- */
 
+bool sf_perf_record_is_header(uint32_t type)
+{
+	return type >= SF_PERF_RECORD_HEADER_ATTR;
+}
+
+/*
+ * The bytes perf skips behind a record outside its size, and the count of
+ * them in the record: tracing data (u32) and AUXTRACE's trace (u64), both
+ * right after the record header. Their reader must find the count there.
+ */
+static int payload_size(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			uint64_t *size, char *err, size_t errlen)
+{
+	unsigned width;
+
+	*size = 0;
+	if (rec->type == SF_PERF_RECORD_HEADER_TRACING_DATA)
+		width = 4;
+	else if (rec->type == SF_PERF_RECORD_AUXTRACE)
+		width = 8;
+	else
+		return 0;
+	if (rec->size < RECORD_HEADER_SIZE + width)
+		return fail_at(err, errlen, f->path, rec->offset,
+			       "record type %" PRIu32 ": size %u cannot hold its data size",
+			       rec->type, rec->size);
+	*size = sf_get_uint(rec->bytes + RECORD_HEADER_SIZE, width, f->be);
+	return 0;
+}
+
 int sf_perf_next(const struct sf_perf_file *f, uint64_t *pos, struct sf_perf_record *rec,
 		 char *err, size_t errlen)
 {
-	uint64_t left, off;
+	/* Where the writer may have stopped anywhere, a cut-short record ends the data. */
+	bool open_end = f->pipe || f->unfinished;
+	uint64_t left, off, extra;
 	const unsigned char *p;
+	int ret;
 
 	if (*pos >= f->data_size)
 		return 0;
 	left = f->data_size - *pos;
 	off = f->data_off + *pos;
 	p = f->in.file + off;
-	if (left < RECORD_HEADER_SIZE)
+	if (left < RECORD_HEADER_SIZE) {
+		if (open_end)
+			return 0;
 		return fail_at(err, errlen, f->path, off,
 			       "record header (8 bytes) runs past the data section (%" PRIu64
 			       " bytes left)", left);
+	}
+	memset(rec, 0, sizeof(*rec));
 	rec->type = (uint32_t)sf_get_uint(p, 4, f->be);
 	rec->misc = (uint16_t)sf_get_uint(p + 4, 2, f->be);
 	rec->size = (uint16_t)sf_get_uint(p + 6, 2, f->be);
@@ -458,11 +782,33 @@ int sf_perf_next(const struct sf_perf_file *f, uint64_t *pos, struct sf_perf_rec
 		return fail_at(err, errlen, f->path, off,
 			       "record type %" PRIu32 ": size %u is below the header's 8", rec->type,
 			       rec->size);
-	if (rec->size > left)
+	if (rec->size > left) {
+		if (open_end)
+			return 0;
 		return fail_at(err, errlen, f->path, off,
 			       "record type %" PRIu32 ": size %u runs past the data section (%" PRIu64
 			       " bytes left)", rec->type, rec->size, left);
-	*pos += rec->size;
+	}
+	if (rec->type == SF_PERF_RECORD_COMPRESSED || rec->type == SF_PERF_RECORD_COMPRESSED2) {
+		fail_at(err, errlen, f->path, off,
+			"compressed records (perf record -z) are not supported");
+		return SF_PERF_EUNSUPPORTED;
+	}
+	ret = payload_size(f, rec, &extra, err, errlen);
+	if (ret)
+		return ret;
+	if (extra > left - rec->size) {
+		if (open_end)
+			return 0;
+		return fail_at(err, errlen, f->path, off,
+			       "record type %" PRIu32 ": its 0x%" PRIx64 " bytes of data run past"
+			       " the data section (%" PRIu64 " bytes left)", rec->type, extra,
+			       left - rec->size);
+	}
+	if (extra)
+		rec->payload = p + rec->size;
+	rec->payload_size = extra;
+	*pos += rec->size + extra;
 	return 1;
 }
 
@@ -772,10 +1118,10 @@ int sf_perf_decode_mmap(const struct sf_perf_file *f, const struct sf_perf_recor
 			m->has_build_id = true;
 			m->build_id_size = p[0];
 			m->build_id = p + 4;
-			if (m->build_id_size > MMAP2_BUILD_ID_MAX)
+			if (m->build_id_size > SF_PERF_BUILD_ID_MAX)
 				return fail_at(err, errlen, f->path, rec->offset + 40,
 					       "%s: build id size %u is above %d", r.what,
-					       m->build_id_size, MMAP2_BUILD_ID_MAX);
+					       m->build_id_size, SF_PERF_BUILD_ID_MAX);
 		}
 	} else if (mmap2) {
 		m->maj = get_u32(&r, "maj");
@@ -829,4 +1175,30 @@ int sf_perf_decode_lost(const struct sf_perf_file *f, const struct sf_perf_recor
 	l->id = get_u64(&r, "id");
 	l->lost = get_u64(&r, "lost");
 	return r.ret;
+}
+
+int sf_perf_decode_build_id(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			    struct sf_perf_build_id *b, char *err, size_t errlen)
+{
+	const unsigned char *p;
+	struct rd r;
+
+	memset(b, 0, sizeof(*b));
+	/* No sample id trailer: perf writes these records itself. */
+	rd_init(&r, f, rec, "build id record", err, errlen);
+	b->offset = rec->offset;
+	b->misc = rec->misc;
+	b->pid = (int32_t)get_u32(&r, "pid");
+	/* 20 bytes of id, its size, three reserved bytes. */
+	p = take(&r, 24, 1, "build id");
+	b->filename = get_string(&r, "filename");
+	if (r.ret)
+		return r.ret;
+	b->id = p;
+	b->size = rec->misc & MISC_BUILD_ID_SIZE ? p[SF_PERF_BUILD_ID_MAX] : SF_PERF_BUILD_ID_MAX;
+	if (b->size > SF_PERF_BUILD_ID_MAX)
+		return fail_at(err, errlen, f->path, rec->offset + 32,
+			       "%s: build id size %u is above %d", r.what, b->size,
+			       SF_PERF_BUILD_ID_MAX);
+	return 0;
 }

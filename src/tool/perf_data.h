@@ -4,16 +4,32 @@
  * tool): the file header, the event attributes with their sample ids, and
  * the records of the data section, one at a time and in place.
  *
- * The file is mapped read-only (see sf_input_bytes()); records are handed
- * out as pointers into it, never copied. A file written on a host of the
- * other byte order is read as it is: every field is decoded in the writer's
- * byte order, which the magic tells. Every offset and size taken from the
+ * The file is mapped read-only (see sf_input_bytes()), or is the caller's
+ * bytes (sf_perf_open_bytes()); records are handed out as pointers into
+ * it, never copied. A file written on a host of the other byte order is
+ * read as it is: every field is decoded in the writer's byte order, which
+ * the magic tells. Every offset and size taken from the
  * file is checked against the file (and a record's fields against the
  * record) before a byte behind it is read, overflow first.
  *
- * Only the "file" layout is read here (magic PERFILE2, a header with
- * attribute, data and feature sections); the pipe layout and the feature
- * sections behind the data section are not.
+ * Both layouts perf writes are read, and sf_perf_open() tells them apart:
+ *   - the "file" layout (perf record -o FILE): a header (magic PERFILE2)
+ *     giving the attribute and data sections, then the feature sections
+ *     behind the data section, found by a table of (offset, size) pairs
+ *     that follows the data section, one per bit set in the header's
+ *     feature bitmap, in bit order;
+ *   - the "pipe" layout (perf record -o - > FILE): a 16-byte header (the
+ *     same magic, then its own size, 16), then records only. perf's own
+ *     records carry what the file layout has in sections: HEADER_ATTR (an
+ *     event's attribute, then its ids), HEADER_FEATURE (a feature id, then
+ *     the feature's section bytes), HEADER_BUILD_ID (one build id).
+ * After sf_perf_open() the two look alike: the events, their ids, the
+ * architecture and the build ids are known, and sf_perf_next() iterates the
+ * records (in the pipe layout: all records after the 16-byte header,
+ * perf's own included).
+ *
+ * Only uncompressed data is read: sf_perf_next() refuses a COMPRESSED
+ * record (perf record -z) with SF_PERF_EUNSUPPORTED when it meets one.
  */
 #ifndef SFRAME_TOOL_PERF_DATA_H
 #define SFRAME_TOOL_PERF_DATA_H
@@ -28,6 +44,7 @@
 #define SF_PERF_EIO		(-1)	/* the file could not be read */
 #define SF_PERF_EFORMAT		(-2)	/* its content is not a valid perf.data file */
 #define SF_PERF_ENOMEM		(-3)	/* out of memory */
+#define SF_PERF_EUNSUPPORTED	(-4)	/* valid, but a feature not read here (compression) */
 
 /* Record types (perf_event_header.type) decoded here. */
 #define SF_PERF_RECORD_MMAP	1
@@ -37,6 +54,38 @@
 #define SF_PERF_RECORD_FORK	7
 #define SF_PERF_RECORD_SAMPLE	9
 #define SF_PERF_RECORD_MMAP2	10
+
+/*
+ * Record types of perf's own records (perf writes them, the kernel never
+ * does): every type from SF_PERF_RECORD_HEADER_ATTR on.
+ */
+#define SF_PERF_RECORD_HEADER_ATTR		64
+#define SF_PERF_RECORD_HEADER_EVENT_TYPE	65
+#define SF_PERF_RECORD_HEADER_TRACING_DATA	66
+#define SF_PERF_RECORD_HEADER_BUILD_ID		67
+#define SF_PERF_RECORD_FINISHED_ROUND		68
+#define SF_PERF_RECORD_ID_INDEX			69
+#define SF_PERF_RECORD_AUXTRACE_INFO		70
+#define SF_PERF_RECORD_AUXTRACE			71
+#define SF_PERF_RECORD_AUXTRACE_ERROR		72
+#define SF_PERF_RECORD_THREAD_MAP		73
+#define SF_PERF_RECORD_CPU_MAP			74
+#define SF_PERF_RECORD_STAT_CONFIG		75
+#define SF_PERF_RECORD_STAT			76
+#define SF_PERF_RECORD_STAT_ROUND		77
+#define SF_PERF_RECORD_EVENT_UPDATE		78
+#define SF_PERF_RECORD_TIME_CONV		79
+#define SF_PERF_RECORD_HEADER_FEATURE		80
+#define SF_PERF_RECORD_COMPRESSED		81
+#define SF_PERF_RECORD_FINISHED_INIT		82
+#define SF_PERF_RECORD_COMPRESSED2		83
+
+/* Feature bits (of the file header's bitmap, and HEADER_FEATURE's ids) read here. */
+#define SF_PERF_FEAT_BUILD_ID	2
+#define SF_PERF_FEAT_ARCH	6
+
+/* The size of a build id's bytes in a build id record (SHA-1's). */
+#define SF_PERF_BUILD_ID_MAX	20
 
 /* perf_event_attr.sample_type bits, in the order a sample lays them out. */
 #define SF_PERF_SAMPLE_IP		(1ULL << 0)
@@ -94,6 +143,8 @@
  * @sample_stack_user: bytes of user stack requested per sample (0 likewise).
  * @sample_regs_intr: the interrupted registers a sample carries (0 likewise).
  * @sample_id_all: records other than samples end with a sample id trailer.
+ * @attr_off: file offset of the attribute (in the attribute section, or
+ *	in its HEADER_ATTR record).
  * @ids_off: file offset of the event's ids (u64 each).
  * @nids: their number.
  */
@@ -108,24 +159,64 @@ struct sf_perf_attr {
 	uint32_t sample_stack_user;
 	uint64_t sample_regs_intr;
 	bool sample_id_all;
+	uint64_t attr_off;
 	uint64_t ids_off;
 	uint64_t nids;
+};
+
+/**
+ * struct sf_perf_build_id - one build id perf recorded for a file it saw
+ *	(a HEADER_BUILD_ID record, or an entry of the build id feature).
+ * @offset: the file offset of its record.
+ * @pid: the process it was seen in (-1 for the kernel, or any).
+ * @misc: the record's misc field (cpumode: kernel, user, guest).
+ * @size: the length of @id: the record's own when misc bit
+ *	PERF_RECORD_MISC_BUILD_ID_SIZE is set, else 20 (at most 20).
+ * @id: its bytes, inside the file.
+ * @filename: the file's name, NUL-terminated, inside the file.
+ */
+struct sf_perf_build_id {
+	uint64_t offset;
+	int32_t pid;
+	uint16_t misc;
+	uint8_t size;
+	const unsigned char *id;
+	const char *filename;
 };
 
 /**
  * struct sf_perf_file - an open perf.data file.
  * @path: the name given to sf_perf_open(), for messages (not copied).
  * @in: the file's bytes (@in.file, @in.file_size).
+ * @borrowed: @in's bytes are the caller's (sf_perf_open_bytes()): not
+ *	released by sf_perf_close().
  * @be: the writer was big-endian.
+ * @pipe: the file has the pipe layout (see above); @header_size is then 16
+ *	and the attribute section fields and @features are zero.
+ * @unfinished: a file-layout header whose data size is 0: perf record was
+ *	stopped before it rewrote the header at its end (killed, or out of
+ *	space). perf (6.1, 7.2) warns and reads no record of such a file;
+ *	here the data section is taken to run to the end of the file, so
+ *	that what was written can be read, and no feature section is read
+ *	(the table was never written: @features is zeroed, as perf does).
  * @header_size: the file header's size: 104, or 72 in files older than the
- *	feature bitmap.
+ *	feature bitmap (16 in the pipe layout).
  * @attr_entry_size: the size of one entry of the attribute section.
  * @attrs_off: the attribute section.
  * @attrs_size: its size.
- * @data_off: the data section (the records).
- * @data_size: its size.
+ * @data_off: the data section (the records; in the pipe layout, all that
+ *	follows the 16-byte header).
+ * @data_size: its size (with @pipe or @unfinished: to the end of the
+ *	file, where the last record may be cut short; see sf_perf_next()).
  * @features: the header's feature bitmap (which feature sections follow
  *	the data section), zero in a 72-byte header.
+ * @arch: the recording machine's architecture as uname -m names it
+ *	("x86_64", "aarch64", "s390x"; from the ARCH feature), NUL-terminated
+ *	inside the file, or NULL when the file does not say.
+ * @build_ids: the build ids of the BUILD_ID feature (file layout) or of
+ *	the HEADER_BUILD_ID records and build id feature records (pipe
+ *	layout), in file order (owned).
+ * @nbuild_ids: their number.
  * @attrs: the events (owned).
  * @nattrs: their number (at least one).
  * @ids: every event id, sorted, with the index of its event in @attrs (owned).
@@ -134,7 +225,10 @@ struct sf_perf_attr {
 struct sf_perf_file {
 	const char *path;
 	struct sf_input in;
+	bool borrowed;
 	bool be;
+	bool pipe;
+	bool unfinished;
 	uint64_t header_size;
 	uint64_t attr_entry_size;
 	uint64_t attrs_off;
@@ -142,6 +236,9 @@ struct sf_perf_file {
 	uint64_t data_off;
 	uint64_t data_size;
 	uint64_t features[4];
+	const char *arch;
+	struct sf_perf_build_id *build_ids;
+	size_t nbuild_ids;
 	struct sf_perf_attr *attrs;
 	size_t nattrs;
 	struct sf_perf_id {
@@ -159,6 +256,11 @@ struct sf_perf_file {
  * @size: the record's size, header included (at least the header's 8).
  * @offset: the record's file offset.
  * @bytes: its @size bytes, header included, inside the mapped file.
+ * @payload: the bytes that follow the record outside its @size, which
+ *	perf skips with it: the tracing data of HEADER_TRACING_DATA (its
+ *	size field's count), the trace data of AUXTRACE (likewise); NULL for
+ *	other types.
+ * @payload_size: their number (0 for other types).
  */
 struct sf_perf_record {
 	uint32_t type;
@@ -166,6 +268,8 @@ struct sf_perf_record {
 	uint16_t size;
 	uint64_t offset;
 	const unsigned char *bytes;
+	const unsigned char *payload;
+	uint64_t payload_size;
 };
 
 /**
@@ -316,15 +420,41 @@ struct sf_perf_lost {
 };
 
 /**
- * sf_perf_open() - map @path and read its header and event attributes.
+ * sf_perf_open() - map @path and read its header, event attributes and
+ *	the features read here (architecture, build ids), in either layout.
  * @path: the file (kept for messages: must outlive @f).
  * @f: filled on success; all zero on failure.
  * @err: "PATH: message" on failure (with the file offset at fault).
  * @errlen: size of @err.
  *
+ * In the pipe layout every record is looked at once here, wherever it is:
+ * HEADER_ATTR records add their event (one met after samples adds it
+ * too, so the events are the same whatever the order), HEADER_FEATURE
+ * records give features, HEADER_BUILD_ID records build ids. The look
+ * stops quietly where sf_perf_next() would stop (the end, a cut-short
+ * record) or fail (the error is then the iteration's to report), so that a
+ * stream with a bad record in its middle still opens. Unknown features
+ * are ignored; a feature read here that does not decode, or a feature
+ * section outside the file, makes the file invalid (as perf does for
+ * the latter).
+ *
  * Return: 0, SF_PERF_EIO, SF_PERF_EFORMAT or SF_PERF_ENOMEM.
  */
 int sf_perf_open(const char *path, struct sf_perf_file *f, char *err, size_t errlen);
+
+/**
+ * sf_perf_open_bytes() - sf_perf_open() of a perf.data file already in memory.
+ * @bytes: the file's bytes (not copied: must outlive @f; never written).
+ * @size: their number.
+ * @name: the name for messages (must outlive @f).
+ * @f: filled on success; all zero on failure.
+ * @err: "NAME: message" on failure.
+ * @errlen: size of @err.
+ *
+ * Return: 0, SF_PERF_EFORMAT or SF_PERF_ENOMEM.
+ */
+int sf_perf_open_bytes(const void *bytes, size_t size, const char *name, struct sf_perf_file *f,
+		       char *err, size_t errlen);
 
 /**
  * sf_perf_close() - release @f.
@@ -341,12 +471,35 @@ void sf_perf_close(struct sf_perf_file *f);
  * @err: message on failure.
  * @errlen: its size.
  *
+ * With @f->pipe or @f->unfinished, the data section ends at the end of the
+ * file, where the writer may have stopped in the middle of a record: a
+ * record (or its payload) cut short there is the end of the records, as
+ * perf reads a pipe (it ends its reading with a message, not an error).
+ * *@pos is then left at that record, below @f->data_size, which tells the
+ * caller that a partial record was left out.
+ *
  * Return: 1 with @rec filled, 0 at the end of the data section,
- * SF_PERF_EFORMAT for a record shorter than its header or running past the
- * data section (the iteration cannot go on).
+ * SF_PERF_EFORMAT for a record shorter than its header, or whose size (or
+ * payload: see &struct sf_perf_record) runs past the data section in the
+ * file layout, or too short for its payload's size field,
+ * SF_PERF_EUNSUPPORTED for a COMPRESSED record ("compressed records (perf
+ * record -z) are not supported"): the iteration cannot go on.
  */
 int sf_perf_next(const struct sf_perf_file *f, uint64_t *pos, struct sf_perf_record *rec,
 		 char *err, size_t errlen);
+
+/**
+ * sf_perf_record_is_header() - whether a record type is one of perf's own.
+ * @type: perf_event_header.type.
+ *
+ * perf's own records (SF_PERF_RECORD_HEADER_ATTR and later types: event
+ * attributes, features, build ids, FINISHED_ROUND, FINISHED_INIT, ...)
+ * describe the recording or order its stream; the kernel never writes
+ * them, and what sf_perf_open() needs of them it has read.
+ *
+ * Return: true for those types.
+ */
+bool sf_perf_record_is_header(uint32_t type);
 
 /**
  * sf_perf_u64() - a u64 of the file, such as a callchain entry.
@@ -383,5 +536,12 @@ int sf_perf_decode_task(const struct sf_perf_file *f, const struct sf_perf_recor
 			struct sf_perf_task *t, char *err, size_t errlen);
 int sf_perf_decode_lost(const struct sf_perf_file *f, const struct sf_perf_record *rec,
 			struct sf_perf_lost *l, char *err, size_t errlen);
+/*
+ * A HEADER_BUILD_ID record: pid, 20 bytes of build id then its size byte
+ * and reserved bytes, then the NUL-terminated file name filling the
+ * record. Also refused: a size above 20.
+ */
+int sf_perf_decode_build_id(const struct sf_perf_file *f, const struct sf_perf_record *rec,
+			    struct sf_perf_build_id *b, char *err, size_t errlen);
 
 #endif /* SFRAME_TOOL_PERF_DATA_H */
