@@ -48,8 +48,12 @@ void add(struct img *m, uint64_t v, unsigned width)
 
 void add_bytes(struct img *m, const void *p, size_t n)
 {
+	/* @p may lie in the image itself (a record repeated): find it again after growing. */
+	uintptr_t at = (uintptr_t)p, start = (uintptr_t)m->b;
+	bool inside = m->b && at >= start && at - start < m->cap;
+
 	reserve(m, m->len, n);
-	memcpy(m->b + m->len, p, n);
+	memmove(m->b + m->len, inside ? m->b + (at - start) : p, n);
 	m->len += n;
 }
 

@@ -459,6 +459,26 @@ static void test_combo(void **state)
 	sf_target_free(&t);
 }
 
+/* The writer repeats bytes of its own image while the image grows (test_perf_data does). */
+static void test_writer_copies_itself(void **state)
+{
+	static struct img m;
+	static const struct ev ev = { .sample_type = SF_PERF_SAMPLE_IP };
+	unsigned char want[HDR];
+	size_t len;
+
+	(void)state;
+	begin(&m, false, &ev, 1);
+	memcpy(want, m.b, HDR);
+	/* Up to the buffer's end, then the header again: the buffer must grow. */
+	while (m.len < m.cap)
+		add(&m, 0x5a, 1);
+	len = m.len;
+	add_bytes(&m, m.b, HDR);
+	assert_int_equal(m.len, len + HDR);
+	assert_memory_equal(m.b + len, want, HDR);
+}
+
 int main(int argc, char **argv)
 {
 	/* Named after their combination (the state each is given). */
@@ -467,6 +487,7 @@ int main(int argc, char **argv)
 		COMBO("v1-x86_64"), COMBO("v2-x86_64"), COMBO("v3-x86_64"),
 		COMBO("v1-aarch64"), COMBO("v2-aarch64"), COMBO("v3-aarch64"),
 		COMBO("v3-s390x"),
+		cmocka_unit_test(test_writer_copies_itself),
 	};
 
 	if (argc != 3) {
