@@ -97,7 +97,8 @@ static void expect_run(int status, const char *in_err, const char *prog, ...)
 
 /* ---- Help and version ----------------------------------------------------------- */
 
-static const char *const commands[] = { "dump", "lookup", "check", "unwind", "stack" };
+static const char *const commands[] = { "dump", "lookup", "check", "unwind", "stack",
+					"perf" };
 static const char *const bench_commands[] = { "lookup", "scale", "unwind", "pcs", "gen-c",
 					      "stack-usage" };
 

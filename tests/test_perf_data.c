@@ -2,7 +2,7 @@
 /*
  * test_perf_data.c - the perf.data reader (src/tool/perf_data.c).
  *
- * Synthetic files are built here field by field, in both byte orders, at
+ * Synthetic files are built field by field (perf_writer.c), in both byte orders, at
  * the offsets perf_event.h and perf's file format documentation give;
  * then one real file, fixtures/perf/loop.data, is read and compared with
  * what "perf script -D" (perf 6.1) printed for it. Images go through a
@@ -24,85 +24,11 @@
 #include <cmocka.h>
 
 #include "perf_data.h"
+#include "perf_writer.h"
 
 static const char *fixtures_dir;
 
 /* ---- Building images -------------------------------------------------------- */
-
-struct img {
-	unsigned char b[16384];
-	size_t len;
-	bool be;
-	bool pipe;	/* pipe layout: no data size to keep up to date */
-	size_t rec;	/* start of the record being built */
-};
-
-static void put(struct img *m, size_t off, uint64_t v, unsigned width)
-{
-	unsigned i;
-
-	assert_true(off + width <= sizeof(m->b));
-	for (i = 0; i < width; i++)
-		m->b[off + (m->be ? width - 1 - i : i)] = (unsigned char)(v >> (8 * i));
-	if (off + width > m->len)
-		m->len = off + width;
-}
-
-static void add(struct img *m, uint64_t v, unsigned width)
-{
-	put(m, m->len, v, width);
-}
-
-static void add_bytes(struct img *m, const void *p, size_t n)
-{
-	assert_true(m->len + n <= sizeof(m->b));
-	memcpy(m->b + m->len, p, n);
-	m->len += n;
-}
-
-/* An 8-byte padded NUL-terminated string, as the kernel writes names. */
-static void add_string(struct img *m, const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	add_bytes(m, s, n);
-	while (n++ % 8)
-		add(m, 0, 1);
-}
-
-/* The layout of the events of an image. */
-struct ev {
-	uint64_t sample_type;
-	uint64_t read_format;
-	uint64_t regs_user;
-	uint32_t stack_user;
-	bool sample_id_all;
-	uint64_t ids[2];
-	unsigned nids;
-};
-
-#define HDR 104
-#define ATTR_SZ 128
-
-/*
- * An attribute of ATTR_SZ bytes at @a. sample_id_all is flag 18 of the
- * flags word at attr offset 40: byte 42, bit 2 (little-endian writer) or
- * bit 5 (big-endian writer, bit-fields from the top).
- */
-static void put_attr(struct img *m, size_t a, const struct ev *ev)
-{
-	put(m, a + 0, 1, 4);			/* type: software */
-	put(m, a + 4, ATTR_SZ, 4);
-	put(m, a + 24, ev->sample_type, 8);
-	put(m, a + 32, ev->read_format, 8);
-	if (ev->sample_id_all)
-		m->b[a + 42] = m->be ? 0x20 : 0x04;
-	put(m, a + 80, ev->regs_user, 8);
-	put(m, a + 88, ev->stack_user, 4);
-}
-
-static void rec_begin(struct img *m, uint32_t type, uint16_t misc);
-static void rec_end(struct img *m);
 
 /* A HEADER_ATTR record of the pipe layout: the attribute, then the event's ids. */
 static void add_attr_record(struct img *m, const struct ev *ev)
@@ -122,82 +48,12 @@ static void begin_pipe(struct img *m, bool be, const struct ev *evs, unsigned ne
 {
 	unsigned i;
 
-	memset(m, 0, sizeof(*m));
-	m->be = be;
+	reset_img(m, be);
 	m->pipe = true;
 	add_bytes(m, be ? "2ELIFREP" : "PERFILE2", 8);
 	add(m, 16, 8);
 	for (i = 0; i < nev; i++)
 		add_attr_record(m, &evs[i]);
-}
-
-/*
- * Header, ids, attribute entries (attr of ATTR_SZ bytes + ids section);
- * the data section starts at the end.
- */
-static void begin(struct img *m, bool be, const struct ev *evs, unsigned nev)
-{
-	size_t ids_off[4], attrs_off, i, k;
-
-	memset(m, 0, sizeof(*m));
-	m->be = be;
-	add_bytes(m, be ? "2ELIFREP" : "PERFILE2", 8);
-	put(m, 8, HDR, 8);
-	put(m, 16, ATTR_SZ + 16, 8);
-	m->len = HDR;
-	for (i = 0; i < nev; i++) {
-		ids_off[i] = m->len;
-		for (k = 0; k < evs[i].nids; k++)
-			add(m, evs[i].ids[k], 8);
-	}
-	attrs_off = m->len;
-	for (i = 0; i < nev; i++) {
-		size_t a = m->len;
-
-		put_attr(m, a, &evs[i]);
-		put(m, a + ATTR_SZ, ids_off[i], 8);
-		put(m, a + ATTR_SZ + 8, 8 * evs[i].nids, 8);
-	}
-	put(m, 24, attrs_off, 8);
-	put(m, 32, m->len - attrs_off, 8);
-	put(m, 40, m->len, 8);
-	put(m, 48, 0, 8);
-}
-
-static void rec_begin(struct img *m, uint32_t type, uint16_t misc)
-{
-	m->rec = m->len;
-	add(m, type, 4);
-	add(m, misc, 2);
-	add(m, 0, 2);
-}
-
-static uint64_t get(const struct img *m, size_t off, unsigned width)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < width; i++)
-		v |= (uint64_t)m->b[off + (m->be ? width - 1 - i : i)] << (8 * i);
-	return v;
-}
-
-static uint64_t data_off(const struct img *m)
-{
-	return get(m, 40, 8);
-}
-
-/* The data section runs to the end of the image (the pipe layout has no size). */
-static void set_data_size(struct img *m)
-{
-	if (!m->pipe)
-		put(m, 48, m->len - data_off(m), 8);
-}
-
-static void rec_end(struct img *m)
-{
-	put(m, m->rec + 6, m->len - m->rec, 2);
-	set_data_size(m);
 }
 
 /* Write the image to a temporary file and open it; 0 or the error. */

@@ -813,6 +813,19 @@ static char *normalise(const char *line)
 		}
 	}
 	out[n] = '\0';
+	/*
+	 * A C library without SFrame names its frames when its separate debug
+	 * file is installed (libc6-dbg), "??" otherwise (as in the example).
+	 */
+	if (strstr(out, " - /.../libc.") && strstr(out, "[no sframe]")) {
+		char *sym = strstr(out, "0x? "), *end = strstr(out, " - /.../libc.");
+
+		if (sym && sym + 4 < end) {
+			sym += 4;
+			memmove(sym + 2, end, strlen(end) + 1);
+			memcpy(sym, "??", 2);
+		}
+	}
 	return out;
 }
 

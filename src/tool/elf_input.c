@@ -1420,6 +1420,7 @@ int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *
 		else if (sh.type == SHT_DYNSYM && dynsym == UINT64_MAX)
 			dynsym = i;
 	}
+	info->has_symtab = symtab != UINT64_MAX;
 	if (symtab == UINT64_MAX)
 		symtab = dynsym;
 	if (symtab == UINT64_MAX && ef.shnum == 0)
@@ -1451,20 +1452,17 @@ void sf_elf_info_free(struct sf_elf_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
-/* The GNU build id among the notes at [@off, @off + @size), aligned to @align. */
-static bool find_build_id(const struct elf_file *ef, uint64_t off, uint64_t size, uint64_t align,
-			  const unsigned char **id, size_t *len)
+bool sf_notes_build_id(const unsigned char *notes, size_t size, uint64_t align, bool be,
+		       const unsigned char **id, size_t *len)
 {
 	uint64_t pos = 0;
 
 	if (align != 8)
 		align = 4;
-	if (!in_bounds(off, size, ef->size))
-		return false;
 	while (size - pos >= 12) {
-		const unsigned char *n = ef->data + off + pos;
-		uint64_t namesz = sf_get_uint(n, 4, ef->be), descsz = sf_get_uint(n + 4, 4, ef->be);
-		uint64_t type = sf_get_uint(n + 8, 4, ef->be);
+		const unsigned char *n = notes + pos;
+		uint64_t namesz = sf_get_uint(n, 4, be), descsz = sf_get_uint(n + 4, 4, be);
+		uint64_t type = sf_get_uint(n + 8, 4, be);
 		uint64_t name_pad = (namesz + align - 1) & ~(align - 1);
 		uint64_t desc_pad = (descsz + align - 1) & ~(align - 1);
 
@@ -1480,6 +1478,14 @@ static bool find_build_id(const struct elf_file *ef, uint64_t off, uint64_t size
 		pos += 12 + name_pad + desc_pad;
 	}
 	return false;
+}
+
+/* The GNU build id among the notes at [@off, @off + @size) of the file. */
+static bool find_build_id(const struct elf_file *ef, uint64_t off, uint64_t size, uint64_t align,
+			  const unsigned char **id, size_t *len)
+{
+	return in_bounds(off, size, ef->size) &&
+	       sf_notes_build_id(ef->data + off, (size_t)size, align, ef->be, id, len);
 }
 
 bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char **id,

@@ -138,6 +138,7 @@ struct sf_symbol {
 /**
  * struct sf_elf_info - what the unwind commands need from an ELF file.
  * @machine: e_machine.
+ * @has_symtab: @syms come from a .symtab (not only .dynsym).
  * @syms: function symbols (.symtab, else .dynsym) and PLT entries, sorted
  *	by address, then as sf_symbol_find() chooses among them.
  * @nsyms: their number.
@@ -147,6 +148,7 @@ struct sf_symbol {
  */
 struct sf_elf_info {
 	uint16_t machine;
+	bool has_symtab;
 	struct sf_symbol *syms;
 	size_t nsyms;
 	char *names;
@@ -226,5 +228,20 @@ bool sf_elf_load_bias(const unsigned char *file, size_t size, uint64_t map_start
  */
 bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char **id,
 		     size_t *len);
+
+/**
+ * sf_notes_build_id() - the GNU build id in a sequence of ELF notes (such
+ * as /sys/kernel/notes, the running kernel's).
+ * @notes: the notes.
+ * @size: their size in bytes.
+ * @align: their alignment: 8, else 4.
+ * @be: they are big-endian.
+ * @id: set to the id's first byte, inside @notes.
+ * @len: set to its length (1 to SF_BUILD_ID_MAX).
+ *
+ * Return: true when one was found.
+ */
+bool sf_notes_build_id(const unsigned char *notes, size_t size, uint64_t align, bool be,
+		       const unsigned char **id, size_t *len);
 
 #endif /* SFRAME_TOOL_ELF_INPUT_H */

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,11 @@
 #include "unwind_target.h"
 
 #define DELETED_SUFFIX " (deleted)"
+
+/* Where distributions install separate debug files. */
+#ifndef SF_DEBUG_DIR
+#define SF_DEBUG_DIR "/usr/lib/debug"
+#endif
 
 /* ---- /proc/PID/maps ---------------------------------------------------- */
 
@@ -173,6 +179,8 @@ int sf_proc_file_open(struct sf_proc_file *f, const char *open_path)
 	char err[512];
 	int r;
 
+	/* Why an earlier path failed no longer holds. */
+	f->why[0] = '\0';
 	r = sf_input_load(open_path, 0, 0, &f->in, err, sizeof(err));
 	if (r == SF_INPUT_OK && !f->in.is_rel && f->in.how && strcmp(f->in.how, "raw") != 0) {
 		f->loaded = true;
@@ -269,6 +277,43 @@ static void load_live_file(struct sf_proc_file *f, const struct sf_map *m, void 
 	sf_proc_file_open(f, m->path);
 }
 
+/*
+ * A stripped file keeps only its dynamic symbols; distributions ship the
+ * others in a separate debug file named by the build id
+ * (/usr/lib/debug/.build-id/NN/REST.debug), which debuggers and perf read
+ * too. Use its symbols when it is there, belongs to the file, and has them.
+ */
+static void load_debug_symbols(const struct sf_image_set *set, struct sf_proc_file *f)
+{
+	char path[PATH_MAX + 2 * SF_BUILD_ID_MAX], err[512];
+	const unsigned char *id, *dbg_id;
+	struct sf_elf_info info;
+	size_t len, dbg_len, i;
+	int n;
+
+	if (f->info.has_symtab || !sf_elf_build_id(f->in.file, f->in.file_size, &id, &len) ||
+	    len < 2)
+		return;
+	n = snprintf(path, sizeof(path), "%.*s/.build-id/%02x/", PATH_MAX,
+		     set->debug_dir ? set->debug_dir : SF_DEBUG_DIR, id[0]);
+	for (i = 1; i < len; i++)
+		n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", id[i]);
+	snprintf(path + n, sizeof(path) - (size_t)n, ".debug");
+	if (access(path, R_OK) != 0 || sf_input_bytes(path, &f->debug, err, sizeof(err)))
+		return;
+	if (sf_elf_build_id(f->debug.file, f->debug.file_size, &dbg_id, &dbg_len) &&
+	    dbg_len == len && memcmp(dbg_id, id, len) == 0 &&
+	    sf_elf_info_load(&f->debug, &info, err, sizeof(err)) == 0) {
+		if (info.has_symtab && info.nsyms) {
+			sf_elf_info_free(&f->info);
+			f->info = info;
+			return;
+		}
+		sf_elf_info_free(&info);
+	}
+	sf_input_free(&f->debug);
+}
+
 static struct sf_proc_file *get_file(struct sf_image_set *set, const struct sf_map *m,
 				     sf_file_loader load, void *ctx)
 {
@@ -302,6 +347,8 @@ static struct sf_proc_file *get_file(struct sf_image_set *set, const struct sf_m
 
 		if (sf_elf_info_load(&f->in, &f->info, err, sizeof(err)) && !f->why[0])
 			snprintf(f->why, sizeof(f->why), "%.200s", err);
+		else
+			load_debug_symbols(set, f);
 	}
 	return f;
 }
@@ -467,6 +514,7 @@ void sf_image_set_free(struct sf_image_set *set)
 	for (i = 0; i < set->nfiles; i++) {
 		sf_elf_info_free(&set->files[i]->info);
 		sf_input_free(&set->files[i]->in);
+		sf_input_free(&set->files[i]->debug);
 		free(set->files[i]->key_path);
 		free(set->files[i]);
 	}

@@ -70,7 +70,10 @@ bool sf_maps_same_code(const struct sf_maps *a, const struct sf_maps *b);
  * @inode: its inode, with @dev, to tell files of the same path apart.
  * @dev: as in maps.
  * @in: the whole file; @in.sec is NULL when it has no usable SFrame section.
- * @info: its symbols.
+ * @debug: its separate debug file (found by build id) when @info's symbols
+ *	come from there; else empty.
+ * @info: its symbols (from @debug when the file itself has no .symtab and
+ *	its debug file is installed).
  * @loaded: @in holds the file (else only the name is known).
  * @why: why there is no SFrame section or no symbols, for messages.
  */
@@ -79,6 +82,7 @@ struct sf_proc_file {
 	uint64_t inode;
 	char dev[16];
 	struct sf_input in;
+	struct sf_input debug;
 	struct sf_elf_info info;
 	bool loaded;
 	char why[256];
@@ -109,6 +113,8 @@ struct sf_proc_image {
  * process's of a perf.data file).
  * @abi: the processes' SFrame ABI; sections of another ABI are not used.
  * @cmd: the command named in warnings about a section ("stack", "perf").
+ * @debug_dir: where separate debug files are looked up by build id
+ *	(DIR/.build-id/NN/REST.debug); NULL for /usr/lib/debug.
  * @files: the files.
  * @nfiles: their number.
  * @images: the images.
@@ -117,6 +123,7 @@ struct sf_proc_image {
 struct sf_image_set {
 	uint8_t abi;
 	const char *cmd;
+	const char *debug_dir;
 	struct sf_proc_file **files;
 	size_t nfiles;
 	struct sf_proc_image **images;

@@ -20,6 +20,7 @@
 
 #include <sframe/sframe.h>
 
+#include "cmd_perf.h"
 #include "cmd_stack.h"
 #include "cmd_unwind.h"
 #include "elf_input.h"
@@ -50,6 +51,9 @@ static const char usage_text[] =
 	"  stack PID [--fp-fallback]\n"
 	"                      print the stack of every thread of the running process\n"
 	"                      PID, as eu-stack does\n"
+	"  perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--fp-fallback] [--quiet] FILE\n"
+	"                      unwind the samples of a perf.data file recorded with\n"
+	"                      --call-graph=dwarf; print them as perf script does\n"
 	"  help [COMMAND]      show this help, or COMMAND's\n"
 	"\n"
 	"Options:\n"
@@ -118,6 +122,8 @@ static const char *command_usage(const char *cmd)
 		return sf_unwind_usage;
 	if (strcmp(cmd, "stack") == 0)
 		return sf_stack_usage;
+	if (strcmp(cmd, "perf") == 0)
+		return sf_perf_usage;
 	return NULL;
 }
 
@@ -580,6 +586,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && strcmp(argv[1], "stack") == 0)
 		return sf_cmd_stack(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "perf") == 0)
+		return sf_cmd_perf(argc - 1, argv + 1);
 	r = parse_args(argc, argv, &o);
 	if (r >= 0)
 		return finish(r);

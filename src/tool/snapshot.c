@@ -97,6 +97,7 @@ int sf_snapshot_next(struct sf_snapshot *s, struct sf_sample *out, char *err, si
 	}
 	for (i = 0; i < out->nregs; i++)
 		out->regs[i] = get(s, p + SNAP_REC_HDR + 8 * i, 8);
+	out->regs_missing = 0;
 	body = SNAP_REC_HDR + 8 * (size_t)out->nregs;
 	padded = (len + 7) & ~(uint64_t)7;
 	if (len > s->size || padded > s->size - s->pos - body) {
@@ -130,7 +131,7 @@ int sf_sample_get_reg(void *ctx, unsigned int dwarf_reg, uint64_t *value)
 {
 	const struct sf_sample *smp = ctx;
 
-	if (dwarf_reg >= smp->nregs)
+	if (dwarf_reg >= smp->nregs || (smp->regs_missing >> dwarf_reg & 1))
 		return -SFRAME_ERR_NO_REG;
 	*value = smp->regs[dwarf_reg];
 	return 0;

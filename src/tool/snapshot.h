@@ -28,6 +28,8 @@ struct sf_sample {
 	const unsigned char *stack;
 	uint32_t nregs;			/* entries in regs[] */
 	uint64_t regs[SF_SAMPLE_MAX_REGS];	/* by DWARF number */
+	/* Bit n: regs[n] was not recorded (a perf event's register mask lacks it). */
+	uint64_t regs_missing;
 };
 
 struct sf_snapshot {
@@ -67,7 +69,8 @@ int sf_sample_read(void *ctx, uint64_t addr, void *dst, size_t len);
 /**
  * sf_sample_get_reg() - sframe_get_reg_fn over a sample's registers.
  * @ctx: the struct sf_sample.
- * Return: 0, or -SFRAME_ERR_NO_REG (as -4115) for a register not recorded.
+ * Return: 0, or -SFRAME_ERR_NO_REG (as -4115) for a register not recorded
+ * (at or above nregs, or marked in regs_missing).
  */
 int sf_sample_get_reg(void *ctx, unsigned int dwarf_reg, uint64_t *value);
 

@@ -135,6 +135,34 @@ void sf_target_free(struct sf_target *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* Was DWARF register @reg recorded? (FP and RA are fields of their own.) */
+static bool sample_has(const struct sf_sample *smp, unsigned reg)
+{
+	return !(smp->regs_missing >> reg & 1);
+}
+
+void sf_sample_regs(uint8_t abi, const struct sf_sample *smp, struct sframe_regs *regs)
+{
+	memset(regs, 0, sizeof(*regs));
+	regs->pc = smp->pc;
+	regs->sp = smp->sp;
+	regs->valid = SFRAME_REG_PC | SFRAME_REG_SP;
+	/*
+	 * FP (DWARF rbp 6, x29 29, r11 11) and the link register (x30 30,
+	 * r14 14), unless the sample lacks them (a perf event's register mask
+	 * may): a rule that needs them then fails as for any register the
+	 * sample does not have.
+	 */
+	if (sample_has(smp, abi == SFRAME_ABI_AMD64_LE ? 6 : abi == SFRAME_ABI_S390X_BE ? 11 : 29)) {
+		regs->fp = smp->fp;
+		regs->valid |= SFRAME_REG_FP;
+	}
+	if (abi != SFRAME_ABI_AMD64_LE && sample_has(smp, abi == SFRAME_ABI_S390X_BE ? 14 : 30)) {
+		regs->ra = smp->ra;
+		regs->valid |= SFRAME_REG_RA;
+	}
+}
+
 void sf_target_unwinder(const struct sf_target *t, const struct sf_sample *smp, uint32_t flags,
 			struct sframe_unwinder *u, struct sframe_regs *regs)
 {
@@ -146,17 +174,7 @@ void sf_target_unwinder(const struct sf_target *t, const struct sf_sample *smp, 
 	u->stack_ctx = (void *)smp;
 	u->get_reg = sf_sample_get_reg;
 	u->reg_ctx = (void *)smp;
-
-	memset(regs, 0, sizeof(*regs));
-	regs->pc = smp->pc;
-	regs->sp = smp->sp;
-	regs->fp = smp->fp;
-	regs->valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
-	/* The link register is part of the sample on aarch64 and s390x. */
-	if (u->abi != SFRAME_ABI_AMD64_LE) {
-		regs->ra = smp->ra;
-		regs->valid |= SFRAME_REG_RA;
-	}
+	sf_sample_regs(u->abi, smp, regs);
 }
 
 int sf_target_unwind(const struct sf_target *t, const struct sf_sample *smp, uint32_t flags,

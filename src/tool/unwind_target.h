@@ -62,6 +62,16 @@ void sf_target_unwinder(const struct sf_target *t, const struct sf_sample *smp, 
 			struct sframe_unwinder *u, struct sframe_regs *regs);
 
 /**
+ * sf_sample_regs() - the topmost frame's registers of a sample.
+ * @abi: the SFrame ABI of the sampled program (decides which DWARF
+ *	registers are FP and the link register).
+ * @smp: the sample.
+ * @regs: filled: PC and SP, and FP and the link register when the sample
+ *	has them.
+ */
+void sf_sample_regs(uint8_t abi, const struct sf_sample *smp, struct sframe_regs *regs);
+
+/**
  * sf_target_unwind() - walk the stack of one sample.
  * @t: the executable the sample was taken from.
  * @smp: the sample (registers and stack copy).

@@ -1,0 +1,1529 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * cmd_perf.c - print the samples of a perf.data file recorded with
+ * "perf record --call-graph=dwarf" (user registers and a copy of the user
+ * stack in every sample), their user stacks unwound with the SFrame
+ * sections of the files the processes had mapped, in perf script's layout
+ * (its fields comm,tid,time,period,event,ip,sym,symoff,dso):
+ *
+ *   prog 4242 25759.535710:   10101010 cpu-clock:
+ *   	ffffffff81a0b2c7 [unknown] ([kernel.kallsyms])
+ *   	            11ee leaf+0x1e (/usr/bin/prog)
+ *   	            1214 main+0x14 (/usr/bin/prog)
+ *   	           27249 [unknown] (/usr/lib/x86_64-linux-gnu/libc.so.6)
+ *   	# stop: no SFrame for 0x7f3a1c02724a in /usr/lib/x86_64-linux-gnu/libc.so.6
+ *
+ * or as collapsed stacks (--folded) or a flame graph (--flamegraph).
+ *
+ * The records are processed in time order, as perf does: the file is read
+ * in rounds (PERF_RECORD_FINISHED_ROUND), and the records of a round are
+ * queued and sorted; a round's records go out once the next round has been
+ * read, since the per-CPU buffers are drained one after the other and a
+ * record of one round may be older than the last of the round before.
+ * Memory then stays proportional to two rounds, not to the file.
+ *
+ * Per process the executable mappings (MMAP/MMAP2 records, copied at fork,
+ * dropped at exec) become a module table over one set of files shared by
+ * all processes: each file is loaded and its .sframe opened once. Every
+ * process has its own row cache, cleared whenever its mappings change.
+ */
+#include "cmd_perf.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sframe/sframe_unwind.h>
+
+#include "flamegraph.h"
+#include "perf_data.h"
+#include "perf_regs.h"
+#include "proc_maps.h"
+#include "tool_cli.h"
+#include "unwind_target.h"
+
+#define DEFAULT_MAX_STACK 127	/* perf's own default (kernel.perf_event_max_stack) */
+#define CACHE_ENTRIES 1024	/* rows remembered per process: 32 KiB */
+
+/* perf_event_header.misc bits and callchain context markers (perf_event.h). */
+#define MISC_MMAP_DATA		0x2000u	/* MMAP: a data mapping */
+#define MISC_COMM_EXEC		0x2000u	/* COMM: the name changed at exec */
+#define PROT_EXEC_BIT		0x4u
+#define CONTEXT_MAX		((uint64_t)-4095)
+#define CONTEXT_KERNEL		((uint64_t)-128)
+#define CONTEXT_USER		((uint64_t)-512)
+
+const char sf_perf_usage[] =
+	"Usage: sframe perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--fp-fallback] [--quiet] FILE\n"
+	"\n"
+	"Print the samples of FILE, a perf.data file recorded with\n"
+	"'perf record --call-graph=dwarf', their user stacks unwound with the SFrame\n"
+	"sections of the executables and libraries the processes had mapped (read\n"
+	"from the paths the recording names). FILE '-' reads standard input.\n"
+	"\n"
+	"Options:\n"
+	"  --folded             print collapsed stacks, one line per distinct stack:\n"
+	"                       'comm;outermost;...;leaf COUNT'\n"
+	"  --flamegraph OUT     write an interactive SVG flame graph to OUT\n"
+	"  --max-stack N        at most N user frames per sample (default 127)\n"
+	"  --symfs DIR          read the recorded files under DIR: DIR/PATH, else\n"
+	"                       DIR/BASENAME; debug files under DIR/usr/lib/debug\n"
+	"  --fp-fallback        follow frame pointers through code without SFrame\n"
+	"  -q, --quiet          no progress and no summary on standard error\n"
+	"  -h, --help           show this help\n"
+	"\n"
+	"Output, as 'perf script -F comm,tid,time,period,event,ip,sym,symoff,dso'\n"
+	"prints it: per sample 'COMM TID TIME: PERIOD EVENT:', then one line per\n"
+	"frame, kernel frames first, then user frames,\n"
+	"  <tab>ADDRESS SYMBOL+0xOFFSET (DSO)\n"
+	"(addresses in a file relative to it, as perf prints them; caller frames at\n"
+	"the return address minus one; [unknown] for no symbol), then, when the walk\n"
+	"ended before the outermost frame, '<tab># stop: REASON', and a blank line.\n"
+	"A summary of the walks goes to standard error.\n"
+	"\n"
+	SF_EXIT_STATUS_TEXT;
+
+#define usage_error(...) sf_cli_usage_error("sframe", "perf", __VA_ARGS__)
+
+/* ---- Processes and threads ------------------------------------------------------- */
+
+/**
+ * struct proc - one process of the recording.
+ * @pid: its id.
+ * @maps: its executable mappings, sorted, not overlapping (perms "r-xp").
+ * @pm: the module table over @maps, valid when @built.
+ * @built: @pm matches @maps.
+ * @entries: the row cache's storage (allocated at the first walk).
+ * @cache: the row cache.
+ */
+struct proc {
+	uint32_t pid;
+	struct sf_maps maps;
+	size_t cap;
+	struct sf_proc_modules pm;
+	bool built;
+	struct sframe_cache_entry *entries;
+	struct sframe_unwind_cache cache;
+};
+
+struct thread {
+	uint32_t tid;
+	char *comm;
+};
+
+/* An open-addressing table from a u32 id to an object; NULL values are empty slots. */
+struct idmap {
+	uint32_t *keys;
+	void **vals;
+	size_t cap;
+	size_t n;
+};
+
+static size_t id_slot(const struct idmap *m, uint32_t key)
+{
+	size_t i = (size_t)((key * 0x9e3779b1u) & (m->cap - 1));
+
+	while (m->vals[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static void *idmap_get(const struct idmap *m, uint32_t key)
+{
+	return m->cap ? m->vals[id_slot(m, key)] : NULL;
+}
+
+static int idmap_put(struct idmap *m, uint32_t key, void *val)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		struct idmap bigger = { 0 };
+		size_t j;
+
+		bigger.cap = m->cap ? m->cap * 2 : 64;
+		bigger.keys = calloc(bigger.cap, sizeof(*bigger.keys));
+		bigger.vals = calloc(bigger.cap, sizeof(*bigger.vals));
+		if (!bigger.keys || !bigger.vals) {
+			free(bigger.keys);
+			free(bigger.vals);
+			return -ENOMEM;
+		}
+		for (j = 0; j < m->cap; j++) {
+			if (m->vals[j]) {
+				i = id_slot(&bigger, m->keys[j]);
+				bigger.keys[i] = m->keys[j];
+				bigger.vals[i] = m->vals[j];
+			}
+		}
+		bigger.n = m->n;
+		free(m->keys);
+		free(m->vals);
+		*m = bigger;
+	}
+	i = id_slot(m, key);
+	if (!m->vals[i])
+		m->n++;
+	m->keys[i] = key;
+	m->vals[i] = val;
+	return 0;
+}
+
+/* ---- The run ----------------------------------------------------------------------- */
+
+enum out_mode { OUT_SCRIPT, OUT_FOLDED, OUT_FLAMEGRAPH };
+
+/* Why user walks ended, for the summary. */
+enum stop_class {
+	STOP_END,	/* the outermost frame */
+	STOP_NO_SFRAME,	/* code without SFrame (a file without it, or outside any file) */
+	STOP_COPY,	/* the stack copy ended */
+	STOP_DEPTH,	/* --max-stack */
+	STOP_ERROR,	/* anything else: a bad section, an implausible frame */
+	STOP_NO_REGS,	/* the sample has no user registers or stack (kernel thread) */
+	STOP_CLASSES
+};
+
+static const char *const stop_names[STOP_CLASSES] = {
+	"reached the outermost frame", "no SFrame", "stack copy too short",
+	"--max-stack reached", "errors", "no user registers",
+};
+
+/* A build id the recording gives for a path (MMAP2 records, the build-id feature). */
+struct recorded_id {
+	char *path;
+	unsigned char id[SF_BUILD_ID_MAX];
+	size_t len;
+};
+
+/* One kernel symbol of /proc/kallsyms. */
+struct ksym {
+	uint64_t addr;
+	char *name;
+	char *module;	/* "[ext4]" for a module's, NULL for the kernel's own */
+};
+
+/* A record waiting for its turn. */
+struct queued {
+	uint64_t time;
+	uint64_t seq;
+	struct sf_perf_record rec;
+};
+
+struct run {
+	const char *path;
+	struct sf_perf_file f;
+	enum out_mode mode;
+	FILE *out;
+	struct sf_fold fold;
+	uint32_t max_stack;
+	uint32_t flags;
+	bool quiet;
+	const char *symfs;
+	bool ordered;		/* every record carries a time: sort them */
+
+	uint16_t machine;	/* ELF e_machine of the recorded processes, 0 until known */
+	struct sf_image_set set;
+	struct idmap procs;
+	struct idmap threads;
+
+	struct queued *queue;
+	size_t nqueue;
+	size_t capqueue;
+	uint64_t seq;
+	uint64_t round_max;	/* greatest time queued so far */
+	uint64_t flush_limit;	/* at the next round, records up to this time go out */
+
+	struct recorded_id *ids;
+	size_t nids;
+
+	/* Kernel symbols: loaded at the first kernel frame, if they are the recorded kernel's. */
+	struct ksym *ksyms;
+	size_t nksyms;
+	bool ksyms_tried;
+
+	struct sframe_frame *frames;
+	const char **names;	/* --folded/--flamegraph: one stack's frame names */
+	char *namebuf;
+	size_t namebuf_len;
+
+	uint64_t samples;
+	uint64_t walks[STOP_CLASSES];
+	uint64_t frames_out;
+	uint64_t lost;
+	uint64_t bad_records;
+	uint64_t records_done;
+	uint64_t unwind_ns;
+	struct timespec last_progress;
+	bool progress_shown;
+	char err[1024];
+};
+
+static struct proc *get_proc(struct run *run, uint32_t pid)
+{
+	struct proc *p = idmap_get(&run->procs, pid);
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p || idmap_put(&run->procs, pid, p)) {
+		free(p);
+		return NULL;
+	}
+	p->pid = pid;
+	return p;
+}
+
+static void proc_drop_maps(struct proc *p)
+{
+	sf_maps_free(&p->maps);
+	p->cap = 0;
+	if (p->built)
+		sf_proc_modules_free(&p->pm);
+	p->built = false;
+}
+
+static void proc_free(struct proc *p)
+{
+	proc_drop_maps(p);
+	free(p->entries);
+	free(p);
+}
+
+static struct thread *get_thread(struct run *run, uint32_t tid)
+{
+	struct thread *t = idmap_get(&run->threads, tid);
+
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t || idmap_put(&run->threads, tid, t)) {
+		free(t);
+		return NULL;
+	}
+	t->tid = tid;
+	return t;
+}
+
+static int set_comm(struct thread *t, const char *comm)
+{
+	char *c = strdup(comm);
+
+	if (!c)
+		return -ENOMEM;
+	free(t->comm);
+	t->comm = c;
+	return 0;
+}
+
+/* Insert a mapping, cutting away what it covers of older ones (a mapping replaces them). */
+static int proc_add_map(struct proc *p, uint64_t start, uint64_t end, uint64_t pgoff,
+			uint32_t maj, uint32_t min, uint64_t ino, const char *path)
+{
+	struct sf_maps *ms = &p->maps;
+	struct sf_map m;
+	size_t i, at;
+
+	memset(&m, 0, sizeof(m));
+	m.start = start;
+	m.end = end;
+	m.offset = pgoff;
+	m.inode = ino;
+	snprintf(m.dev, sizeof(m.dev), "%02x:%02x", maj & 0xfffu, min & 0xfffffu);
+	memcpy(m.perms, "r-xp", 5);
+	m.path = strdup(path);
+	if (!m.path)
+		return -ENOMEM;
+	/* Room for the new one and for a mapping split in two. */
+	if (ms->n + 2 > p->cap) {
+		size_t ncap = p->cap ? p->cap * 2 : 16;
+		struct sf_map *nv = realloc(ms->v, ncap * sizeof(*nv));
+
+		if (!nv) {
+			free(m.path);
+			return -ENOMEM;
+		}
+		ms->v = nv;
+		p->cap = ncap;
+	}
+	for (i = 0; i < ms->n;) {
+		struct sf_map *o = &ms->v[i];
+
+		if (o->end <= start || o->start >= end) {
+			i++;
+			continue;
+		}
+		if (o->start < start && o->end > end) {
+			/* The new mapping punches a hole: keep both ends. */
+			struct sf_map tail = *o;
+
+			tail.path = strdup(o->path);
+			if (!tail.path) {
+				free(m.path);
+				return -ENOMEM;
+			}
+			tail.offset += end - o->start;
+			tail.start = end;
+			o->end = start;
+			memmove(&ms->v[i + 2], &ms->v[i + 1], (ms->n - i - 1) * sizeof(*o));
+			ms->v[i + 1] = tail;
+			ms->n++;
+			break;
+		}
+		if (o->start < start) {
+			o->end = start;
+			i++;
+		} else if (o->end > end) {
+			o->offset += end - o->start;
+			o->start = end;
+			i++;
+		} else {
+			free(o->path);
+			memmove(o, o + 1, (ms->n - i - 1) * sizeof(*o));
+			ms->n--;
+		}
+	}
+	for (at = 0; at < ms->n && ms->v[at].start < start; at++)
+		;
+	memmove(&ms->v[at + 1], &ms->v[at], (ms->n - at) * sizeof(m));
+	ms->v[at] = m;
+	ms->n++;
+	if (p->built)
+		sf_proc_modules_free(&p->pm);
+	p->built = false;
+	return 0;
+}
+
+static int proc_copy_maps(struct proc *dst, const struct proc *src)
+{
+	size_t i;
+
+	proc_drop_maps(dst);
+	for (i = 0; i < src->maps.n; i++) {
+		const struct sf_map *m = &src->maps.v[i];
+		unsigned maj = 0, min = 0;
+
+		if (sscanf(m->dev, "%x:%x", &maj, &min) != 2)
+			maj = min = 0;
+		if (proc_add_map(dst, m->start, m->end, m->offset, maj, min, m->inode, m->path))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- Files --------------------------------------------------------------------------- */
+
+/*
+ * Where a recorded path is read: the path itself, or under --symfs DIR
+ * the path inside DIR, else DIR/BASENAME (a folder the files were copied
+ * into). NULL when it names no file ("[vdso]", "//anon").
+ */
+static const char *file_path(const struct run *run, const char *path, char *buf, size_t len,
+			     bool base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (path[0] != '/')
+		return NULL;
+	if (!run->symfs)
+		return path;
+	snprintf(buf, len, "%s%s", run->symfs, base ? slash : path);
+	return buf;
+}
+
+static const struct recorded_id *recorded_id(const struct run *run, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < run->nids; i++) {
+		if (strcmp(run->ids[i].path, path) == 0)
+			return &run->ids[i];
+	}
+	return NULL;
+}
+
+static int add_recorded_id(struct run *run, const char *path, const unsigned char *id, size_t len)
+{
+	struct recorded_id *r = (struct recorded_id *)recorded_id(run, path), *nv;
+
+	if (len == 0 || len > SF_BUILD_ID_MAX)
+		return 0;
+	if (!r) {
+		nv = realloc(run->ids, (run->nids + 1) * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		run->ids = nv;
+		r = &run->ids[run->nids];
+		r->path = strdup(path);
+		if (!r->path)
+			return -ENOMEM;
+		run->nids++;
+	}
+	memcpy(r->id, id, len);
+	r->len = len;
+	return 0;
+}
+
+static void hex(char *out, const unsigned char *id, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		snprintf(out + 2 * i, 3, "%02x", id[i]);
+}
+
+/*
+ * A file whose build id is not the recorded one was rebuilt or replaced
+ * since: its symbols and SFrame rows would describe other code. Unload it.
+ */
+static void check_build_id(const struct run *run, struct sf_proc_file *f, const char *recorded,
+			   const char *read_path)
+{
+	const struct recorded_id *want = recorded_id(run, recorded);
+	char h1[2 * SF_BUILD_ID_MAX + 1], h2[2 * SF_BUILD_ID_MAX + 1] = "none";
+	const unsigned char *id;
+	size_t len = 0;
+
+	if (!want || !f->loaded)
+		return;
+	if (sf_elf_build_id(f->in.file, f->in.file_size, &id, &len)) {
+		/* perf keeps at most 20 bytes of a longer id. */
+		if (len >= want->len && memcmp(id, want->id, want->len) == 0)
+			return;
+		hex(h2, id, len);
+	}
+	hex(h1, want->id, want->len);
+	sf_input_free(&f->in);
+	f->loaded = false;
+	snprintf(f->why, sizeof(f->why), "%.120s is not the file recorded (build id %.40s, recorded %.40s)",
+		 read_path, h2, h1);
+}
+
+/* The loader of the set: files by the path the recording names. */
+static void load_recorded_file(struct sf_proc_file *f, const struct sf_map *m, void *ctx)
+{
+	const struct run *run = ctx;
+	char buf[PATH_MAX + 256];
+	const char *path = file_path(run, m->path, buf, sizeof(buf), false);
+
+	if (!path) {
+		snprintf(f->why, sizeof(f->why), "the recording holds no copy of %.200s", m->path);
+		return;
+	}
+	if (sf_proc_file_open(f, path) && run->symfs) {
+		path = file_path(run, m->path, buf, sizeof(buf), true);
+		sf_proc_file_open(f, path);
+	}
+	check_build_id(run, f, m->path, path);
+}
+
+/* e_machine of an ELF file on disk (either byte order), 0 if it is not one. */
+static uint16_t file_machine(const struct run *run, const char *recorded)
+{
+	unsigned char h[20];
+	char buf[PATH_MAX + 256];
+	const char *path = file_path(run, recorded, buf, sizeof(buf), false);
+	FILE *fp = path ? fopen(path, "rb") : NULL;
+	size_t n;
+
+	if (!fp && path && run->symfs)
+		fp = fopen(file_path(run, recorded, buf, sizeof(buf), true), "rb");
+	if (!fp)
+		return 0;
+	n = fread(h, 1, sizeof(h), fp);
+	fclose(fp);
+	if (n != sizeof(h) || memcmp(h, "\177ELF", 4) != 0)
+		return 0;
+	return h[5] == 2 ? (uint16_t)(h[18] << 8 | h[19]) : (uint16_t)(h[19] << 8 | h[18]);
+}
+
+/*
+ * The recorded machine, decided once: from the recording's ARCH feature
+ * (uname -m of the machine it was made on), else from the first mapped
+ * file that is an ELF file with a machine the unwinder knows.
+ */
+static void find_machine(struct run *run, const struct proc *p)
+{
+	size_t i;
+
+	if (run->f.arch)
+		run->machine = sf_perf_arch_machine(run->f.arch);
+	for (i = 0; i < p->maps.n && !run->machine; i++) {
+		uint16_t m = file_machine(run, p->maps.v[i].path);
+
+		if (sf_machine_abi(m, 0))
+			run->machine = m;
+	}
+	if (run->machine)
+		run->set.abi = sf_machine_abi(run->machine, 0);
+}
+
+static int proc_build(struct run *run, struct proc *p)
+{
+	if (p->built)
+		return 0;
+	if (!run->machine)
+		find_machine(run, p);
+	if (sf_proc_modules_build_in(&run->set, &p->maps, load_recorded_file, run, &p->pm,
+				     run->err, sizeof(run->err))) {
+		sf_proc_modules_free(&p->pm);
+		return -ENOMEM;
+	}
+	p->built = true;
+	if (p->entries)
+		sframe_unwind_cache_clear(&p->cache);
+	return 0;
+}
+
+/* ---- Output ---------------------------------------------------------------------------- */
+
+/* perf's names of the generic events, by type and config. */
+static const char *event_name(const struct sf_perf_attr *a, char *buf, size_t len)
+{
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses", "branches",
+		"branch-misses", "bus-cycles", "stalled-cycles-frontend",
+		"stalled-cycles-backend", "ref-cycles",
+	};
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+		"bpf-output", "cgroup-switches",
+	};
+
+	if (a->type == 0 && a->config < sizeof(hw) / sizeof(hw[0]))
+		return hw[a->config];
+	if (a->type == 1 && a->config < sizeof(sw) / sizeof(sw[0]))
+		return sw[a->config];
+	snprintf(buf, len, "event %" PRIu32 ":0x%" PRIx64, a->type, a->config);
+	return buf;
+}
+
+/* A caller's PC is its return address: the call is the byte before (perf prints that too). */
+static uint64_t frame_pc(const struct sframe_frame *fr)
+{
+	bool exact = fr->flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED);
+
+	return !exact && fr->pc ? fr->pc - 1 : fr->pc;
+}
+
+/**
+ * struct where - what a user address is in a process.
+ * @addr: the address as perf prints it: relative to the file's ELF
+ *	addresses when the file is known, else the address itself.
+ * @sym: its symbol, or NULL.
+ * @off: the offset into @sym.
+ * @dso: the mapped file's path, or "[unknown]".
+ * @short_dso: its last path component.
+ */
+struct where {
+	uint64_t addr;
+	const struct sf_symbol *sym;
+	uint64_t off;
+	const char *dso;
+	const char *short_dso;
+};
+
+static void locate(const struct proc *p, uint64_t pc, struct where *w)
+{
+	const struct sf_proc_image *img = p->built ? sf_proc_image_at(&p->pm, pc) : NULL;
+	const char *slash;
+
+	memset(w, 0, sizeof(*w));
+	w->addr = pc;
+	w->dso = "[unknown]";
+	if (img) {
+		w->dso = img->file->key_path;
+		if (img->bias_known) {
+			w->addr = pc - img->bias;
+			w->sym = sf_symbol_find(&img->file->info, w->addr);
+			if (w->sym)
+				w->off = w->addr - w->sym->addr;
+		}
+	}
+	slash = strrchr(w->dso, '/');
+	w->short_dso = slash ? slash + 1 : w->dso;
+}
+
+static void print_line(struct run *run, uint64_t addr, const struct where *w)
+{
+	if (w->sym)
+		fprintf(run->out, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)\n", addr, w->sym->name,
+			w->off, w->dso);
+	else
+		fprintf(run->out, "\t%16" PRIx64 " [unknown] (%s)\n", addr, w->dso);
+}
+
+/* Why a walk ended, for the "# stop:" line; the class for the summary. */
+static enum stop_class stop_reason(const struct run *run, const struct proc *p,
+				   const struct sframe_frame *last, uint32_t n, int r,
+				   const struct sf_sample *smp, char *buf, size_t len)
+{
+	struct where w;
+
+	buf[0] = '\0';
+	if (r == SFRAME_UNWIND_END)
+		return STOP_END;
+	if (r == SFRAME_UNWIND_FULL || r == -SFRAME_ERR_DEPTH) {
+		snprintf(buf, len, "%" PRIu32 " frames shown, more not walked (--max-stack)", n);
+		return STOP_DEPTH;
+	}
+	if (r == -SFRAME_ERR_NOT_FOUND && last) {
+		const struct sf_proc_image *img = p->built ? sf_proc_image_at(&p->pm, frame_pc(last))
+							   : NULL;
+
+		locate(p, frame_pc(last), &w);
+		if (!img)
+			snprintf(buf, len, "no SFrame for 0x%" PRIx64 ": not in a mapped file",
+				 last->pc);
+		else
+			snprintf(buf, len, "no SFrame for 0x%" PRIx64 " in %s%s%s", last->pc,
+				 w.dso, img->file->why[0] ? ": " : "", img->file->why);
+		return STOP_NO_SFRAME;
+	}
+	if (r == -SFRAME_ERR_READ) {
+		snprintf(buf, len, "the stack copy ends: %" PRIu64 " bytes from SP 0x%" PRIx64
+			 " recorded", smp->stack_len, smp->stack_addr);
+		return STOP_COPY;
+	}
+	(void)run;
+	snprintf(buf, len, "%s, %s", sframe_strerror(r), sframe_errname(r));
+	return STOP_ERROR;
+}
+
+/* Append @name to the name buffer; its offset goes to offs[(*count)++]. */
+static int put_name(struct run *run, size_t *used, const char *name, size_t *offs, size_t *count)
+{
+	size_t len = strlen(name) + 1;
+
+	if (len > run->namebuf_len - *used) {
+		size_t nl = (run->namebuf_len + len) * 2;
+		char *nb = realloc(run->namebuf, nl);
+
+		if (!nb)
+			return -ENOMEM;
+		run->namebuf = nb;
+		run->namebuf_len = nl;
+	}
+	memcpy(run->namebuf + *used, name, len);
+	offs[(*count)++] = *used;
+	*used += len;
+	return 0;
+}
+
+/* ---- Kernel symbols ------------------------------------------------------------------ */
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Is the running kernel the recorded one (the same build id)? */
+static bool kernel_is_recorded(const struct run *run, char *why, size_t len)
+{
+	const struct recorded_id *want = recorded_id(run, "[kernel.kallsyms]");
+	unsigned char notes[4096];
+	const unsigned char *id;
+	size_t n = 0, idlen;
+	FILE *f;
+
+	if (!want) {
+		snprintf(why, len, "the recording has no kernel build id");
+		return false;
+	}
+	f = fopen("/sys/kernel/notes", "rb");
+	if (f) {
+		n = fread(notes, 1, sizeof(notes), f);
+		fclose(f);
+	}
+	if (!sf_notes_build_id(notes, n, 4, false, &id, &idlen) || idlen < want->len ||
+	    memcmp(id, want->id, want->len) != 0) {
+		snprintf(why, len, "the running kernel is not the recorded one");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The text symbols of /proc/kallsyms, as perf script names kernel frames
+ * (when the running kernel is the one recorded; without privileges the
+ * addresses read 0 and are not used).
+ */
+static void load_ksyms(struct run *run)
+{
+	char line[512], why[128];
+	size_t cap = 0;
+	FILE *f;
+
+	run->ksyms_tried = true;
+	if (!kernel_is_recorded(run, why, sizeof(why))) {
+		if (!run->quiet)
+			fprintf(stderr, "sframe: perf: kernel frames without symbols: %s\n", why);
+		return;
+	}
+	f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char type, name[256], module[128] = "";
+		unsigned long long addr;
+		struct ksym *k;
+
+		if (sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, module) < 3 ||
+		    !strchr("tTwW", type) || addr == 0)
+			continue;
+		if (run->nksyms == cap) {
+			size_t nc = cap ? cap * 2 : 65536;
+			struct ksym *nv = realloc(run->ksyms, nc * sizeof(*nv));
+
+			if (!nv)
+				break;
+			run->ksyms = nv;
+			cap = nc;
+		}
+		k = &run->ksyms[run->nksyms];
+		k->addr = addr;
+		k->name = strdup(name);
+		k->module = NULL;
+		if (module[0] && asprintf(&k->module, "[%s]", module) < 0)
+			k->module = NULL;
+		if (!k->name) {
+			free(k->module);
+			break;
+		}
+		run->nksyms++;
+	}
+	fclose(f);
+	qsort(run->ksyms, run->nksyms, sizeof(*run->ksyms), cmp_ksym);
+}
+
+/* The kernel symbol at or below @addr, or NULL. */
+static const struct ksym *ksym_find(struct run *run, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!run->ksyms_tried)
+		load_ksyms(run);
+	hi = run->nksyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (run->ksyms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &run->ksyms[lo - 1] : NULL;
+}
+
+static void print_kernel_line(struct run *run, uint64_t addr)
+{
+	const struct ksym *k = ksym_find(run, addr);
+
+	if (k)
+		fprintf(run->out, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)\n", addr, k->name,
+			addr - k->addr, k->module ? k->module : "[kernel.kallsyms]");
+	else
+		fprintf(run->out, "\t%16" PRIx64 " [unknown] ([kernel.kallsyms])\n", addr);
+}
+
+/* ---- One sample ------------------------------------------------------------------------ */
+
+struct user_walk {
+	uint32_t n;
+	int r;
+	struct sf_sample smp;
+	bool have_regs;
+	char why[256];	/* why there was no walk, when the sample has user registers */
+};
+
+/* Walk the user stack of @s; 0, or -ENOMEM. */
+static int walk_user(struct run *run, struct proc *p, const struct sf_perf_sample *s,
+		     struct user_walk *w)
+{
+	struct sframe_unwinder u;
+	struct sframe_regs regs;
+	struct timespec t0, t1;
+	int r;
+
+	w->n = 0;
+	w->r = 0;
+	w->have_regs = false;
+	w->why[0] = '\0';
+	/* A kernel thread's sample, or an event without user registers. */
+	if (s->regs_abi == SF_PERF_REGS_ABI_NONE || !s->nregs)
+		return 0;
+	if (proc_build(run, p))
+		return -ENOMEM;
+	if (!run->machine) {
+		snprintf(w->why, sizeof(w->why), "the recorded machine is not known (no ARCH "
+			 "feature, and no mapped file could be read)");
+		return 0;
+	}
+	r = sf_perf_regs_sample(run->machine, s->attr->sample_regs_user, s, &w->smp, w->why,
+				sizeof(w->why));
+	if (r == SF_PERF_REGS_ENONE)
+		w->why[0] = '\0';
+	if (r)
+		return 0;
+	w->have_regs = true;
+	if (!p->entries) {
+		p->entries = calloc(CACHE_ENTRIES, sizeof(*p->entries));
+		if (p->entries)
+			sframe_unwind_cache_init(&p->cache, p->entries, CACHE_ENTRIES);
+	}
+	memset(&u, 0, sizeof(u));
+	u.abi = run->set.abi;
+	u.flags = run->flags;
+	u.max_depth = run->max_stack + 1;	/* the array's end stops the walk first */
+	u.modules = &p->pm.table;
+	u.get_reg = sf_sample_get_reg;
+	u.reg_ctx = &w->smp;
+	u.stack_data = w->smp.stack;
+	u.stack_addr = w->smp.stack_addr;
+	u.stack_len = w->smp.stack_len;
+	u.cache = p->entries ? &p->cache : NULL;
+	sf_sample_regs(u.abi, &w->smp, &regs);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	w->r = sframe_unwind_stack(&u, &regs, run->frames, run->max_stack, &w->n);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	run->unwind_ns += (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u +
+			  (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+	return 0;
+}
+
+/* The kernel part of the callchain: its entries between PERF_CONTEXT_KERNEL and the next marker. */
+static uint64_t kernel_frames(const struct run *run, const struct sf_perf_sample *s,
+			      uint64_t *first)
+{
+	uint64_t i, n = 0;
+	bool kernel = false;
+
+	*first = 0;
+	for (i = 0; i < s->callchain_nr; i++) {
+		uint64_t ip = sf_perf_u64(&run->f, s->callchain + 8 * i);
+
+		if (ip >= CONTEXT_MAX) {
+			if (kernel)
+				break;
+			kernel = ip == CONTEXT_KERNEL;
+			*first = i + 1;
+			continue;
+		}
+		if (kernel)
+			n++;
+	}
+	return kernel || n ? n : 0;
+}
+
+#define MAX_FOLD_KERNEL 1024	/* kernel frames kept per folded stack */
+
+static int fold_sample(struct run *run, struct proc *p, const char *comm,
+		       const struct sf_perf_sample *s, const struct user_walk *w, uint64_t kfirst,
+		       uint64_t nk)
+{
+	size_t used = 0, count = 0, i;
+	size_t *offs;
+	int r = -ENOMEM;
+
+	if (nk > MAX_FOLD_KERNEL)
+		nk = MAX_FOLD_KERNEL;
+	offs = malloc((1 + w->n + nk) * sizeof(*offs));
+	if (!offs)
+		return -ENOMEM;
+	/* Outermost first: the process, its user frames, then the kernel's. */
+	if (put_name(run, &used, comm, offs, &count))
+		goto out;
+	for (i = w->n; i-- > 0;) {
+		struct where wh;
+		char b[300];
+
+		locate(p, frame_pc(&run->frames[i]), &wh);
+		if (!wh.sym)
+			snprintf(b, sizeof(b), "[%.290s]", wh.short_dso);
+		if (put_name(run, &used, wh.sym ? wh.sym->name : b, offs, &count))
+			goto out;
+	}
+	for (i = nk; i-- > 0;) {
+		const struct ksym *k = ksym_find(run, sf_perf_u64(&run->f, s->callchain +
+								  8 * (kfirst + i)));
+
+		if (put_name(run, &used, k ? k->name : "[kernel.kallsyms]", offs, &count))
+			goto out;
+	}
+	/* The buffer may have moved while it grew: point at the names now. */
+	for (i = 0; i < count; i++)
+		run->names[i] = run->namebuf + offs[i];
+	r = sf_fold_add(&run->fold, run->names, count, 1);
+out:
+	free(offs);
+	return r;
+}
+
+static int do_sample(struct run *run, const struct sf_perf_record *rec)
+{
+	struct sf_perf_sample s;
+	struct user_walk w;
+	struct thread *t;
+	struct proc *p;
+	uint64_t kfirst, nk, i;
+	enum stop_class cls = STOP_NO_REGS;
+	char why[600], ev[64], tidname[24];
+	const char *comm;
+
+	if (sf_perf_decode_sample(&run->f, rec, &s, run->err, sizeof(run->err))) {
+		run->bad_records++;
+		if (run->bad_records <= 5)
+			fprintf(stderr, "sframe: perf: %s\n", run->err);
+		return 0;
+	}
+	run->samples++;
+	t = idmap_get(&run->threads, s.sid.tid);
+	snprintf(tidname, sizeof(tidname), ":%" PRIu32, s.sid.tid);
+	comm = t && t->comm ? t->comm : tidname;
+	/* A process without mapping records still gets its topmost frame. */
+	p = get_proc(run, s.sid.pid);
+	if (!p || walk_user(run, p, &s, &w))
+		return -ENOMEM;
+	nk = kernel_frames(run, &s, &kfirst);
+	snprintf(why, sizeof(why), "%s", w.why);
+	if (w.have_regs)
+		cls = stop_reason(run, p, w.n ? &run->frames[w.n - 1] : NULL, w.n, w.r, &w.smp, why,
+				  sizeof(why));
+	else if (why[0])
+		cls = STOP_ERROR;
+	run->walks[cls]++;
+	run->frames_out += w.n;
+	if (run->mode != OUT_SCRIPT)
+		return fold_sample(run, p, comm, &s, &w, kfirst, nk);
+
+	fprintf(run->out, "%s %5" PRIu32 " %5" PRIu64 ".%06" PRIu64 ": %10" PRIu64 " %s: \n",
+		comm, s.sid.tid, s.sid.time / 1000000000u, s.sid.time % 1000000000u / 1000u,
+		s.period, event_name(s.attr, ev, sizeof(ev)));
+	for (i = 0; i < nk; i++)
+		print_kernel_line(run, sf_perf_u64(&run->f, s.callchain + 8 * (kfirst + i)));
+	for (i = 0; i < w.n; i++) {
+		struct where wh;
+
+		locate(p, frame_pc(&run->frames[i]), &wh);
+		print_line(run, wh.addr, &wh);
+	}
+	if (why[0])
+		fprintf(run->out, "\t# stop: %s\n", why);
+	fputc('\n', run->out);
+	return 0;
+}
+
+/* ---- Other records ----------------------------------------------------------------------- */
+
+static int do_mmap(struct run *run, const struct sf_perf_record *rec)
+{
+	struct sf_perf_mmap m;
+	struct proc *p;
+
+	if (sf_perf_decode_mmap(&run->f, rec, &m, run->err, sizeof(run->err))) {
+		run->bad_records++;
+		if (run->bad_records <= 5)
+			fprintf(stderr, "sframe: perf: %s\n", run->err);
+		return 0;
+	}
+	/* The kernel's own maps (pid -1), data mappings, empty ones. */
+	if (m.pid == UINT32_MAX || m.len == 0 || m.addr + m.len < m.addr)
+		return 0;
+	if (rec->type == SF_PERF_RECORD_MMAP2 ? !(m.prot & PROT_EXEC_BIT)
+					      : (rec->misc & MISC_MMAP_DATA) != 0)
+		return 0;
+	p = get_proc(run, m.pid);
+	if (!p || (m.has_build_id && add_recorded_id(run, m.filename, m.build_id,
+						       m.build_id_size)))
+		return -ENOMEM;
+	return proc_add_map(p, m.addr, m.addr + m.len, m.pgoff, m.has_build_id ? 0 : m.maj,
+			    m.has_build_id ? 0 : m.min, m.has_build_id ? 0 : m.ino, m.filename);
+}
+
+static int do_comm(struct run *run, const struct sf_perf_record *rec)
+{
+	struct sf_perf_comm c;
+	struct thread *t;
+
+	if (sf_perf_decode_comm(&run->f, rec, &c, run->err, sizeof(run->err))) {
+		run->bad_records++;
+		return 0;
+	}
+	t = get_thread(run, c.tid);
+	if (!t || set_comm(t, c.comm))
+		return -ENOMEM;
+	if (rec->misc & MISC_COMM_EXEC) {
+		struct proc *p = get_proc(run, c.pid);
+
+		if (!p)
+			return -ENOMEM;
+		proc_drop_maps(p);
+	}
+	return 0;
+}
+
+static int do_fork(struct run *run, const struct sf_perf_record *rec)
+{
+	struct sf_perf_task tk;
+	struct thread *t, *parent;
+
+	if (sf_perf_decode_task(&run->f, rec, &tk, run->err, sizeof(run->err))) {
+		run->bad_records++;
+		return 0;
+	}
+	t = get_thread(run, tk.tid);
+	if (!t)
+		return -ENOMEM;
+	parent = idmap_get(&run->threads, tk.ptid);
+	if (parent && parent != t && parent->comm && set_comm(t, parent->comm))
+		return -ENOMEM;
+	if (tk.pid != tk.ppid) {
+		/* A new process: a copy of its parent's address space. */
+		struct proc *p = get_proc(run, tk.pid);
+		const struct proc *pp = idmap_get(&run->procs, tk.ppid);
+
+		if (!p)
+			return -ENOMEM;
+		if (pp)
+			return proc_copy_maps(p, pp);
+		proc_drop_maps(p);
+	}
+	return 0;
+}
+
+static int do_record(struct run *run, const struct sf_perf_record *rec)
+{
+	struct sf_perf_lost l;
+
+	switch (rec->type) {
+	case SF_PERF_RECORD_SAMPLE:
+		return do_sample(run, rec);
+	case SF_PERF_RECORD_MMAP:
+	case SF_PERF_RECORD_MMAP2:
+		return do_mmap(run, rec);
+	case SF_PERF_RECORD_COMM:
+		return do_comm(run, rec);
+	case SF_PERF_RECORD_FORK:
+		return do_fork(run, rec);
+	case SF_PERF_RECORD_LOST:
+		if (sf_perf_decode_lost(&run->f, rec, &l, run->err, sizeof(run->err)) == 0)
+			run->lost += l.lost;
+		return 0;
+	default:
+		return 0;	/* exits, and everything not needed to unwind */
+	}
+}
+
+/* ---- Time order ----------------------------------------------------------------------- */
+
+/* The time of a record this command uses; false for the ones it skips. */
+static bool record_time(struct run *run, const struct sf_perf_record *rec, uint64_t *time)
+{
+	union {
+		struct sf_perf_sample s;
+		struct sf_perf_mmap m;
+		struct sf_perf_comm c;
+		struct sf_perf_task t;
+		struct sf_perf_lost l;
+	} u;
+	const struct sf_perf_sample_id *sid;
+	int r;
+
+	switch (rec->type) {
+	case SF_PERF_RECORD_SAMPLE:
+		r = sf_perf_decode_sample(&run->f, rec, &u.s, run->err, sizeof(run->err));
+		sid = &u.s.sid;
+		break;
+	case SF_PERF_RECORD_MMAP:
+	case SF_PERF_RECORD_MMAP2:
+		r = sf_perf_decode_mmap(&run->f, rec, &u.m, run->err, sizeof(run->err));
+		sid = &u.m.sid;
+		break;
+	case SF_PERF_RECORD_COMM:
+		r = sf_perf_decode_comm(&run->f, rec, &u.c, run->err, sizeof(run->err));
+		sid = &u.c.sid;
+		break;
+	case SF_PERF_RECORD_FORK:
+		r = sf_perf_decode_task(&run->f, rec, &u.t, run->err, sizeof(run->err));
+		sid = &u.t.sid;
+		break;
+	case SF_PERF_RECORD_LOST:
+		r = sf_perf_decode_lost(&run->f, rec, &u.l, run->err, sizeof(run->err));
+		sid = &u.l.sid;
+		break;
+	default:
+		return false;
+	}
+	/* A record that does not decode is reported when its turn comes. */
+	*time = r == 0 && (sid->present & SF_PERF_SAMPLE_TIME) ? sid->time : run->round_max;
+	return true;
+}
+
+static int cmp_queued(const void *a, const void *b)
+{
+	const struct queued *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Process the queued records up to @limit (all with @all), in time order. */
+static int flush_queue(struct run *run, uint64_t limit, bool all)
+{
+	size_t i, n;
+	int r = 0;
+
+	qsort(run->queue, run->nqueue, sizeof(*run->queue), cmp_queued);
+	for (n = 0; n < run->nqueue && (all || run->queue[n].time <= limit); n++)
+		;
+	for (i = 0; i < n && !r; i++)
+		r = do_record(run, &run->queue[i].rec);
+	memmove(run->queue, run->queue + n, (run->nqueue - n) * sizeof(*run->queue));
+	run->nqueue -= n;
+	return r;
+}
+
+static int enqueue(struct run *run, const struct sf_perf_record *rec)
+{
+	uint64_t time;
+
+	if (!record_time(run, rec, &time))
+		return 0;
+	if (run->nqueue == run->capqueue) {
+		size_t nc = run->capqueue ? run->capqueue * 2 : 4096;
+		struct queued *nq = realloc(run->queue, nc * sizeof(*nq));
+
+		if (!nq)
+			return -ENOMEM;
+		run->queue = nq;
+		run->capqueue = nc;
+	}
+	run->queue[run->nqueue].time = time;
+	run->queue[run->nqueue].seq = run->seq++;
+	run->queue[run->nqueue].rec = *rec;
+	run->nqueue++;
+	if (time > run->round_max)
+		run->round_max = time;
+	return 0;
+}
+
+/* ---- Progress ----------------------------------------------------------------------- */
+
+static void progress(struct run *run, uint64_t pos)
+{
+	struct timespec now;
+
+	if (run->quiet || !isatty(STDERR_FILENO) || (++run->records_done & 0x3fff))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (run->progress_shown && now.tv_sec - run->last_progress.tv_sec < 1)
+		return;
+	run->last_progress = now;
+	run->progress_shown = true;
+	fprintf(stderr, "\rsframe perf: %3u%% of %s, %" PRIu64 " samples",
+		run->f.data_size ? (unsigned)(pos * 100 / run->f.data_size) : 0, run->path,
+		run->samples);
+}
+
+static void progress_done(struct run *run)
+{
+	if (run->progress_shown)
+		fputs("\r\033[K", stderr);
+}
+
+static void summary(const struct run *run)
+{
+	uint64_t walks = 0;
+	int i;
+
+	if (run->quiet)
+		return;
+	for (i = 0; i < STOP_NO_REGS; i++)
+		walks += run->walks[i];
+	fprintf(stderr, "sframe perf: %" PRIu64 " samples, %" PRIu64 " user stacks unwound "
+		"(%" PRIu64 " frames, %.2f us per stack)", run->samples, walks, run->frames_out,
+		walks ? (double)run->unwind_ns / 1000.0 / (double)walks : 0.0);
+	for (i = 0; i < STOP_CLASSES; i++) {
+		if (run->walks[i])
+			fprintf(stderr, "; %s: %" PRIu64, stop_names[i], run->walks[i]);
+	}
+	fputc('\n', stderr);
+	if (run->lost)
+		fprintf(stderr, "sframe perf: %" PRIu64 " records lost while recording\n",
+			run->lost);
+	if (run->bad_records)
+		fprintf(stderr, "sframe perf: %" PRIu64 " records could not be decoded\n",
+			run->bad_records);
+}
+
+/* ---- The command ------------------------------------------------------------------- */
+
+static bool parse_u32(const char *s, uint32_t *v)
+{
+	char *end;
+	unsigned long x;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	x = strtoul(s, &end, 10);
+	if (errno || *end || x == 0 || x > 65536)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+/*
+ * Standard input as a file that can be mapped: itself when it is a regular
+ * file, else (a pipe from "perf record -o -") a copy in an unlinked
+ * temporary file. NULL, with the message printed, on failure.
+ */
+static FILE *spool_stdin(char *path, size_t len)
+{
+	static char buf[1 << 16];
+	struct stat st;
+	FILE *tmp;
+	size_t n;
+
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
+		tmp = fdopen(dup(STDIN_FILENO), "rb");
+	} else {
+		tmp = tmpfile();
+		while (tmp && (n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
+			if (fwrite(buf, 1, n, tmp) != n) {
+				fprintf(stderr, "sframe: perf: cannot copy standard input to a "
+					"temporary file: %s\n", strerror(errno));
+				fclose(tmp);
+				return NULL;
+			}
+		}
+		if (tmp && (ferror(stdin) || fflush(tmp))) {
+			fprintf(stderr, "sframe: perf: standard input: %s\n", strerror(errno));
+			fclose(tmp);
+			return NULL;
+		}
+	}
+	if (!tmp) {
+		fprintf(stderr, "sframe: perf: standard input: %s\n", strerror(errno));
+		return NULL;
+	}
+	snprintf(path, len, "/proc/self/fd/%d", fileno(tmp));
+	return tmp;
+}
+
+/* Every event carries a time on every record: then the records can be sorted. */
+static bool all_timed(const struct sf_perf_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nattrs; i++) {
+		if (!(f->attrs[i].sample_type & SF_PERF_SAMPLE_TIME) || !f->attrs[i].sample_id_all)
+			return false;
+	}
+	return true;
+}
+
+static int read_records(struct run *run)
+{
+	struct sf_perf_record rec;
+	uint64_t pos = 0;
+	int r;
+
+	while ((r = sf_perf_next(&run->f, &pos, &rec, run->err, sizeof(run->err))) == 1) {
+		progress(run, pos);
+		if (!run->ordered) {
+			r = do_record(run, &rec);
+		} else if (rec.type == SF_PERF_RECORD_FINISHED_ROUND) {
+			r = flush_queue(run, run->flush_limit, false);
+			run->flush_limit = run->round_max;
+		} else {
+			r = enqueue(run, &rec);
+		}
+		if (r)
+			return r;
+	}
+	if (r < 0)
+		return r;
+	if (pos < run->f.data_size && !run->quiet)
+		fprintf(stderr, "sframe: perf: %s: the recording ends inside a record at offset "
+			"0x%" PRIx64 " (perf record stopped while writing it): the records before "
+			"it are shown\n", run->path, run->f.data_off + pos);
+	return run->ordered ? flush_queue(run, 0, true) : 0;
+}
+
+static void run_free(struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->procs.cap; i++) {
+		if (run->procs.vals[i])
+			proc_free(run->procs.vals[i]);
+	}
+	for (i = 0; i < run->threads.cap; i++) {
+		struct thread *t = run->threads.vals[i];
+
+		if (t) {
+			free(t->comm);
+			free(t);
+		}
+	}
+	free(run->procs.keys);
+	free(run->procs.vals);
+	free(run->threads.keys);
+	free(run->threads.vals);
+	sf_image_set_free(&run->set);
+	sf_fold_free(&run->fold);
+	for (i = 0; i < run->nksyms; i++) {
+		free(run->ksyms[i].name);
+		free(run->ksyms[i].module);
+	}
+	free(run->ksyms);
+	for (i = 0; i < run->nids; i++)
+		free(run->ids[i].path);
+	free(run->ids);
+	free(run->queue);
+	free(run->frames);
+	free(run->names);
+	free(run->namebuf);
+	sf_perf_close(&run->f);
+}
+
+int sf_cmd_perf(int argc, char **argv)
+{
+	static char outbuf[1 << 20];
+	const char *flame = NULL, *file = NULL;
+	bool end_of_options = false;
+	struct run run;
+	FILE *svg = NULL, *spool = NULL;
+	char stdin_path[64], debug_dir[PATH_MAX];
+	int i, r, status = SF_EXIT_OK;
+	size_t k;
+
+	memset(&run, 0, sizeof(run));
+	run.max_stack = DEFAULT_MAX_STACK;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!end_of_options && a[0] == '-' && a[1]) {
+			r = sf_cli_info_option(a, "sframe", sf_perf_usage);
+			if (r >= 0)
+				return r;
+			if (strcmp(a, "--") == 0) {
+				end_of_options = true;
+			} else if (strcmp(a, "--folded") == 0) {
+				run.mode = OUT_FOLDED;
+			} else if (strcmp(a, "--flamegraph") == 0) {
+				if (++i == argc)
+					return usage_error("--flamegraph needs a file name");
+				flame = argv[i];
+				run.mode = OUT_FLAMEGRAPH;
+			} else if (strcmp(a, "--max-stack") == 0) {
+				if (++i == argc || !parse_u32(argv[i], &run.max_stack))
+					return usage_error("--max-stack needs a number from 1 to "
+							   "65536");
+			} else if (strcmp(a, "--symfs") == 0) {
+				if (++i == argc || !argv[i][0])
+					return usage_error("--symfs needs a directory");
+				run.symfs = argv[i];
+			} else if (strcmp(a, "--fp-fallback") == 0) {
+				run.flags |= SFRAME_UNWIND_FP_FALLBACK;
+			} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+				run.quiet = true;
+			} else {
+				return usage_error("unknown option '%s'", a);
+			}
+		} else if (!file) {
+			file = a;
+		} else {
+			return usage_error("one perf.data file at a time ('%s' is extra)", a);
+		}
+	}
+	if (!file)
+		return usage_error("no perf.data file given");
+	run.path = file;
+	if (strcmp(file, "-") == 0) {
+		spool = spool_stdin(stdin_path, sizeof(stdin_path));
+		if (!spool)
+			return SF_EXIT_USAGE;
+		run.path = stdin_path;
+	}
+	r = sf_perf_open(run.path, &run.f, run.err, sizeof(run.err));
+	if (spool)
+		fclose(spool);	/* the mapping keeps the bytes */
+	if (r) {
+		fprintf(stderr, "sframe: perf: %s\n", run.err);
+		return r == SF_PERF_EFORMAT ? SF_EXIT_BAD : SF_EXIT_USAGE;
+	}
+	for (k = 0; k < run.f.nbuild_ids; k++) {
+		const struct sf_perf_build_id *b = &run.f.build_ids[k];
+
+		if (add_recorded_id(&run, b->filename, b->id, b->size)) {
+			fprintf(stderr, "sframe: perf: out of memory\n");
+			run_free(&run);
+			return SF_EXIT_USAGE;
+		}
+	}
+	run.set.cmd = "perf";
+	if (run.symfs) {
+		/* Debug files are looked up inside the file system too, as perf does. */
+		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", run.symfs);
+		run.set.debug_dir = debug_dir;
+	}
+	run.ordered = all_timed(&run.f);
+	run.frames = calloc(run.max_stack, sizeof(*run.frames));
+	run.names = calloc((size_t)run.max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run.names));
+	if (!run.frames || !run.names || sf_fold_init(&run.fold)) {
+		fprintf(stderr, "sframe: perf: out of memory\n");
+		run_free(&run);
+		return SF_EXIT_USAGE;
+	}
+	if (flame) {
+		svg = fopen(flame, "we");
+		if (!svg) {
+			fprintf(stderr, "sframe: perf: %s: %s\n", flame, strerror(errno));
+			run_free(&run);
+			return SF_EXIT_USAGE;
+		}
+	}
+	run.out = stdout;
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
+	r = read_records(&run);
+	progress_done(&run);
+	if (r == -ENOMEM) {
+		fprintf(stderr, "sframe: perf: out of memory\n");
+		status = SF_EXIT_USAGE;
+	} else if (r) {
+		fprintf(stderr, "sframe: perf: %s\n", run.err);
+		status = SF_EXIT_BAD;
+	}
+	if (run.mode == OUT_FOLDED && sf_fold_write(&run.fold, stdout))
+		status = SF_EXIT_USAGE;
+	if (svg) {
+		char title[600];
+
+		snprintf(title, sizeof(title), "%.500s (unwound with SFrame)", file);
+		if (sf_flamegraph_write(&run.fold, svg, title) || fclose(svg)) {
+			fprintf(stderr, "sframe: perf: %s: write error\n", flame);
+			status = SF_EXIT_USAGE;
+		}
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "sframe: perf: write error on standard output\n");
+		status = SF_EXIT_USAGE;
+	}
+	summary(&run);
+	run_free(&run);
+	return status;
+}
