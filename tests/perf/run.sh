@@ -72,8 +72,10 @@ for f in "$bin"/*; do
 	if [ -z "$size" ] || [ $((16#$size)) -eq 0 ]; then
 		fail "$f has no .sframe section (does GNU as take --gsframe?)"
 	fi
-	objdump --sframe=.sframe "$f" | grep -q 'Version: SFRAME_VERSION_' ||
-		fail "objdump --sframe cannot read $f's .sframe"
+	# (Not piped into grep -q: objdump killed by SIGPIPE would fail the pipe.)
+	dump=$(objdump --sframe=.sframe "$f") || fail "objdump --sframe failed on $f"
+	grep -q 'Version: SFRAME_VERSION_' <<<"$dump" ||
+		fail "objdump --sframe finds no SFrame header in $f"
 	echo "  $(basename "$f"): .sframe of $((16#$size)) bytes"
 done
 
