@@ -21,6 +21,7 @@
 #   OUTDIR  gets the programs (bin/), the recordings (NAME.data), both
 #           outputs (NAME.perf.txt, NAME.sframe.txt) and compare.txt
 #   SFRAME  the sframe tool (default: $SFRAME, else build/sframe)
+# Environment: PERF_TEST_SECONDS  CPU seconds each program runs (1.5)
 # Needs root, or kernel.perf_event_paranoid <= 1 (cpu-clock samples with
 # kernel callchains); gcc and binutils >= 2.40 (x86_64 or aarch64, for
 # --gsframe), perf (Debian: linux-perf), python3.
