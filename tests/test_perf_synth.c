@@ -7,7 +7,9 @@
  * byte order of the sampled machine (big-endian throughout for s390x).
  * The files are then read back with src/tool/perf_data.c and converted with
  * src/tool/perf_regs.c: each sample must give the snapshot's registers and
- * stack again, and the unwinder must walk it to the same frames.
+ * stack again, and the unwinder must walk it to the same frames; converted
+ * as from an event whose mask lacks FP and the link register, its walk
+ * must be the same or stop for want of one of them, after the same frames.
  *
  * What perf would write, and how it is made here:
  * - one event (software cpu-clock) with sample_type IP, TID, TIME, PERIOD,
