@@ -7,7 +7,9 @@
  * byte order of the sampled machine (big-endian throughout for s390x).
  * The files are then read back with src/tool/perf_data.c and converted with
  * src/tool/perf_regs.c: each sample must give the snapshot's registers and
- * stack again, and the unwinder must walk it to the same frames.
+ * stack again, and the unwinder must walk it to the same frames; converted
+ * as from an event whose mask lacks FP and the link register, its walk
+ * must be the same or stop for want of one of them, after the same frames.
  *
  * What perf would write, and how it is made here:
  * - one event (software cpu-clock) with sample_type IP, TID, TIME, PERIOD,
@@ -34,23 +36,35 @@
  * - a COMM naming the process, then behind the data section the feature
  *   sections HOSTNAME (perf always writes it) and ARCH ("uname -m").
  *
- * Usage: test_perf_synth FIXTURES_DIR OUT_DIR (the .data files stay in
- * OUT_DIR, perf-synth-<combo>.data).
+ * Then "sframe perf" prints each file: its frames, sample by sample, must
+ * be those "sframe unwind" prints for the snapshot, address, symbol and
+ * offset (the binaries are ET_EXEC: an address relative to the file, as
+ * perf script's layout shows it, is the address itself; a caller frame is
+ * shown at its return address minus one), and a walk must end early (a
+ * "stop" line other than "outermost frame") in both or in neither.
+ *
+ * Usage: test_perf_synth FIXTURES_DIR OUT_DIR SFRAME_TOOL (the .data files
+ * stay in OUT_DIR, perf-synth-<combo>.data).
  */
+#define _XOPEN_SOURCE 700	/* realpath() */
 #include <setjmp.h>
 #include <elf.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
 #include "frames_equal.h"
 #include "perf_regs.h"
 #include "perf_writer.h"
+#include "tool_run.h"
 #include "unwind_target.h"
 
 #define PID 4242
@@ -61,7 +75,7 @@
 		     SF_PERF_SAMPLE_REGS_USER | SF_PERF_SAMPLE_STACK_USER)
 #define MAX_FRAMES 64
 
-static const char *fixtures, *out_dir;
+static const char *fixtures, *out_dir, *sframe_tool;
 
 /*
  * perf's numbering, per architecture: perf_of_dwarf[d] is the perf number
@@ -375,6 +389,168 @@ static bool check_without_fp_ra(const struct sf_target *t, const struct arch *a,
 	return false;
 }
 
+/* A growing string. */
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+static void text_add(struct text *t, const char *p, size_t n)
+{
+	if (t->len + n + 1 > t->cap) {
+		t->cap = 2 * (t->len + n + 1);
+		t->s = realloc(t->s, t->cap);
+		assert_non_null(t->s);
+	}
+	memcpy(t->s + t->len, p, n);
+	t->len += n;
+	t->s[t->len] = 0;
+}
+
+/*
+ * A frame of a tool's output as "ADDR SYMBOL+0xOFFSET " in hex, or "ADDR ?? "
+ * when the tool knows no symbol (perf script's "[unknown]").
+ */
+static void add_frame(struct text *t, uint64_t addr, const char *sym, size_t n)
+{
+	char buf[64];
+
+	if (n == 9 && memcmp(sym, "[unknown]", 9) == 0)
+		sym = "??", n = 2;
+	snprintf(buf, sizeof(buf), "%" PRIx64 " ", addr);
+	text_add(t, buf, strlen(buf));
+	text_add(t, sym, n);
+	text_add(t, " ", 1);
+}
+
+/* Each line of @out, with its length (without the newline). */
+#define for_each_line(line, len, out) \
+	for (line = out; (len = strcspn(line, "\n")), *line; line += len + (line[len] != 0))
+
+/*
+ * The frames of "sframe unwind" ("sample N: ..." then "  #K   0xPC SYM+0xOFF
+ * [marks]" lines and "  stop: ..."), one sample a line, as sframe perf
+ * shows them: perf script's layout names a caller frame (K > 0: a return
+ * address here, no sample being in a signal handler) by the address before
+ * its return address, the call instruction.
+ */
+static void unwind_frames(const char *out, struct text *t)
+{
+	const char *line, *plus;
+	char sym[256];
+	uint64_t pc, off;
+	unsigned k;
+	size_t len;
+	bool first = true;
+
+	for_each_line(line, len, out) {
+		if (strncmp(line, "sample ", 7) == 0) {
+			if (!first)
+				text_add(t, "\n", 1);
+			first = false;
+			continue;
+		}
+		/* A walk that ends before the outermost frame says why: "stop" then. */
+		if (strncmp(line, "  stop: ", 8) == 0 && strncmp(line, "  stop: outermost", 17) != 0)
+			text_add(t, "stop ", 5);
+		if (strncmp(line, "  #", 3) != 0)
+			continue;
+		assert_int_equal(sscanf(line, "  #%u 0x%" SCNx64 " %255s", &k, &pc, sym), 3);
+		plus = strrchr(sym, '+');
+		if (!plus) {
+			add_frame(t, k ? pc - 1 : pc, sym, strlen(sym));
+			continue;
+		}
+		off = strtoull(plus + 1, NULL, 16);
+		snprintf(sym + (plus - sym), sizeof(sym) - (size_t)(plus - sym), "+0x%" PRIx64,
+			 k ? off - 1 : off);
+		add_frame(t, k ? pc - 1 : pc, sym, strlen(sym));
+	}
+	text_add(t, "\n", 1);
+}
+
+/*
+ * The frames of "sframe perf" in perf script's layout: a header line a
+ * sample, then its frames ("\t ADDR SYM+0xOFF (MODULE)"; "\t# ..." lines
+ * annotate the sample, "\t# stop: REASON" a walk that ended early), then a
+ * blank line. One sample a line.
+ */
+static void perf_frames(const char *out, struct text *t)
+{
+	const char *line, *sym, *mod;
+	size_t len;
+	bool first = true;
+
+	for_each_line(line, len, out) {
+		if (strncmp(line, "\t# stop: ", 9) == 0)
+			text_add(t, "stop ", 5);
+		if (len == 0 || (line[0] == '\t' && line[1] == '#'))
+			continue;
+		if (line[0] != '\t') {
+			if (!first)
+				text_add(t, "\n", 1);
+			first = false;
+			continue;
+		}
+		sym = line + 1;
+		sym += strspn(sym, " ");
+		sym += strcspn(sym, " ");
+		sym += strspn(sym, " ");
+		/* The module is the last parenthesised field. */
+		for (mod = line + len - 1; mod > sym && !(mod[0] == ' ' && mod[1] == '('); mod--)
+			;
+		assert_true(mod > sym);
+		add_frame(t, strtoull(line + 1, NULL, 16), sym, (size_t)(mod - sym));
+	}
+	text_add(t, "\n", 1);
+}
+
+/* @argv's standard output; the program must exit with 0. */
+static char *run_ok(char *const argv[])
+{
+	size_t len;
+	int status;
+	char *out = tu_run(argv, NULL, 1, &len, &status);
+
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("%s %s: exit status 0x%x", argv[0], argv[1], status);
+	return out;
+}
+
+/* sframe perf's frames for the file are sframe unwind's for the snapshot. */
+static void compare_tools(const char *exe, const char *snap_path, const char *data,
+			  unsigned long samples)
+{
+	char *unwind_argv[] = { (char *)sframe_tool, "unwind", "--elf", (char *)exe,
+				(char *)snap_path, NULL };
+	char *perf_argv[] = { (char *)sframe_tool, "perf", (char *)data, NULL };
+	char *u_out = run_ok(unwind_argv), *p_out = run_ok(perf_argv);
+	struct text u = { 0 }, p = { 0 };
+	const char *ul, *pl;
+	unsigned long n = 0, stops = 0;
+
+	unwind_frames(u_out, &u);
+	perf_frames(p_out, &p);
+	for (ul = u.s, pl = p.s; *ul && *pl; ul = strchr(ul, '\n') + 1,
+	     pl = strchr(pl, '\n') + 1, n++) {
+		size_t ulen = strcspn(ul, "\n"), plen = strcspn(pl, "\n");
+
+		if (ulen != plen || memcmp(ul, pl, ulen) != 0)
+			fail_msg("%s: sample %lu: sframe unwind has frames %.*s, sframe perf %.*s",
+				 data, n, (int)ulen, ul, (int)plen, pl);
+	}
+	assert_true(*ul == 0 && *pl == 0);
+	assert_int_equal(n, samples);
+	for (ul = u.s; (ul = strstr(ul, "stop ")); ul++)
+		stops++;
+	print_message("%s: sframe perf and sframe unwind: the same frames in all %lu samples "
+		      "(%lu walks ended early)\n", data, n, stops);
+	free(u.s);
+	free(p.s);
+	free(u_out);
+	free(p_out);
+}
+
 static void test_combo(void **state)
 {
 	const char *combo = *state;
@@ -459,6 +635,7 @@ static void test_combo(void **state)
 	sf_snapshot_close(&snap);
 	sf_perf_close(&f);
 	sf_target_free(&t);
+	compare_tools(exe, snap_path, out, samples);
 }
 
 /* The writer repeats bytes of its own image while the image grows (test_perf_data does). */
@@ -483,6 +660,7 @@ static void test_writer_copies_itself(void **state)
 
 int main(int argc, char **argv)
 {
+	static char fixtures_abs[PATH_MAX];
 	/* Named after their combination (the state each is given). */
 #define COMBO(c) { c, test_combo, NULL, NULL, (void *)c }
 	const struct CMUnitTest tests[] = {
@@ -492,11 +670,17 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_writer_copies_itself),
 	};
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s FIXTURES_DIR OUT_DIR\n", argv[0]);
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s FIXTURES_DIR OUT_DIR SFRAME_TOOL\n", argv[0]);
 		return 2;
 	}
-	fixtures = argv[1];
+	/* perf records absolute paths, and sframe perf reads only those. */
+	if (!realpath(argv[1], fixtures_abs)) {
+		perror(argv[1]);
+		return 2;
+	}
+	fixtures = fixtures_abs;
 	out_dir = argv[2];
+	sframe_tool = argv[3];
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
