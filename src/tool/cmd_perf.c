@@ -1475,6 +1475,7 @@ int sf_cmd_perf(int argc, char **argv)
 		}
 	}
 	run.set.cmd = "perf";
+	run.set.names = SF_NAMES_PERF;
 	if (run.symfs) {
 		/* Debug files are looked up inside the file system too, as perf does. */
 		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", run.symfs);

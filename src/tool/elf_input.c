@@ -819,16 +819,54 @@ struct sec_range {
 #define RANK_WEAK		(UINT64_C(1) << 32)
 #define RANK_LOCAL		(UINT64_C(2) << 32)
 #define RANK_PLT		(UINT64_C(3) << 32)
+#define RANK_CLASS(r)		((r) >> 32)
 
-static int cmp_sym(const void *a, const void *b)
+static unsigned leading_underscores(const char *s)
 {
-	const struct sf_symbol *x = a, *y = b;
+	unsigned n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * Among aliases, the one perf keeps of duplicates: not weak, then global,
+ * then with fewer leading underscores, then the longest name ("__brk"
+ * where eu-stack says "brk"). 0 when they tie.
+ */
+static int cmp_perf(const struct sf_symbol *x, const struct sf_symbol *y)
+{
+	uint64_t cx = RANK_CLASS(x->rank), cy = RANK_CLASS(y->rank);
+	unsigned ux, uy;
+	size_t lx, ly;
+
+	if ((cx == 1) != (cy == 1))
+		return cx == 1 ? 1 : -1;
+	if ((cx == 0) != (cy == 0))
+		return cx == 0 ? -1 : 1;
+	ux = leading_underscores(x->name);
+	uy = leading_underscores(y->name);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	lx = strlen(x->name);
+	ly = strlen(y->name);
+	return lx == ly ? 0 : lx > ly ? -1 : 1;
+}
+
+static int cmp_sym(const struct sf_symbol *x, const struct sf_symbol *y, enum sf_names names)
+{
+	int r;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
 	/* A sized symbol before an alias without size. */
 	if (!x->size != !y->size)
 		return x->size ? -1 : 1;
+	if (names == SF_NAMES_PERF &&
+	    RANK_CLASS(x->rank) != RANK_CLASS(RANK_PLT) &&
+	    RANK_CLASS(y->rank) != RANK_CLASS(RANK_PLT) && (r = cmp_perf(x, y)) != 0)
+		return r;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
 	return strcmp(x->name, y->name);
@@ -1304,7 +1342,17 @@ out:
  * dominate loading its symbols); then each run of aliases at one address by
  * cmp_sym(). Return -1 when out of memory (@info is then unchanged).
  */
-static int sort_symbols(struct sf_elf_info *info)
+static int cmp_sym_eu_stack(const void *a, const void *b)
+{
+	return cmp_sym(a, b, SF_NAMES_EU_STACK);
+}
+
+static int cmp_sym_perf(const void *a, const void *b)
+{
+	return cmp_sym(a, b, SF_NAMES_PERF);
+}
+
+static int sort_symbols(struct sf_elf_info *info, enum sf_names names)
 {
 	struct sf_symbol *src = info->syms, *dst, *tmp;
 	uint64_t any = 0, all = UINT64_MAX, differ;
@@ -1344,7 +1392,8 @@ static int sort_symbols(struct sf_elf_info *info)
 		for (j = i + 1; j < n && src[j].addr == src[i].addr; j++)
 			;
 		if (j - i > 1)
-			qsort(src + i, j - i, sizeof(*src), cmp_sym);
+			qsort(src + i, j - i, sizeof(*src),
+			      names == SF_NAMES_PERF ? cmp_sym_perf : cmp_sym_eu_stack);
 	}
 	return 0;
 }
@@ -1355,12 +1404,12 @@ static int sort_symbols(struct sf_elf_info *info)
  * use there either), and one that ends no later than an alias at the same
  * address chosen before it (so ends rise along each address's symbols).
  */
-static int finish_symbols(struct sf_elf_info *info)
+static int finish_symbols(struct sf_elf_info *info, enum sf_names names)
 {
 	uint64_t covered = 0, group_end = 0;
 	size_t i, n = 0;
 
-	if (sort_symbols(info))
+	if (sort_symbols(info, names))
 		return -1;
 	for (i = 0; i < info->nsyms; i++) {
 		const struct sf_symbol *s = &info->syms[i];
@@ -1381,6 +1430,12 @@ static int finish_symbols(struct sf_elf_info *info)
 
 int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *err,
 		     size_t errlen)
+{
+	return sf_elf_info_load_names(in, info, SF_NAMES_EU_STACK, err, errlen);
+}
+
+int sf_elf_info_load_names(const struct sf_input *in, struct sf_elf_info *info,
+			   enum sf_names names, char *err, size_t errlen)
 {
 	struct sec_range *secs = NULL;
 	struct elf_file ef;
@@ -1437,7 +1492,7 @@ int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *
 		return -1;
 	}
 	free(secs);
-	if (info->syms && finish_symbols(info)) {
+	if (info->syms && finish_symbols(info, names)) {
 		fail(err, errlen, "ELF", "out of memory");
 		sf_elf_info_free(info);
 		return -1;

@@ -172,6 +172,34 @@ int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *
 		     size_t errlen);
 
 /**
+ * enum sf_names - which of several symbols at one address names it.
+ * @SF_NAMES_EU_STACK: as eu-stack and gdb: global, then weak, then local,
+ *	then the first in the table ("brk").
+ * @SF_NAMES_PERF: as perf: not weak, then global, then fewer leading
+ *	underscores, then the longest name ("__brk").
+ *
+ * A symbol with a size always comes before an alias without one, and PLT
+ * entries after the symbols.
+ */
+enum sf_names {
+	SF_NAMES_EU_STACK,
+	SF_NAMES_PERF,
+};
+
+/**
+ * sf_elf_info_load_names() - sf_elf_info_load(), naming aliases as @names says.
+ * @in: from sf_input_load() (an ELF file, not a raw section).
+ * @info: filled on success; free with sf_elf_info_free().
+ * @names: whose choice among aliases sf_symbol_find() returns.
+ * @err: message on failure.
+ * @errlen: its size.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int sf_elf_info_load_names(const struct sf_input *in, struct sf_elf_info *info,
+			   enum sf_names names, char *err, size_t errlen);
+
+/**
  * sf_elf_info_free() - release @info.
  * @info: as filled by sf_elf_info_load().
  */
@@ -189,6 +217,7 @@ void sf_elf_info_free(struct sf_elf_info *info);
  * sized one names them), as eu-stack names them.
  */
 const struct sf_symbol *sf_symbol_find(const struct sf_elf_info *info, uint64_t addr);
+
 
 /**
  * sf_elf_load_bias() - the load bias of an ELF file from one of its mappings.

@@ -303,7 +303,7 @@ static void load_debug_symbols(const struct sf_image_set *set, struct sf_proc_fi
 		return;
 	if (sf_elf_build_id(f->debug.file, f->debug.file_size, &dbg_id, &dbg_len) &&
 	    dbg_len == len && memcmp(dbg_id, id, len) == 0 &&
-	    sf_elf_info_load(&f->debug, &info, err, sizeof(err)) == 0) {
+	    sf_elf_info_load_names(&f->debug, &info, set->names, err, sizeof(err)) == 0) {
 		if (info.has_symtab && info.nsyms) {
 			sf_elf_info_free(&f->info);
 			f->info = info;
@@ -345,7 +345,8 @@ static struct sf_proc_file *get_file(struct sf_image_set *set, const struct sf_m
 	if (f->loaded && sf_input_is_elf(&f->in)) {
 		char err[512];
 
-		if (sf_elf_info_load(&f->in, &f->info, err, sizeof(err)) && !f->why[0])
+		if (sf_elf_info_load_names(&f->in, &f->info, set->names, err, sizeof(err)) &&
+		    !f->why[0])
 			snprintf(f->why, sizeof(f->why), "%.200s", err);
 		else
 			load_debug_symbols(set, f);

@@ -113,6 +113,8 @@ struct sf_proc_image {
  * process's of a perf.data file).
  * @abi: the processes' SFrame ABI; sections of another ABI are not used.
  * @cmd: the command named in warnings about a section ("stack", "perf").
+ * @names: whose choice among aliases the symbols give (eu-stack's by
+ *	default, perf's for "sframe perf").
  * @debug_dir: where separate debug files are looked up by build id
  *	(DIR/.build-id/NN/REST.debug); NULL for /usr/lib/debug.
  * @files: the files.
@@ -123,6 +125,7 @@ struct sf_proc_image {
 struct sf_image_set {
 	uint8_t abi;
 	const char *cmd;
+	enum sf_names names;
 	const char *debug_dir;
 	struct sf_proc_file **files;
 	size_t nfiles;

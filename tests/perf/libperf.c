@@ -13,6 +13,22 @@ HIDDEN volatile unsigned long sft_sink;
 
 SFT_LEAF(HIDDEN, LIB_INNER, 2)
 
+/*
+ * LIB_OUTER has two names, as many C library functions have (brk and
+ * __brk): itself weak, and a hidden alias, local in the linked library.
+ * perf names the address by the name that is not weak ("__pla_outer"),
+ * eu-stack by the one that is not local: sframe perf must choose as perf.
+ */
+#define SFT_STR2(x) #x
+#define SFT_STR(x) SFT_STR2(x)
+#define SFT_CAT2(a, b) a##b
+#define SFT_CAT(a, b) SFT_CAT2(a, b)
+
+__attribute__((weak)) NOINLINE unsigned long LIB_OUTER(unsigned long n,
+							unsigned long (*back)(unsigned long));
+extern __typeof__(LIB_OUTER) SFT_CAT(__, LIB_OUTER)
+	__attribute__((alias(SFT_STR(LIB_OUTER)), visibility("hidden")));
+
 NOINLINE unsigned long LIB_OUTER(unsigned long n, unsigned long (*back)(unsigned long))
 {
 	unsigned long s = n + sft_sink;

@@ -85,6 +85,7 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 progs="recurse libs threads"
 pairs=()
+order_failed=""
 table=""
 for p in $progs; do
 	echo "=== $p"
@@ -111,6 +112,12 @@ for p in $progs; do
 	table+=$(printf '%-10s %7s %10s %12ss %12ss %12ss' "$p" "$samples" \
 		"$(stat -c %s "$data")" "$t_rec" "$t_script" "$t_sframe")$'\n'
 	pairs+=("$out/$p.perf.txt" "$out/$p.sframe.txt")
+	# The samples in the same order as perf's (both sort the records by
+	# time, round by round): the header lines, one per sample, alike.
+	if ! cmp -s <(grep -v -e '^	' -e '^$' "$out/$p.perf.txt") \
+		<(grep -v -e '^	' -e '^$' "$out/$p.sframe.txt"); then
+		order_failed+=" $p"
+	fi
 done
 echo
 printf '%-10s %7s %10s %13s %13s %13s\n' program samples bytes "perf record" \
@@ -124,4 +131,8 @@ python3 "$here/compare.py" "${pairs[@]}" >"$out/compare.txt"
 rc=$?
 set -e
 cat "$out/compare.txt"
+if [ -n "$order_failed" ]; then
+	echo "perf-test: samples not in perf script's order:$order_failed" >&2
+	exit 1
+fi
 exit "$rc"
