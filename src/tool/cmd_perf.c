@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -206,8 +207,8 @@ struct recorded_id {
 /* One kernel symbol of /proc/kallsyms. */
 struct ksym {
 	uint64_t addr;
-	char *name;
-	char *module;	/* "[ext4]" for a module's, NULL for the kernel's own */
+	const char *name;
+	const char *module;	/* "[ext4]" for a module's, NULL for the kernel's own */
 };
 
 /* A record waiting for its turn. */
@@ -248,6 +249,7 @@ struct run {
 	struct ksym *ksyms;
 	size_t nksyms;
 	bool ksyms_tried;
+	char *kallsyms;		/* /proc/kallsyms as read: the names point into it */
 
 	struct sframe_frame *frames;
 	const char **names;	/* --folded/--flamegraph: one stack's frame names */
@@ -260,6 +262,8 @@ struct run {
 	uint64_t lost;
 	uint64_t bad_records;
 	uint64_t records_done;
+	uint64_t window_end;	/* the file mapped in ahead of here */
+	uint64_t dropped;	/* the file unmapped below here */
 	uint64_t unwind_ns;
 	struct timespec last_progress;
 	bool progress_shown;
@@ -753,16 +757,47 @@ static bool kernel_is_recorded(const struct run *run, char *why, size_t len)
 	return true;
 }
 
+/* All of a file the size of which stat() does not tell (/proc); NULL on failure. */
+static char *read_all(const char *path, size_t *len)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap + 1), *nb;
+	FILE *f = fopen(path, "re");
+	size_t got;
+
+	if (!buf || !f) {
+		free(buf);
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			nb = realloc(buf, cap * 2 + 1);
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
 /*
  * The text symbols of /proc/kallsyms, as perf script names kernel frames
  * (when the running kernel is the one recorded; without privileges the
- * addresses read 0 and are not used).
+ * addresses read 0 and are not used). Lines "ADDR TYPE NAME [MODULE]" are
+ * cut in place: the names point into the file's copy.
  */
 static void load_ksyms(struct run *run)
 {
-	char line[512], why[128];
-	size_t cap = 0;
-	FILE *f;
+	char why[128], *p, *end;
+	size_t cap = 0, len = 0;
+	bool sorted = true;
 
 	run->ksyms_tried = true;
 	if (!kernel_is_recorded(run, why, sizeof(why))) {
@@ -770,17 +805,31 @@ static void load_ksyms(struct run *run)
 			fprintf(stderr, "sframe: perf: kernel frames without symbols: %s\n", why);
 		return;
 	}
-	f = fopen("/proc/kallsyms", "re");
-	if (!f)
+	run->kallsyms = read_all("/proc/kallsyms", &len);
+	if (!run->kallsyms)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		char type, name[256], module[128] = "";
-		unsigned long long addr;
+	for (p = run->kallsyms, end = p + len; p < end; p++) {
+		char *line = p, *name, *module = NULL, type;
+		uint64_t addr = 0;
 		struct ksym *k;
 
-		if (sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, module) < 3 ||
-		    !strchr("tTwW", type) || addr == 0)
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			p = end;
+		*p = '\0';
+		for (; (*line >= '0' && *line <= '9') || (*line >= 'a' && *line <= 'f'); line++)
+			addr = addr << 4 | (uint64_t)(*line <= '9' ? *line - '0' : *line - 'a' + 10);
+		if (line[0] != ' ' || !line[1] || line[2] != ' ' || !addr)
 			continue;
+		type = line[1];
+		if (!strchr("tTwW", type))
+			continue;
+		name = line + 3;
+		line = strpbrk(name, " \t");
+		if (line) {
+			*line++ = '\0';
+			module = strchr(line, '[');
+		}
 		if (run->nksyms == cap) {
 			size_t nc = cap ? cap * 2 : 65536;
 			struct ksym *nv = realloc(run->ksyms, nc * sizeof(*nv));
@@ -790,20 +839,17 @@ static void load_ksyms(struct run *run)
 			run->ksyms = nv;
 			cap = nc;
 		}
-		k = &run->ksyms[run->nksyms];
+		k = &run->ksyms[run->nksyms++];
 		k->addr = addr;
-		k->name = strdup(name);
-		k->module = NULL;
-		if (module[0] && asprintf(&k->module, "[%s]", module) < 0)
-			k->module = NULL;
-		if (!k->name) {
-			free(k->module);
-			break;
-		}
-		run->nksyms++;
+		k->name = name;
+		/* "[ext4]" as perf names a module's map. */
+		k->module = module && strchr(module, ']') ? module : NULL;
+		if (k->module)
+			strchr(module, ']')[1] = '\0';
+		sorted &= run->nksyms == 1 || k[-1].addr <= addr;
 	}
-	fclose(f);
-	qsort(run->ksyms, run->nksyms, sizeof(*run->ksyms), cmp_ksym);
+	if (!sorted)
+		qsort(run->ksyms, run->nksyms, sizeof(*run->ksyms), cmp_ksym);
 }
 
 /* The kernel symbol at or below @addr, or NULL. */
@@ -1334,6 +1380,40 @@ static bool all_timed(const struct sf_perf_file *f)
 	return true;
 }
 
+/*
+ * The mapped file, window by window: the window ahead mapped in one call
+ * (not a page fault every few pages), the pages behind the oldest record
+ * still queued unmapped (the page cache keeps them; the process's resident
+ * memory stays a few windows, however large the file).
+ */
+#define WINDOW (UINT64_C(32) << 20)
+
+static void slide_window(struct run *run, uint64_t pos)
+{
+	uint64_t off = run->f.data_off + pos, low = off, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	unsigned char *base = run->f.in.file;
+	size_t i;
+
+	if (!run->f.in.mapped || off < run->window_end)
+		return;
+	run->window_end = off + WINDOW < run->f.in.file_size ? off + WINDOW : run->f.in.file_size;
+#ifdef MADV_POPULATE_READ
+	if (madvise(base + (off & ~(page - 1)), (size_t)(run->window_end - (off & ~(page - 1))),
+		    MADV_POPULATE_READ) != 0)
+#endif
+		(void)madvise(base + (off & ~(page - 1)),
+			      (size_t)(run->window_end - (off & ~(page - 1))), MADV_WILLNEED);
+	for (i = 0; i < run->nqueue; i++) {
+		if (run->queue[i].rec.offset < low)
+			low = run->queue[i].rec.offset;
+	}
+	low &= ~(page - 1);
+	if (low > run->dropped + WINDOW) {
+		(void)madvise(base + run->dropped, (size_t)(low - run->dropped), MADV_DONTNEED);
+		run->dropped = low;
+	}
+}
+
 static int read_records(struct run *run)
 {
 	struct sf_perf_record rec;
@@ -1342,6 +1422,7 @@ static int read_records(struct run *run)
 
 	while ((r = sf_perf_next(&run->f, &pos, &rec, run->err, sizeof(run->err))) == 1) {
 		progress(run, pos);
+		slide_window(run, pos);
 		if (!run->ordered) {
 			r = do_record(run, &rec);
 		} else if (rec.type == SF_PERF_RECORD_FINISHED_ROUND) {
@@ -1384,11 +1465,8 @@ static void run_free(struct run *run)
 	free(run->threads.vals);
 	sf_image_set_free(&run->set);
 	sf_fold_free(&run->fold);
-	for (i = 0; i < run->nksyms; i++) {
-		free(run->ksyms[i].name);
-		free(run->ksyms[i].module);
-	}
 	free(run->ksyms);
+	free(run->kallsyms);
 	for (i = 0; i < run->nids; i++)
 		free(run->ids[i].path);
 	free(run->ids);
