@@ -656,13 +656,46 @@ static void locate(const struct proc *p, uint64_t pc, struct where *w)
 	w->short_dso = slash ? slash + 1 : w->dso;
 }
 
+/*
+ * One frame line, "\t%16" PRIx64 " NAME+0xOFF (DSO)\n" as perf script
+ * prints it, formatted here: printf's parsing was most of the time spent
+ * printing a profile.
+ */
+static void put_frame(FILE *out, uint64_t addr, const char *name, uint64_t off, const char *dso)
+{
+	static const char digits[] = "0123456789abcdef";
+	char buf[48], *p = buf + sizeof(buf), *start;
+	uint64_t v = addr;
+
+	do {
+		*--p = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	while (p > buf + sizeof(buf) - 16)
+		*--p = ' ';
+	*--p = '\t';
+	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), out);
+	fputc(' ', out);
+	fputs(name ? name : "[unknown]", out);
+	if (name) {
+		p = buf + sizeof(buf);
+		v = off;
+		do {
+			*--p = digits[v & 15];
+			v >>= 4;
+		} while (v);
+		start = p - 3;
+		memcpy(start, "+0x", 3);
+		fwrite(start, 1, (size_t)(buf + sizeof(buf) - start), out);
+	}
+	fputs(" (", out);
+	fputs(dso, out);
+	fputs(")\n", out);
+}
+
 static void print_line(struct run *run, uint64_t addr, const struct where *w)
 {
-	if (w->sym)
-		fprintf(run->out, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)\n", addr, w->sym->name,
-			w->off, w->dso);
-	else
-		fprintf(run->out, "\t%16" PRIx64 " [unknown] (%s)\n", addr, w->dso);
+	put_frame(run->out, addr, w->sym ? w->sym->name : NULL, w->off, w->dso);
 }
 
 /* Why a walk ended, for the "# stop:" line; the class for the summary. */
@@ -875,11 +908,8 @@ static void print_kernel_line(struct run *run, uint64_t addr)
 {
 	const struct ksym *k = ksym_find(run, addr);
 
-	if (k)
-		fprintf(run->out, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)\n", addr, k->name,
-			addr - k->addr, k->module ? k->module : "[kernel.kallsyms]");
-	else
-		fprintf(run->out, "\t%16" PRIx64 " [unknown] ([kernel.kallsyms])\n", addr);
+	put_frame(run->out, addr, k ? k->name : NULL, k ? addr - k->addr : 0,
+		  k && k->module ? k->module : "[kernel.kallsyms]");
 }
 
 /* ---- One sample ------------------------------------------------------------------------ */

@@ -18,6 +18,8 @@ What is checked, and where the expected values come from:
   - --folded: one line per distinct stack, COMM;outermost;...;leaf COUNT,
     counts from the default output's samples; --flamegraph writes an SVG
     that parses as XML and whose root counts every sample;
+  - the README's flame graph (fixtures/perf/libs/libs.svg) is what the
+    tool draws from fixtures/perf/libs/libs.data;
   - --max-stack cuts walks and says so; errors: a missing file (exit 2), a
     file cut short inside its attributes (exit 1, the offset named), an
     unknown option (exit 2).
@@ -42,8 +44,8 @@ def check(cond, what):
         print('FAIL: ' + what)
 
 
-def run(args, stdin=None, input_bytes=None):
-    p = subprocess.run([SFRAME, 'perf'] + args, stdin=stdin, input=input_bytes,
+def run(args, stdin=None, input_bytes=None, cwd=None):
+    p = subprocess.run([SFRAME, 'perf'] + args, stdin=stdin, input=input_bytes, cwd=cwd,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
 
@@ -168,6 +170,14 @@ def main():
         titles = [t.text or '' for t in ET.parse(svg).iter('{http://www.w3.org/2000/svg}title')]
         check(any(t.startswith('all (24 samples') for t in titles), 'SVG root: %s' % titles[:3])
         check(any(t.startswith('leaf (') for t in titles), 'SVG has leaf')
+
+        # The README's picture is what the tool draws from the bundled example.
+        libs = os.path.join(PERF, 'libs')
+        rc, _, _ = run(['-q', '--symfs', '.', '--flamegraph', os.path.join(tmp, 'libs.svg'),
+                        'libs.data'], cwd=libs)
+        with open(os.path.join(tmp, 'libs.svg'), 'rb') as a, \
+                open(os.path.join(libs, 'libs.svg'), 'rb') as b:
+            check(rc == 0 and a.read() == b.read(), 'fixtures/perf/libs/libs.svg redrawn alike')
 
         # --max-stack.
         rc, out7, _ = run(['--symfs', PERF, '--max-stack', '2', DATA])
