@@ -131,23 +131,6 @@ struct elf_phdr {
 
 /* ---- Byte decoding -------------------------------------------------------- */
 
-uint64_t sf_get_uint(const unsigned char *p, unsigned width, bool be)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	/* The perf.data reader's u64s, millions of them: one load. */
-	if (width == 8) {
-		bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-
-		memcpy(&v, p, 8);
-		return be == host_be ? v : __builtin_bswap64(v);
-	}
-	for (i = 0; i < width; i++)
-		v |= (uint64_t)p[be ? i : width - 1 - i] << (8 * (width - 1 - i));
-	return v;
-}
-
 static void put_uint(unsigned char *p, unsigned width, bool be, uint64_t v)
 {
 	unsigned i;
