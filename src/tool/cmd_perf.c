@@ -253,6 +253,7 @@ struct run {
 
 	struct sframe_frame *frames;
 	const char **names;	/* --folded/--flamegraph: one stack's frame names */
+	size_t *offs;		/* and where each starts in @namebuf */
 	char *namebuf;
 	size_t namebuf_len;
 
@@ -327,22 +328,18 @@ static int set_comm(struct thread *t, const char *comm)
 	return 0;
 }
 
-/* Insert a mapping, cutting away what it covers of older ones (a mapping replaces them). */
-static int proc_add_map(struct proc *p, uint64_t start, uint64_t end, uint64_t pgoff,
-			uint32_t maj, uint32_t min, uint64_t ino, const char *path)
+/*
+ * Insert a copy of @nm (its path copied too), cutting away what it covers
+ * of older mappings (a mapping replaces them).
+ */
+static int proc_add_map(struct proc *p, const struct sf_map *nm)
 {
 	struct sf_maps *ms = &p->maps;
-	struct sf_map m;
+	uint64_t start = nm->start, end = nm->end;
+	struct sf_map m = *nm;
 	size_t i, at;
 
-	memset(&m, 0, sizeof(m));
-	m.start = start;
-	m.end = end;
-	m.offset = pgoff;
-	m.inode = ino;
-	snprintf(m.dev, sizeof(m.dev), "%02x:%02x", maj & 0xfffu, min & 0xfffffu);
-	memcpy(m.perms, "r-xp", 5);
-	m.path = strdup(path);
+	m.path = strdup(nm->path);
 	if (!m.path)
 		return -ENOMEM;
 	/* Room for the new one and for a mapping split in two. */
@@ -411,12 +408,7 @@ static int proc_copy_maps(struct proc *dst, const struct proc *src)
 
 	proc_drop_maps(dst);
 	for (i = 0; i < src->maps.n; i++) {
-		const struct sf_map *m = &src->maps.v[i];
-		unsigned maj = 0, min = 0;
-
-		if (sscanf(m->dev, "%x:%x", &maj, &min) != 2)
-			maj = min = 0;
-		if (proc_add_map(dst, m->start, m->end, m->offset, maj, min, m->inode, m->path))
+		if (proc_add_map(dst, &src->maps.v[i]))
 			return -ENOMEM;
 	}
 	return 0;
@@ -699,7 +691,7 @@ static void print_line(struct run *run, uint64_t addr, const struct where *w)
 }
 
 /* Why a walk ended, for the "# stop:" line; the class for the summary. */
-static enum stop_class stop_reason(const struct run *run, const struct proc *p,
+static enum stop_class stop_reason(const struct proc *p,
 				   const struct sframe_frame *last, uint32_t n, int r,
 				   const struct sf_sample *smp, char *buf, size_t len)
 {
@@ -730,7 +722,6 @@ static enum stop_class stop_reason(const struct run *run, const struct proc *p,
 			 " recorded", smp->stack_len, smp->stack_addr);
 		return STOP_COPY;
 	}
-	(void)run;
 	snprintf(buf, len, "%s, %s", sframe_strerror(r), sframe_errname(r));
 	return STOP_ERROR;
 }
@@ -998,7 +989,7 @@ static uint64_t kernel_frames(const struct run *run, const struct sf_perf_sample
 		if (kernel)
 			n++;
 	}
-	return kernel || n ? n : 0;
+	return n;
 }
 
 #define MAX_FOLD_KERNEL 1024	/* kernel frames kept per folded stack */
@@ -1007,18 +998,13 @@ static int fold_sample(struct run *run, struct proc *p, const char *comm,
 		       const struct sf_perf_sample *s, const struct user_walk *w, uint64_t kfirst,
 		       uint64_t nk)
 {
-	size_t used = 0, count = 0, i;
-	size_t *offs;
-	int r = -ENOMEM;
+	size_t used = 0, count = 0, i, *offs = run->offs;
 
 	if (nk > MAX_FOLD_KERNEL)
 		nk = MAX_FOLD_KERNEL;
-	offs = malloc((1 + w->n + nk) * sizeof(*offs));
-	if (!offs)
-		return -ENOMEM;
 	/* Outermost first: the process, its user frames, then the kernel's. */
 	if (put_name(run, &used, comm, offs, &count))
-		goto out;
+		return -ENOMEM;
 	for (i = w->n; i-- > 0;) {
 		struct where wh;
 		char b[300];
@@ -1027,22 +1013,19 @@ static int fold_sample(struct run *run, struct proc *p, const char *comm,
 		if (!wh.sym)
 			snprintf(b, sizeof(b), "[%.290s]", wh.short_dso);
 		if (put_name(run, &used, wh.sym ? wh.sym->name : b, offs, &count))
-			goto out;
+			return -ENOMEM;
 	}
 	for (i = nk; i-- > 0;) {
 		const struct ksym *k = ksym_find(run, sf_perf_u64(&run->f, s->callchain +
 								  8 * (kfirst + i)));
 
 		if (put_name(run, &used, k ? k->name : "[kernel.kallsyms]", offs, &count))
-			goto out;
+			return -ENOMEM;
 	}
 	/* The buffer may have moved while it grew: point at the names now. */
 	for (i = 0; i < count; i++)
 		run->names[i] = run->namebuf + offs[i];
-	r = sf_fold_add(&run->fold, run->names, count, 1);
-out:
-	free(offs);
-	return r;
+	return sf_fold_add(&run->fold, run->names, count, 1);
 }
 
 static int do_sample(struct run *run, const struct sf_perf_record *rec)
@@ -1073,7 +1056,7 @@ static int do_sample(struct run *run, const struct sf_perf_record *rec)
 	nk = kernel_frames(run, &s, &kfirst);
 	snprintf(why, sizeof(why), "%s", w.why);
 	if (w.have_regs)
-		cls = stop_reason(run, p, w.n ? &run->frames[w.n - 1] : NULL, w.n, w.r, &w.smp, why,
+		cls = stop_reason(p, w.n ? &run->frames[w.n - 1] : NULL, w.n, w.r, &w.smp, why,
 				  sizeof(why));
 	else if (why[0])
 		cls = STOP_ERROR;
@@ -1104,6 +1087,7 @@ static int do_sample(struct run *run, const struct sf_perf_record *rec)
 static int do_mmap(struct run *run, const struct sf_perf_record *rec)
 {
 	struct sf_perf_mmap m;
+	struct sf_map map;
 	struct proc *p;
 
 	if (sf_perf_decode_mmap(&run->f, rec, &m, run->err, sizeof(run->err))) {
@@ -1122,8 +1106,18 @@ static int do_mmap(struct run *run, const struct sf_perf_record *rec)
 	if (!p || (m.has_build_id && add_recorded_id(run, m.filename, m.build_id,
 						       m.build_id_size)))
 		return -ENOMEM;
-	return proc_add_map(p, m.addr, m.addr + m.len, m.pgoff, m.has_build_id ? 0 : m.maj,
-			    m.has_build_id ? 0 : m.min, m.has_build_id ? 0 : m.ino, m.filename);
+	memset(&map, 0, sizeof(map));
+	map.start = m.addr;
+	map.end = m.addr + m.len;
+	map.offset = m.pgoff;
+	/* An MMAP2 record with a build id has no device and inode. */
+	if (!m.has_build_id) {
+		map.inode = m.ino;
+		snprintf(map.dev, sizeof(map.dev), "%02x:%02x", m.maj & 0xfffu, m.min & 0xfffffu);
+	}
+	memcpy(map.perms, "r-xp", 5);
+	map.path = (char *)m.filename;
+	return proc_add_map(p, &map);
 }
 
 static int do_comm(struct run *run, const struct sf_perf_record *rec)
@@ -1503,6 +1497,7 @@ static void run_free(struct run *run)
 	free(run->queue);
 	free(run->frames);
 	free(run->names);
+	free(run->offs);
 	free(run->namebuf);
 	sf_perf_close(&run->f);
 }
@@ -1592,7 +1587,8 @@ int sf_cmd_perf(int argc, char **argv)
 	run.ordered = all_timed(&run.f);
 	run.frames = calloc(run.max_stack, sizeof(*run.frames));
 	run.names = calloc((size_t)run.max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run.names));
-	if (!run.frames || !run.names || sf_fold_init(&run.fold)) {
+	run.offs = calloc((size_t)run.max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run.offs));
+	if (!run.frames || !run.names || !run.offs || sf_fold_init(&run.fold)) {
 		fprintf(stderr, "sframe: perf: out of memory\n");
 		run_free(&run);
 		return SF_EXIT_USAGE;

@@ -9,7 +9,9 @@
 #      opened with dlopen), prog-threads (four threads on four call paths,
 #      main on a fifth);
 #   2. records each with perf record --call-graph=dwarf,16384 (cpu-clock,
-#      999 samples a second, about 1.5 s of CPU each);
+#      999 samples a second, about 1.5 s of CPU each), and a shell that runs
+#      prog-threads then prog-libs (fork and exec: a process's mappings
+#      copied, then replaced);
 #   3. prints each recording with perf script (its DWARF unwinder) and with
 #      sframe perf (SFrame), in the same layout;
 #   4. compare.py matches the samples and compares their user frames.
@@ -83,7 +85,9 @@ done
 # ---- 2.-3. recordings, both outputs ---------------------------------------------
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
-progs="recurse libs threads"
+# "shell": a shell that forks and execs two of the programs in turn (the
+# mappings of a process copied at fork and replaced at exec).
+progs="recurse libs threads shell"
 pairs=()
 order_failed=""
 table=""
@@ -91,9 +95,14 @@ for p in $progs; do
 	echo "=== $p"
 	data=$out/$p.data
 	t=$(now)
+	if [ "$p" = shell ]; then
+		cmd=(sh -c "\"\$0\" $seconds && \"\$1\" $seconds" "$bin/prog-threads" "$bin/prog-libs")
+	else
+		cmd=("$bin/prog-$p" "$seconds")
+	fi
 	perf record -q --no-buildid-cache -e cpu-clock -F 999 --call-graph=dwarf,16384 \
-		-o "$data" "$bin/prog-$p" "$seconds" >"$out/$p.stdout" ||
-		fail "perf record of prog-$p failed"
+		-o "$data" "${cmd[@]}" >"$out/$p.stdout" ||
+		fail "perf record of ${cmd[*]} failed"
 	t_rec=$(since "$t")
 	t=$(now)
 	perf script -F comm,tid,time,period,event,ip,sym,symoff,dso --no-inline -i "$data" \
