@@ -44,9 +44,14 @@ def check(cond, what):
         print('FAIL: ' + what)
 
 
+# SFRAME_TEST_WRAPPER (words separated by spaces, such as qemu-s390x-static)
+# runs the tool, as for the other tests.
+WRAPPER = os.environ.get('SFRAME_TEST_WRAPPER', '').split()
+
+
 def run(args, stdin=None, input_bytes=None, cwd=None):
-    p = subprocess.run([SFRAME, 'perf'] + args, stdin=stdin, input=input_bytes, cwd=cwd,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.run(WRAPPER + [SFRAME, 'perf'] + args, stdin=stdin, input=input_bytes,
+                       cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
 
 
@@ -115,7 +120,8 @@ def main():
         # Standard input, a pipe: the same output.
         with open(DATA, 'rb') as f:
             rc2, out2, _ = run(['--symfs', PERF, '-'], input_bytes=f.read())
-        check(rc2 == 0 and out2 == out, 'from a pipe: status %d, same output %s' % (rc2, out2 == out))
+        check(rc2 == 0 and out2 == out,
+              'from a pipe: status %d, same output %s' % (rc2, out2 == out))
 
         # A stripped copy, named through its debug file found by build id.
         sym = os.path.join(tmp, 'sym')
