@@ -1837,15 +1837,19 @@ static void fixture_path(char *out, size_t len, const char *sub, const char *fil
 		    len);
 }
 
-/* Build ids, as "readelf -n" prints them (PT_NOTE of LE and BE files); none in an object. */
+/*
+ * Build ids, as "readelf -n" prints them (PT_NOTE of LE and BE files); none
+ * in an object. Machines, as "readelf -h" names them (EM_X86_64 62, EM_S390
+ * 22, EM_AARCH64 183).
+ */
 static void test_fixture_build_id(void **state)
 {
-	static const char *const cases[][3] = {
-		{ "v3-x86_64", "lib.so", "74735a761c0f34659ccd31e7128c12d5fae58486" },
-		{ "unwind/v3-s390x", "unwind", "4b11edec06f1a8028207898f162b2a10afb4ea16" },
-		{ "unwind/v3-aarch64", "unwind", "3a58936a61aa7142277fd945d72410e3dd900602" },
-		{ "perf", "loop", "cad013119ae42b653e8e55fb086d12fcbf33f030" },
-		{ "v1-aarch64", "cfi.o", "" },
+	static const char *const cases[][4] = {
+		{ "v3-x86_64", "lib.so", "74735a761c0f34659ccd31e7128c12d5fae58486", "62" },
+		{ "unwind/v3-s390x", "unwind", "4b11edec06f1a8028207898f162b2a10afb4ea16", "22" },
+		{ "unwind/v3-aarch64", "unwind", "3a58936a61aa7142277fd945d72410e3dd900602", "183" },
+		{ "perf", "loop", "cad013119ae42b653e8e55fb086d12fcbf33f030", "62" },
+		{ "v1-aarch64", "cfi.o", "", "183" },
 	};
 	unsigned c;
 
@@ -1865,6 +1869,8 @@ static void test_fixture_build_id(void **state)
 				snprintf(hex + 2 * k, 3, "%02x", id[k]);
 		}
 		assert_string_equal(hex, cases[c][2]);
+		assert_int_equal(sf_elf_machine(in.file, in.file_size), atoi(cases[c][3]));
+		assert_int_equal(sf_elf_machine(in.file, 10), 0);
 		/* The header alone: no notes to find, nothing read past it. */
 		assert_false(sf_elf_build_id(in.file, 64, &id, &len));
 		sf_input_free(&in);

@@ -523,21 +523,20 @@ static void load_recorded_file(struct sf_proc_file *f, const struct sf_map *m, v
 /* e_machine of an ELF file on disk (either byte order), 0 if it is not one. */
 static uint16_t file_machine(const struct run *run, const char *recorded)
 {
-	unsigned char h[20];
-	char buf[PATH_MAX + 256];
+	char buf[PATH_MAX + 256], err[512];
 	const char *path = file_path(run, recorded, buf, sizeof(buf), false);
-	FILE *fp = path ? fopen(path, "rb") : NULL;
-	size_t n;
+	struct sf_input in;
+	uint16_t machine;
 
-	if (!fp && path && run->symfs)
-		fp = fopen(file_path(run, recorded, buf, sizeof(buf), true), "rb");
-	if (!fp)
+	if (!path)
 		return 0;
-	n = fread(h, 1, sizeof(h), fp);
-	fclose(fp);
-	if (n != sizeof(h) || memcmp(h, "\177ELF", 4) != 0)
+	if (sf_input_bytes(path, &in, err, sizeof(err)) != SF_INPUT_OK &&
+	    (!run->symfs || sf_input_bytes(file_path(run, recorded, buf, sizeof(buf), true), &in,
+					   err, sizeof(err)) != SF_INPUT_OK))
 		return 0;
-	return h[5] == 2 ? (uint16_t)(h[18] << 8 | h[19]) : (uint16_t)(h[19] << 8 | h[18]);
+	machine = sf_elf_machine(in.file, in.file_size);
+	sf_input_free(&in);
+	return machine;
 }
 
 /*

@@ -1533,6 +1533,19 @@ static bool find_build_id(const struct elf_file *ef, uint64_t off, uint64_t size
 	       sf_notes_build_id(ef->data + off, (size_t)size, align, ef->be, id, len);
 }
 
+uint16_t sf_elf_machine(const unsigned char *file, size_t size)
+{
+	struct elf_file ef;
+
+	memset(&ef, 0, sizeof(ef));
+	ef.data = file;
+	ef.size = size;
+	if (size < SELFMAG || memcmp(file, ELFMAG, SELFMAG) != 0 ||
+	    parse_ehdr_fields(&ef, "", NULL, 0))
+		return 0;
+	return ef.machine;
+}
+
 bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char **id,
 		     size_t *len)
 {

@@ -257,6 +257,15 @@ const struct sf_symbol *sf_symbol_find(const struct sf_elf_info *info, uint64_t 
 bool sf_elf_load_bias(const unsigned char *file, size_t size, uint64_t map_start,
 		      uint64_t map_offset, uint64_t *bias);
 
+/**
+ * sf_elf_machine() - the e_machine of an ELF file (either class and byte order).
+ * @file: the file's bytes.
+ * @size: their number.
+ *
+ * Return: e_machine, or 0 when @file is not an ELF file.
+ */
+uint16_t sf_elf_machine(const unsigned char *file, size_t size);
+
 /* The longest build id sf_elf_build_id() returns (a SHA-1 is 20 bytes). */
 #define SF_BUILD_ID_MAX 64
 
