@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -62,12 +63,17 @@
 #define CONTEXT_USER		((uint64_t)-512)
 
 const char sf_perf_usage[] =
-	"Usage: sframe perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--fp-fallback] [--quiet] FILE\n"
+	"Usage: sframe perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--buildid-dir DIR] [--fp-fallback] [--quiet] FILE\n"
 	"\n"
 	"Print the samples of FILE, a perf.data file recorded with\n"
 	"'perf record --call-graph=dwarf', their user stacks unwound with the SFrame\n"
-	"sections of the executables and libraries the processes had mapped (read\n"
-	"from the paths the recording names). FILE '-' reads standard input.\n"
+	"sections of the executables and libraries the processes had mapped. FILE\n"
+	"'-' reads standard input.\n"
+	"\n"
+	"Each recorded file is read, as perf script reads it, from perf's build-id\n"
+	"cache when it holds a copy (DIR/.build-id/NN/REST/elf, the file as it was\n"
+	"recorded; also the vDSO and kallsyms), else from the path the recording\n"
+	"names; a file whose build id is not the recorded one is not used.\n"
 	"\n"
 	"Options:\n"
 	"  --folded             print collapsed stacks, one line per distinct stack:\n"
@@ -76,6 +82,9 @@ const char sf_perf_usage[] =
 	"  --max-stack N        at most N user frames per sample (default 127)\n"
 	"  --symfs DIR          read the recorded files under DIR: DIR/PATH, else\n"
 	"                       DIR/BASENAME; debug files under DIR/usr/lib/debug\n"
+	"  --buildid-dir DIR    perf's build-id cache (default: $PERF_BUILDID_DIR,\n"
+	"                       else buildid.dir of ~/.perfconfig or\n"
+	"                       /etc/perfconfig, else ~/.debug)\n"
 	"  --fp-fallback        follow frame pointers through code without SFrame\n"
 	"  -q, --quiet          no progress and no summary on standard error\n"
 	"  -h, --help           show this help\n"
@@ -228,6 +237,8 @@ struct run {
 	uint32_t flags;
 	bool quiet;
 	const char *symfs;
+	const char *buildid_dir;	/* perf's build-id cache, NULL for none */
+	uint64_t from_cache;	/* files read from it */
 	bool ordered;		/* every record carries a time: sort them */
 
 	uint16_t machine;	/* ELF e_machine of the recorded processes, 0 until known */
@@ -502,37 +513,158 @@ static void check_build_id(const struct run *run, struct sf_proc_file *f, const 
 		 read_path, h2, h1);
 }
 
+/*
+ * perf record keeps a copy of each file that has samples, of the vDSO and
+ * of /proc/kallsyms in its build-id cache, at DIR/.build-id/NN/REST/LEAF
+ * (NN and REST: the build id in hex; LEAF "kallsyms" for the kernel,
+ * "vdso" for a vDSO, else "elf"). Such a copy is the recorded file by its
+ * name, so it comes first, as for perf script: a file on disk may have
+ * been rebuilt since. NULL when the recording gives no build id for @path.
+ */
+static const char *cache_path(const struct run *run, const char *path, char *buf, size_t len)
+{
+	const struct recorded_id *id = recorded_id(run, path);
+	char h[2 * SF_BUILD_ID_MAX + 1];
+	const char *leaf = "elf";
+
+	if (!id || !run->buildid_dir)
+		return NULL;
+	if (strcmp(path, "[kernel.kallsyms]") == 0)
+		leaf = "kallsyms";
+	else if (strncmp(path, "[vdso", 5) == 0)
+		leaf = "vdso";
+	else if (path[0] != '/')
+		return NULL;
+	hex(h, id->id, id->len);
+	if ((size_t)snprintf(buf, len, "%s/.build-id/%.2s/%s/%s", run->buildid_dir, h, h + 2,
+			     leaf) >= len)
+		return NULL;
+	return buf;
+}
+
+/*
+ * The places a recorded file is read from, in order: perf's build-id
+ * cache, then the path itself (under --symfs DIR: DIR/PATH, then
+ * DIR/BASENAME). Returns how many there are in @paths.
+ */
+static int recorded_paths(const struct run *run, const char *path, char bufs[3][PATH_MAX + 256],
+			  const char *paths[3])
+{
+	int n = 0;
+
+	paths[n] = cache_path(run, path, bufs[n], sizeof(bufs[n]));
+	if (paths[n])
+		n++;
+	paths[n] = file_path(run, path, bufs[n], sizeof(bufs[n]), false);
+	if (paths[n])
+		n++;
+	if (run->symfs && path[0] == '/') {
+		paths[n] = file_path(run, path, bufs[n], sizeof(bufs[n]), true);
+		n++;
+	}
+	return n;
+}
+
+/* The value of "dir" in the [buildid] section of a perf config file, or NULL. */
+static const char *config_buildid_dir(const char *path, char *buf, size_t len)
+{
+	char line[PATH_MAX + 64], *p, *e;
+	bool in_section = false, found = false;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), f)) {
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		for (e = p + strlen(p); e > p && strchr(" \t\r\n", e[-1]); e--)
+			;
+		*e = '\0';
+		if (*p == '[') {
+			in_section = strncasecmp(p, "[buildid]", 9) == 0;
+		} else if (in_section && strncasecmp(p, "dir", 3) == 0) {
+			for (p += 3; *p == ' ' || *p == '\t'; p++)
+				;
+			if (*p++ != '=')
+				continue;
+			for (; *p == ' ' || *p == '\t'; p++)
+				;
+			if (*p == '"' && e > p + 1 && e[-1] == '"') {
+				p++;
+				e[-1] = '\0';
+			}
+			found = *p && (size_t)snprintf(buf, len, "%s", p) < len;
+		}
+	}
+	fclose(f);
+	return found ? buf : NULL;
+}
+
+/*
+ * Where perf keeps its build-id cache: PERF_BUILDID_DIR (perf sets it for
+ * the commands it runs), else buildid.dir of ~/.perfconfig or
+ * /etc/perfconfig, else ~/.debug.
+ */
+static const char *default_buildid_dir(char *buf, size_t len)
+{
+	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	char user[PATH_MAX];
+
+	if (env && env[0])
+		return env;
+	if (home && home[0] &&
+	    (size_t)snprintf(user, sizeof(user), "%s/.perfconfig", home) < sizeof(user) &&
+	    config_buildid_dir(user, buf, len))
+		return buf;
+	if (config_buildid_dir("/etc/perfconfig", buf, len))
+		return buf;
+	if (home && home[0] && (size_t)snprintf(buf, len, "%s/.debug", home) < len)
+		return buf;
+	return NULL;
+}
+
 /* The loader of the set: files by the path the recording names. */
 static void load_recorded_file(struct sf_proc_file *f, const struct sf_map *m, void *ctx)
 {
-	const struct run *run = ctx;
-	char buf[PATH_MAX + 256];
-	const char *path = file_path(run, m->path, buf, sizeof(buf), false);
+	struct run *run = ctx;
+	char bufs[3][PATH_MAX + 256];
+	const char *paths[3];
+	bool cached = cache_path(run, m->path, bufs[0], sizeof(bufs[0])) != NULL;
+	int i, n = recorded_paths(run, m->path, bufs, paths);
 
-	if (!path) {
+	if (n == 0) {
 		snprintf(f->why, sizeof(f->why), "the recording holds no copy of %.200s", m->path);
 		return;
 	}
-	if (sf_proc_file_open(f, path) && run->symfs) {
-		path = file_path(run, m->path, buf, sizeof(buf), true);
-		sf_proc_file_open(f, path);
+	for (i = 0; i < n; i++) {
+		if (sf_proc_file_open(f, paths[i]) == 0)
+			break;
 	}
-	check_build_id(run, f, m->path, path);
+	if (i == n) {
+		if (m->path[0] != '/')
+			snprintf(f->why, sizeof(f->why), "no copy of %.40s in the build-id cache %.160s",
+				 m->path, run->buildid_dir);
+		return;
+	}
+	check_build_id(run, f, m->path, paths[i]);
+	if (cached && i == 0 && f->loaded)
+		run->from_cache++;
 }
 
 /* e_machine of an ELF file on disk (either byte order), 0 if it is not one. */
 static uint16_t file_machine(const struct run *run, const char *recorded)
 {
-	char buf[PATH_MAX + 256], err[512];
-	const char *path = file_path(run, recorded, buf, sizeof(buf), false);
+	char bufs[3][PATH_MAX + 256], err[512];
+	const char *paths[3];
+	int i, n = recorded_paths(run, recorded, bufs, paths);
 	struct sf_input in;
 	uint16_t machine;
 
-	if (!path)
-		return 0;
-	if (sf_input_bytes(path, &in, err, sizeof(err)) != SF_INPUT_OK &&
-	    (!run->symfs || sf_input_bytes(file_path(run, recorded, buf, sizeof(buf), true), &in,
-					   err, sizeof(err)) != SF_INPUT_OK))
+	for (i = 0; i < n; i++) {
+		if (sf_input_bytes(paths[i], &in, err, sizeof(err)) == SF_INPUT_OK)
+			break;
+	}
+	if (i == n)
 		return 0;
 	machine = sf_elf_machine(in.file, in.file_size);
 	sf_input_free(&in);
@@ -780,14 +912,18 @@ static bool kernel_is_recorded(const struct run *run, char *why, size_t len)
 	return true;
 }
 
-/* All of a file the size of which stat() does not tell (/proc); NULL on failure. */
+/* All of a file, also one whose size stat() does not tell (/proc); NULL on failure. */
 static char *read_all(const char *path, size_t *len)
 {
-	size_t cap = 1 << 20, n = 0;
-	char *buf = malloc(cap + 1), *nb;
 	FILE *f = fopen(path, "re");
-	size_t got;
+	size_t cap = 1 << 20, n = 0, got;
+	struct stat st;
+	char *buf, *nb;
 
+	if (f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < SIZE_MAX / 4)
+		cap = (size_t)st.st_size + 1;	/* one read more sees the end */
+	buf = malloc(cap + 1);
 	if (!buf || !f) {
 		free(buf);
 		if (f)
@@ -811,24 +947,32 @@ static char *read_all(const char *path, size_t *len)
 }
 
 /*
- * The text symbols of /proc/kallsyms, as perf script names kernel frames
- * (when the running kernel is the one recorded; without privileges the
- * addresses read 0 and are not used). Lines "ADDR TYPE NAME [MODULE]" are
- * cut in place: the names point into the file's copy.
+ * The text symbols of kallsyms, as perf script names kernel frames: the
+ * copy perf record left in its build-id cache (the recorded kernel's, with
+ * the modules where they were loaded then), else /proc/kallsyms when the
+ * running kernel is the one recorded (without privileges its addresses
+ * read 0 and are not used). Lines "ADDR TYPE NAME [MODULE]" are cut in
+ * place: the names point into the file's copy.
  */
 static void load_ksyms(struct run *run)
 {
-	char why[128], *p, *end;
+	char why[128], buf[PATH_MAX + 256], *p, *end;
+	const char *cached = cache_path(run, "[kernel.kallsyms]", buf, sizeof(buf));
 	size_t cap = 0, len = 0;
 	bool sorted = true;
 
 	run->ksyms_tried = true;
-	if (!kernel_is_recorded(run, why, sizeof(why))) {
+	if (cached)
+		run->kallsyms = read_all(cached, &len);
+	if (run->kallsyms) {
+		run->from_cache++;
+	} else if (!kernel_is_recorded(run, why, sizeof(why))) {
 		if (!run->quiet)
 			fprintf(stderr, "sframe: perf: kernel frames without symbols: %s\n", why);
 		return;
+	} else {
+		run->kallsyms = read_all("/proc/kallsyms", &len);
 	}
-	run->kallsyms = read_all("/proc/kallsyms", &len);
 	if (!run->kallsyms)
 		return;
 	for (p = run->kallsyms, end = p + len; p < end; p++) {
@@ -1334,6 +1478,10 @@ static void summary(const struct run *run)
 	if (run->bad_records)
 		fprintf(stderr, "sframe perf: %" PRIu64 " records could not be decoded\n",
 			run->bad_records);
+	if (run->from_cache)
+		fprintf(stderr, "sframe perf: %" PRIu64 " recorded file%s read from the build-id "
+			"cache %s\n", run->from_cache, run->from_cache == 1 ? "" : "s",
+			run->buildid_dir);
 }
 
 /* ---- The command ------------------------------------------------------------------- */
@@ -1508,7 +1656,7 @@ int sf_cmd_perf(int argc, char **argv)
 	bool end_of_options = false;
 	struct run run;
 	FILE *svg = NULL, *spool = NULL;
-	char stdin_path[64], debug_dir[PATH_MAX];
+	char stdin_path[64], debug_dir[PATH_MAX], cache_dir[PATH_MAX];
 	int i, r, status = SF_EXIT_OK;
 	size_t k;
 
@@ -1538,6 +1686,10 @@ int sf_cmd_perf(int argc, char **argv)
 				if (++i == argc || !argv[i][0])
 					return usage_error("--symfs needs a directory");
 				run.symfs = argv[i];
+			} else if (strcmp(a, "--buildid-dir") == 0) {
+				if (++i == argc || !argv[i][0])
+					return usage_error("--buildid-dir needs a directory");
+				run.buildid_dir = argv[i];
 			} else if (strcmp(a, "--fp-fallback") == 0) {
 				run.flags |= SFRAME_UNWIND_FP_FALLBACK;
 			} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
@@ -1576,6 +1728,8 @@ int sf_cmd_perf(int argc, char **argv)
 			return SF_EXIT_USAGE;
 		}
 	}
+	if (!run.buildid_dir)
+		run.buildid_dir = default_buildid_dir(cache_dir, sizeof(cache_dir));
 	run.set.cmd = "perf";
 	run.set.names = SF_NAMES_PERF;
 	if (run.symfs) {

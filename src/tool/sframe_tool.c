@@ -51,7 +51,7 @@ static const char usage_text[] =
 	"  stack PID [--fp-fallback]\n"
 	"                      print the stack of every thread of the running process\n"
 	"                      PID, as eu-stack does\n"
-	"  perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--fp-fallback] [--quiet] FILE\n"
+	"  perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--buildid-dir DIR] [--fp-fallback] [--quiet] FILE\n"
 	"                      unwind the samples of a perf.data file recorded with\n"
 	"                      --call-graph=dwarf; print them as perf script does\n"
 	"  help [COMMAND]      show this help, or COMMAND's\n"

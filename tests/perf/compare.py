@@ -11,8 +11,9 @@ tab, the address, "sym+0xoff" or "[unknown]", " (dso)"), a blank line.  A
 line of sframe perf's starting with a tab and "#" annotates its sample:
 "# stop: REASON" when the SFrame walk ended early.
 
-Samples are matched by thread id and time.  Of perf's user frames (kernel
-frames are left out on both sides) the ones compared are those up to and
+Samples are matched by thread id and time.  Their kernel frames (the
+recorded callchain, named from kallsyms) are compared one by one, the same
+on both sides.  Of perf's user frames the ones compared are those up to and
 including the first frame whose module has no SFrame (no non-empty .sframe
 section in its ELF file on disk): the PC of that frame is still the return
 address the SFrame-described frame below it gives; above it only perf's DWARF
@@ -22,7 +23,8 @@ the reason its walk gave for stopping.  Frames sframe perf finds beyond the
 end of perf's own walk are counted but not judged.
 
 Exits 0 when at least one frame was compared, no sample is missing on
-either side and at least --min-percent (99.9) of the frames are identical;
+either side and at least --min-percent (99.9) of the user frames, and of the
+kernel frames, are identical;
 1 otherwise; 2 on unreadable input.  The last line is
 "perf-compare: N/M frames identical (X%)".
 """
@@ -43,6 +45,7 @@ KERNEL_DSOS = ('[kernel.kallsyms]', '[guest.kernel.kallsyms]')
 
 # Classes of differences, in the order the summary prints them.
 C_MISMATCH = 'mismatch'
+C_KERNEL = 'kernel frame differs'
 C_COPY = 'stopped: stack copy too short'
 C_NO_SFRAME = 'stopped: no SFrame'
 C_ERROR = 'stopped: error'
@@ -50,7 +53,7 @@ C_OTHER_STOP = 'stopped: other reason'
 C_SILENT = 'ended without a reason'
 C_MISSING_SFRAME = 'sample missing in sframe perf'
 C_MISSING_PERF = 'sample missing in perf script'
-CLASSES = (C_MISMATCH, C_COPY, C_NO_SFRAME, C_ERROR, C_OTHER_STOP, C_SILENT,
+CLASSES = (C_MISMATCH, C_KERNEL, C_COPY, C_NO_SFRAME, C_ERROR, C_OTHER_STOP, C_SILENT,
            C_MISSING_SFRAME, C_MISSING_PERF)
 
 
@@ -83,6 +86,9 @@ class Sample:
 
     def user_frames(self):
         return [f for f in self.frames if not f.is_kernel()]
+
+    def kernel_frames(self):
+        return [f for f in self.frames if f.is_kernel()]
 
 
 def parse_frame(line):
@@ -222,6 +228,8 @@ class Tally:
     def __init__(self):
         self.compared = 0
         self.identical = 0
+        self.kcompared = 0
+        self.kidentical = 0
         self.beyond = 0
         self.samples = 0
         self.frames = dict.fromkeys(CLASSES, 0)
@@ -231,6 +239,8 @@ class Tally:
     def add(self, other):
         self.compared += other.compared
         self.identical += other.identical
+        self.kcompared += other.kcompared
+        self.kidentical += other.kidentical
         self.beyond += other.beyond
         self.samples += other.samples
         for c in CLASSES:
@@ -252,8 +262,8 @@ def show_sample(out, name, perf_s, sf_s, cmp, classes):
     s = perf_s or sf_s
     print('--- %s: %s (%s)' % (name, s.header.strip(), ', '.join(
         sorted(set(classes)))), file=out)
-    pu = cmp if perf_s else []
-    su = sf_s.user_frames() if sf_s else []
+    pu = perf_s.kernel_frames() + cmp if perf_s else []
+    su = sf_s.kernel_frames() + sf_s.user_frames() if sf_s else []
     for i in range(max(len(pu), len(su))):
         p = pu[i] if i < len(pu) else None
         q = su[i] if i < len(su) else None
@@ -296,6 +306,14 @@ def compare_pair(perf_path, sframe_path, described, show, out):
             t.stops[stop_class(ss.stop)] = t.stops.get(stop_class(ss.stop), 0) + 1
         su = ss.user_frames()
         classes = []
+        pk, sk = ps.kernel_frames(), ss.kernel_frames()
+        t.kcompared += max(len(pk), len(sk))
+        for i in range(max(len(pk), len(sk))):
+            if i < len(pk) and i < len(sk) and pk[i].key() == sk[i].key():
+                t.kidentical += 1
+            else:
+                t.frames[C_KERNEL] += 1
+                classes.append(C_KERNEL)
         for i, pf in enumerate(cmp):
             if i >= len(su):
                 c = stop_class(ss.stop)
@@ -321,9 +339,10 @@ def percent(n, m):
 
 
 def print_tally(out, label, t):
-    print('%s: %d samples, %d/%d frames identical (%.2f%%), %d frames beyond perf\'s walk'
+    print('%s: %d samples, %d/%d frames identical (%.2f%%), %d frames beyond perf\'s walk; '
+          'kernel frames %d/%d identical'
           % (label, t.samples, t.identical, t.compared, percent(t.identical, t.compared),
-             t.beyond), file=out)
+             t.beyond, t.kidentical, t.kcompared), file=out)
 
 
 def main(argv=None, out=sys.stdout):
@@ -356,11 +375,15 @@ def main(argv=None, out=sys.stdout):
         if c in total.stops:
             print('  %-32s %7d' % (c, total.stops[c]), file=out)
     print_tally(out, 'total', total)
+    print('kernel frames: %d/%d frames identical (%.2f%%)'
+          % (total.kidentical, total.kcompared, percent(total.kidentical, total.kcompared)),
+          file=out)
     print('perf-compare: %d/%d frames identical (%.2f%%)'
           % (total.identical, total.compared, percent(total.identical, total.compared)),
           file=out)
     ok = (total.compared > 0 and total.missing() == 0 and
-          total.identical * 100 >= args.min_percent * total.compared)
+          total.identical * 100 >= args.min_percent * total.compared and
+          total.kidentical * 100 >= args.min_percent * total.kcompared)
     return 0 if ok else 1
 
 

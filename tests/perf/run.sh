@@ -7,14 +7,22 @@
 #      .sframe section: prog-recurse (deep recursion, alloca frames),
 #      prog-libs (hot code in libperfa.so, linked, and in libperfb.so,
 #      opened with dlopen), prog-threads (four threads on four call paths,
-#      main on a fifth);
+#      main on a fifth), prog-clock (clock_gettime in a loop: the vDSO);
 #   2. records each with perf record --call-graph=dwarf,16384 (cpu-clock,
 #      999 samples a second, about 1.5 s of CPU each), and a shell that runs
 #      prog-threads then prog-libs (fork and exec: a process's mappings
-#      copied, then replaced);
+#      copied, then replaced); these without perf's build-id cache (an
+#      empty one for both tools: files from disk, kallsyms from /proc);
+#      then "rebuilt": prog-libs and prog-clock (samples in the vDSO)
+#      recorded with a build-id cache in OUTDIR/buildid (perf keeps copies
+#      of the files with samples, the vDSO and kallsyms there), then
+#      prog-libs and its libraries rebuilt at -O1 in place: both tools must
+#      read the recorded copies from the cache, and name the vDSO's frames
+#      from its copy there;
 #   3. prints each recording with perf script (its DWARF unwinder) and with
 #      sframe perf (SFrame), in the same layout;
-#   4. compare.py matches the samples and compares their user frames.
+#   4. compare.py matches the samples and compares their kernel frames and
+#      user frames.
 # Exits 0 only if compare.py does: no sample missing on either side and at
 # least 99.9% of the compared frames identical. Its last line is
 # "perf-compare: N/M frames identical (X%)".
@@ -70,6 +78,7 @@ cc -o "$bin/prog-recurse" "$here/prog-recurse.c"
 # shellcheck disable=SC2016
 cc -o "$bin/prog-libs" "$here/prog-libs.c" -L"$bin" -lperfa -Wl,-rpath,'$ORIGIN'
 cc -pthread -o "$bin/prog-threads" "$here/prog-threads.c"
+cc -o "$bin/prog-clock" "$here/prog-clock.c"
 for f in "$bin"/*; do
 	size=$(readelf -SW "$f" | awk '$2 == ".sframe" { print $6 }')
 	if [ -z "$size" ] || [ $((16#$size)) -eq 0 ]; then
@@ -87,7 +96,12 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 # "shell": a shell that forks and execs two of the programs in turn (the
 # mappings of a process copied at fork and replaced at exec).
-progs="recurse libs threads shell"
+progs="recurse libs threads shell rebuilt"
+nocache=$out/no-cache
+cache=$out/buildid
+rm -rf "$nocache" "$cache" "$out/rebuilt"
+mkdir -p "$nocache" "$out/rebuilt"
+cp "$bin/prog-libs" "$bin/libperfa.so" "$bin/libperfb.so" "$out/rebuilt/"
 pairs=()
 order_failed=""
 table=""
@@ -95,28 +109,60 @@ for p in $progs; do
 	echo "=== $p"
 	data=$out/$p.data
 	t=$(now)
+	dir=$nocache
+	record=(record -q --no-buildid-cache)
 	if [ "$p" = shell ]; then
 		cmd=(sh -c "\"\$0\" $seconds && \"\$1\" $seconds" "$bin/prog-threads" "$bin/prog-libs")
+	elif [ "$p" = rebuilt ]; then
+		dir=$cache
+		record=(record -q)
+		cmd=(sh -c "\"\$0\" $seconds && \"\$1\" $seconds" "$out/rebuilt/prog-libs" \
+			"$bin/prog-clock")
 	else
 		cmd=("$bin/prog-$p" "$seconds")
 	fi
-	perf record -q --no-buildid-cache -e cpu-clock -F 999 --call-graph=dwarf,16384 \
+	perf --buildid-dir "$dir" "${record[@]}" -e cpu-clock -F 999 --call-graph=dwarf,16384 \
 		-o "$data" "${cmd[@]}" >"$out/$p.stdout" ||
 		fail "perf record of ${cmd[*]} failed"
 	t_rec=$(since "$t")
+	if [ "$p" = rebuilt ]; then
+		# Other code at the recorded paths: -O1 instead of -O2.
+		(
+			cd "$out/rebuilt"
+			cflags[0]=-O1
+			cc -shared -fPIC -DLIB_OUTER=pla_outer -DLIB_INNER=pla_inner \
+				-o libperfa.so "$here/libperf.c"
+			cc -shared -fPIC -DLIB_OUTER=plb_outer -DLIB_INNER=plb_inner \
+				-o libperfb.so "$here/libperf.c"
+			# shellcheck disable=SC2016
+			cc -o prog-libs "$here/prog-libs.c" -L. -lperfa -Wl,-rpath,'$ORIGIN'
+		)
+		# Without the cache the rebuilt files are refused by their build id.
+		"$sframe" perf --buildid-dir "$nocache" "$data" >"$out/$p.nocache.txt" 2>&1 ||
+			fail "$sframe perf --buildid-dir $nocache $data failed"
+		grep -q 'is not the file recorded (build id' "$out/$p.nocache.txt" ||
+			fail "the rebuilt files were not told apart from the recorded ones"
+	fi
 	t=$(now)
-	perf script -F comm,tid,time,period,event,ip,sym,symoff,dso --no-inline -i "$data" \
-		>"$out/$p.perf.txt" 2>"$out/$p.perf.err" || {
+	perf --buildid-dir "$dir" script -F comm,tid,time,period,event,ip,sym,symoff,dso \
+		--no-inline -i "$data" >"$out/$p.perf.txt" 2>"$out/$p.perf.err" || {
 		cat "$out/$p.perf.err" >&2
 		fail "perf script -i $data failed"
 	}
 	t_script=$(since "$t")
 	t=$(now)
-	"$sframe" perf "$data" >"$out/$p.sframe.txt" 2>"$out/$p.sframe.err" || {
+	"$sframe" perf --buildid-dir "$dir" "$data" >"$out/$p.sframe.txt" \
+		2>"$out/$p.sframe.err" || {
 		cat "$out/$p.sframe.err" >&2
 		fail "$sframe perf $data failed"
 	}
 	t_sframe=$(since "$t")
+	if [ "$p" = rebuilt ]; then
+		grep -q 'read from the build-id cache' "$out/$p.sframe.err" ||
+			fail "sframe perf did not read the recorded files from the build-id cache $cache"
+		grep -q 'clock_gettime+0x[0-9a-f]* (\[vdso\])$' "$out/$p.sframe.txt" ||
+			fail "no frame in the vDSO named from its copy in the build-id cache"
+	fi
 	samples=$(grep -c -v -e '^	' -e '^$' "$out/$p.perf.txt" || true)
 	table+=$(printf '%-10s %7s %10s %12ss %12ss %12ss' "$p" "$samples" \
 		"$(stat -c %s "$data")" "$t_rec" "$t_script" "$t_sframe")$'\n'

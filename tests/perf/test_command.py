@@ -13,7 +13,12 @@ What is checked, and where the expected values come from:
   - a stripped copy of the program is named through its separate debug file
     under --symfs (DIR/usr/lib/debug/.build-id/NN/REST.debug), made with
     strip and objcopy --only-keep-debug; without it the frames are [unknown];
-  - another file at the recorded path is refused by its build id;
+  - another file at the recorded path is refused by its build id, and the
+    recorded file is read from perf's build-id cache when that holds it
+    (the cache made by perf buildid-cache -a when perf is installed, else
+    laid out as perf lays it out: DIR/.build-id/NN/REST/elf), the cache
+    named by --buildid-dir, PERF_BUILDID_DIR or buildid.dir of
+    ~/.perfconfig; every other run is given an empty cache;
   - the same output from standard input (a pipe) as from the file;
   - --folded: one line per distinct stack, COMM;outermost;...;leaf COUNT,
     counts from the default output's samples; --flamegraph writes an SVG
@@ -49,9 +54,9 @@ def check(cond, what):
 WRAPPER = os.environ.get('SFRAME_TEST_WRAPPER', '').split()
 
 
-def run(args, stdin=None, input_bytes=None, cwd=None):
+def run(args, stdin=None, input_bytes=None, cwd=None, env=None):
     p = subprocess.run(WRAPPER + [SFRAME, 'perf'] + args, stdin=stdin, input=input_bytes,
-                       cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                       cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
 
 
@@ -91,8 +96,26 @@ def nm_symbol(path, addr):
     return best[1], addr - best[0]
 
 
+def make_cache(cache, path):
+    """perf's build-id cache in CACHE holding the file at PATH."""
+    if shutil.which('perf'):
+        subprocess.run(['perf', '--buildid-dir', cache, 'buildid-cache', '-a', path],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return
+    notes = subprocess.run(['readelf', '-n', path], stdout=subprocess.PIPE,
+                           check=True).stdout.decode()
+    bid = notes.split('Build ID: ')[1].split()[0]
+    leaf = os.path.join(cache, '.build-id', bid[:2], bid[2:])
+    os.makedirs(leaf)
+    shutil.copy(path, os.path.join(leaf, 'elf'))
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
+        # No run finds files in a build-id cache of this machine.
+        empty = os.path.join(tmp, 'empty-cache')
+        os.makedirs(empty)
+        os.environ['PERF_BUILDID_DIR'] = empty
         # The default output against perf script's.
         rc, out, err = run(['--symfs', PERF, DATA])
         check(rc == 0, 'exit status %d: %s' % (rc, err))
@@ -151,6 +174,26 @@ def main():
         check(rc == 0 and frame(first[1][0])[1] is None and
               'is not the file recorded (build id' in first[2][0] and bid in first[2][0],
               'another file: %s' % (first,))
+
+        # The recorded file from perf's build-id cache, before the other one.
+        cache = os.path.join(tmp, 'cache')
+        make_cache(cache, os.path.join(PERF, 'loop'))
+        rc, out8, err8 = run(['--symfs', other, '--buildid-dir', cache, DATA])
+        check(rc == 0 and [s[:2] for s in samples(out8)] == [s[:2] for s in ours] and
+              '1 recorded file read from the build-id cache ' + cache in err8,
+              'from the build-id cache: status %d, same frames %s, %s' %
+              (rc, [s[:2] for s in samples(out8)] == [s[:2] for s in ours], err8))
+        env = dict(os.environ, PERF_BUILDID_DIR=cache)
+        rc, out9, _ = run(['--symfs', other, DATA], env=env)
+        check(rc == 0 and out9 == out8, 'cache from PERF_BUILDID_DIR')
+        home = os.path.join(tmp, 'home')
+        os.makedirs(home)
+        with open(os.path.join(home, '.perfconfig'), 'w') as f:
+            f.write('[core]\n\tproc-map-timeout = 500\n[buildid]\n\tdir = %s\n' % cache)
+        env = dict(os.environ, HOME=home)
+        del env['PERF_BUILDID_DIR']
+        rc, out10, _ = run(['--symfs', other, DATA], env=env)
+        check(rc == 0 and out10 == out8, 'cache from ~/.perfconfig buildid.dir')
 
         # --folded from the same walks.
         want = {}

@@ -92,14 +92,14 @@ class CompareTest(unittest.TestCase):
         return out.rstrip('\n').splitlines()[-1]
 
     def test_identical_pair(self):
-        # Kernel frames are not judged (they differ here); perf's frames
-        # past the module without SFrame are not compared.
+        # perf's frames past the module without SFrame are not compared.
         perf = sample(11, 1, chain(), kernel=KERNEL) + sample(12, 2, chain())
-        sfr = (sample(11, 1, *sframe_side(chain()), kernel=KERNEL[:1]) +
+        sfr = (sample(11, 1, *sframe_side(chain()), kernel=KERNEL) +
                sample(12, 2, *sframe_side(chain())))
         rc, out = self.run_compare(perf, sfr)
         self.assertEqual(rc, 0, out)
         self.assertEqual(self.last(out), 'perf-compare: 8/8 frames identical (100.00%)')
+        self.assertIn('kernel frames: 2/2 frames identical (100.00%)', out)
         for cls in compare.CLASSES:
             self.assertEqual(self.class_count(out, cls), (0, 0), cls)
         self.assertIn('modules with SFrame: %s, %s' % tuple(sorted([EXE, LIB])), out)
@@ -109,9 +109,24 @@ class CompareTest(unittest.TestCase):
         # s390x's kernel lives at low addresses: its module name tells.
         low = ['\t          3a1b2c __do_syscall+0x10 ([kernel.kallsyms])']
         rc, out = self.run_compare(sample(11, 1, chain(), kernel=low),
-                                   sample(11, 1, *sframe_side(chain())))
+                                   sample(11, 1, *sframe_side(chain()), kernel=low))
         self.assertEqual(rc, 0, out)
         self.assertEqual(self.last(out), 'perf-compare: 4/4 frames identical (100.00%)')
+        self.assertIn('kernel frames: 1/1 frames identical (100.00%)', out)
+
+    def test_kernel_frame_differs(self):
+        # A kernel frame named otherwise, and one missing: both counted
+        # against the kernel frames, which then fail the run on their own.
+        other = [KERNEL[0].replace('getrusage+0x360', '[unknown]')]
+        perf = sample(11, 1, chain(), kernel=KERNEL) + sample(11, 2, chain(), kernel=KERNEL)
+        sfr = (sample(11, 1, *sframe_side(chain()), kernel=KERNEL) +
+               sample(11, 2, *sframe_side(chain()), kernel=other))
+        rc, out = self.run_compare(perf, sfr)
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(self.class_count(out, compare.C_KERNEL), (2, 1))
+        self.assertIn('kernel frames: 2/4 frames identical (50.00%)', out)
+        self.assertEqual(self.last(out), 'perf-compare: 8/8 frames identical (100.00%)')
+        self.assertIn('!= perf:   %s' % KERNEL[0].strip('\t'), out)
 
     def test_mismatch(self):
         other = chain()
