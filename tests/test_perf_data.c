@@ -4,10 +4,11 @@
  *
  * Synthetic files are built field by field (perf_writer.c), in both byte orders, at
  * the offsets perf_event.h and perf's file format documentation give;
- * then one real file, fixtures/perf/loop.data, is read and compared with
- * what "perf script -D" (perf 6.1) printed for it. Images go through a
- * temporary file (mkstemp in $TMPDIR or /tmp), removed as soon as it is
- * open.
+ * then real files, fixtures/perf/loop.data (and its pipe layout, and
+ * events.data: two named events), are read and compared with what "perf
+ * script -D" and "perf evlist -v" (perf 6.1) printed for them. Images go
+ * through a temporary file (mkstemp in $TMPDIR or /tmp), removed as soon
+ * as it is open.
  */
 #define _POSIX_C_SOURCE 200809L	/* mkstemp() */
 #include <setjmp.h>
@@ -1693,6 +1694,83 @@ static void test_pipe_fixture(void **state)
 	sf_perf_close(&f);
 }
 
+/*
+ * fixtures/perf/events.data and its pipe layout: two events with a fixed
+ * period (perf evlist -v: cpu-clock:u and task-clock, sample_period
+ * 5000000, no PERIOD in sample_type), named by the EVENT_DESC feature;
+ * the MMAP records perf synthesized carry event id 0 in their trailers
+ * (perf script -D) and belong to the first event. Then a copy with the
+ * feature's first name made longer than the feature: an error at its
+ * offset.
+ */
+static void test_events_fixture(void **state)
+{
+	static const char *const names[] = { "events.data", "events-pipe.data" };
+	struct sf_perf_file f;
+	struct sf_perf_record rec;
+	struct sf_perf_sample s;
+	struct sf_perf_mmap mm;
+	char path[4096], err[256], want[256];
+	unsigned char *copy;
+	unsigned i, samples, mmaps, per[2];
+	uint64_t pos, off;
+	size_t size;
+	int ret;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		open_fixture(names[i], path, sizeof(path), &f);
+		assert_int_equal(f.pipe, i == 1);
+		assert_int_equal(f.nattrs, 2);
+		assert_string_equal(f.attrs[0].name, "cpu-clock:u");
+		assert_string_equal(f.attrs[1].name, "task-clock");
+		assert_int_equal(f.attrs[0].sample_period, 5000000);
+		assert_int_equal(f.attrs[1].sample_period, 5000000);
+		assert_false(f.attrs[0].freq || f.attrs[1].freq);
+		assert_ptr_equal(sf_perf_attr_of_id(&f, 0), &f.attrs[0]);
+		pos = 0;
+		samples = mmaps = per[0] = per[1] = 0;
+		while ((ret = sf_perf_next(&f, &pos, &rec, err, sizeof(err))) == 1) {
+			if (rec.type == SF_PERF_RECORD_MMAP || rec.type == SF_PERF_RECORD_MMAP2) {
+				if (sf_perf_decode_mmap(&f, &rec, &mm, err, sizeof(err)))
+					fail_msg("%s", err);
+				mmaps++;
+			}
+			if (rec.type != SF_PERF_RECORD_SAMPLE)
+				continue;
+			if (sf_perf_decode_sample(&f, &rec, &s, err, sizeof(err)))
+				fail_msg("%s", err);
+			assert_int_equal(s.period, 5000000);
+			per[s.attr - f.attrs]++;
+			samples++;
+		}
+		if (ret)
+			fail_msg("%s", err);
+		/* perf script: 66 samples, 33 of each event; 25 MMAP and MMAP2 records. */
+		assert_int_equal(samples, 66);
+		assert_int_equal(per[0], 33);
+		assert_int_equal(per[1], 33);
+		assert_int_equal(mmaps, 25);
+		size = f.in.file_size;
+		copy = malloc(size);
+		assert_non_null(copy);
+		memcpy(copy, f.in.file, size);
+		/* Past the count, the attribute size, the first attribute and its id count. */
+		off = f.event_desc_off + 8 + f.attrs[0].size + 4;
+		assert_true(f.event_desc_size > 8 + f.attrs[0].size + 8);
+		sf_perf_close(&f);
+		copy[off + 3] = 0x7f;	/* the top byte of a little-endian u32 */
+		assert_int_equal(sf_perf_open_bytes(copy, size, "image", &f, err, sizeof(err)),
+				 SF_PERF_EFORMAT);
+		snprintf(want, sizeof(want), "image: offset 0x%" PRIx64 ": event desc feature: "
+			 "event 0: name of %u bytes runs past the section or is not "
+			 "NUL-terminated", off, (unsigned)copy[off] | (unsigned)copy[off + 1] << 8 |
+			 (unsigned)copy[off + 2] << 16 | (unsigned)copy[off + 3] << 24);
+		assert_string_equal(err, want);
+		free(copy);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1726,6 +1804,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_open_bytes),
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_pipe_fixture),
+		cmocka_unit_test(test_events_fixture),
 	};
 
 	if (argc < 2) {

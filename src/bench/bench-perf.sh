@@ -6,8 +6,10 @@
 #
 # Builds the programs of tests/perf (gcc -O2 -fomit-frame-pointer
 # -Wa,--gsframe, dynamically linked) and records each for SECONDS of CPU
-# with perf record -e cpu-clock -F 999 --call-graph=dwarf,16384 (the
-# recordings are kept in WORKDIR and reused by later runs). Then, per file:
+# with perf record -e cpu-clock -F 999 --call-graph=dwarf,16384, with
+# perf's build-id cache on, as by default, in WORKDIR/buildid (the
+# recordings and the cache are kept in WORKDIR and reused by later runs;
+# both tools are given that cache). Then, per file:
 #   end to end   wall time, best of RUNS, of
 #                  perf script -F comm,tid,time,period,event,ip,sym,symoff,dso
 #                  --no-inline (its DWARF unwinder, with callchains), and of
@@ -48,6 +50,7 @@ fi
 sframe=$(cd "$1" && pwd)/sframe
 mkdir -p "$2"
 work=$(cd "$2" && pwd)
+cache=$work/buildid
 src=$(pwd)/tests/perf
 [ -x "$sframe" ] || { echo "bench-perf: no $sframe" >&2; exit 2; }
 
@@ -85,19 +88,20 @@ printf '%-8s %7s %7s | %11s %11s %11s %6s | %10s %10s %10s %12s\n' file samples 
 	"perf script" "(no chain)" "sframe perf" ratio "perf chain" "perf libs" "sframe" "ratio (libs)"
 for p in recurse libs threads; do
 	data=$work/$p-$seconds.data
-	if [ ! -s "$data" ]; then
-		perf record -q --no-buildid-cache -e cpu-clock -F 999 --call-graph=dwarf,16384 \
-			-o "$data" "$bin/prog-$p" "$seconds" >/dev/null
+	if [ ! -s "$data" ] || [ ! -e "$data.cached" ]; then
+		perf --buildid-dir "$cache" record -q -e cpu-clock -F 999 \
+			--call-graph=dwarf,16384 -o "$data" "$bin/prog-$p" "$seconds" >/dev/null
+		touch "$data.cached"
 	fi
-	t_perf=$(best perf script -F $fields --no-inline -i "$data")
-	t_plain=$(best perf script -F comm,tid,time,period,event -i "$data")
-	t_sf=$(best "$sframe" perf -q "$data")
-	summary=$("$sframe" perf "$data" 2>&1 >/dev/null | head -n 1)
+	t_perf=$(best perf --buildid-dir "$cache" script -F $fields --no-inline -i "$data")
+	t_plain=$(best perf --buildid-dir "$cache" script -F comm,tid,time,period,event -i "$data")
+	t_sf=$(best "$sframe" perf -q --buildid-dir "$cache" "$data")
+	summary=$("$sframe" perf --buildid-dir "$cache" "$data" 2>&1 >/dev/null | head -n 1)
 	samples=$(echo "$summary" | sed -n 's/^sframe perf: \([0-9]*\) samples.*/\1/p')
 	sf_us=$(echo "$summary" | sed -n 's/.*frames, \([0-9.]*\) us per stack.*/\1/p')
 	# perf's share in its unwinding libraries, sampled.
 	perf record -q -F 4999 -o "$work/self.data" -- \
-		perf script -F $fields --no-inline -i "$data" >/dev/null 2>&1
+		perf --buildid-dir "$cache" script -F $fields --no-inline -i "$data" >/dev/null 2>&1
 	share=$(perf report -i "$work/self.data" --sort dso --stdio 2>/dev/null |
 		awk '/libunwind|libdw|libelf/ { sub("%", "", $1); s += $1 } END { printf "%.1f", s }')
 	perf_us=$(awk -v t="$t_perf" -v s="$share" -v n="$samples" \

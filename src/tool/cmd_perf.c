@@ -240,6 +240,7 @@ struct run {
 	const char *buildid_dir;	/* perf's build-id cache, NULL for none */
 	uint64_t from_cache;	/* files read from it */
 	bool ordered;		/* every record carries a time: sort them */
+	int event_width;	/* the longest event name's length, 0 until known */
 
 	uint16_t machine;	/* ELF e_machine of the recorded processes, 0 until known */
 	struct sf_image_set set;
@@ -711,7 +712,7 @@ static int proc_build(struct run *run, struct proc *p)
 
 /* ---- Output ---------------------------------------------------------------------------- */
 
-/* perf's names of the generic events, by type and config. */
+/* The event's name as the recording gives it, else perf's name of a generic event. */
 static const char *event_name(const struct sf_perf_attr *a, char *buf, size_t len)
 {
 	static const char *const hw[] = {
@@ -725,12 +726,30 @@ static const char *event_name(const struct sf_perf_attr *a, char *buf, size_t le
 		"bpf-output", "cgroup-switches",
 	};
 
+	if (a->name)
+		return a->name;
 	if (a->type == 0 && a->config < sizeof(hw) / sizeof(hw[0]))
 		return hw[a->config];
 	if (a->type == 1 && a->config < sizeof(sw) / sizeof(sw[0]))
 		return sw[a->config];
 	snprintf(buf, len, "event %" PRIu32 ":0x%" PRIx64, a->type, a->config);
 	return buf;
+}
+
+/* perf script right-aligns the event names to the longest one. */
+static int event_width(struct run *run)
+{
+	char ev[64];
+	size_t i, len;
+
+	if (!run->event_width) {
+		for (i = 0; i < run->f.nattrs; i++) {
+			len = strlen(event_name(&run->f.attrs[i], ev, sizeof(ev)));
+			if (len > (size_t)run->event_width && len < 4096)
+				run->event_width = (int)len;
+		}
+	}
+	return run->event_width;
 }
 
 /* A caller's PC is its return address: the call is the byte before (perf prints that too). */
@@ -1208,9 +1227,9 @@ static int do_sample(struct run *run, const struct sf_perf_record *rec)
 	if (run->mode != OUT_SCRIPT)
 		return fold_sample(run, p, comm, &s, &w, kfirst, nk);
 
-	fprintf(run->out, "%s %5" PRIu32 " %5" PRIu64 ".%06" PRIu64 ": %10" PRIu64 " %s: \n",
+	fprintf(run->out, "%s %5" PRIu32 " %5" PRIu64 ".%06" PRIu64 ": %10" PRIu64 " %*s: \n",
 		comm, s.sid.tid, s.sid.time / 1000000000u, s.sid.time % 1000000000u / 1000u,
-		s.period, event_name(s.attr, ev, sizeof(ev)));
+		s.period, event_width(run), event_name(s.attr, ev, sizeof(ev)));
 	for (i = 0; i < nk; i++)
 		print_kernel_line(run, sf_perf_u64(&run->f, s.callchain + 8 * (kfirst + i)));
 	for (i = 0; i < w.n; i++) {

@@ -42,6 +42,7 @@
 #define ATTR_TYPE		0
 #define ATTR_SIZE		4
 #define ATTR_CONFIG		8
+#define ATTR_SAMPLE_PERIOD	16
 #define ATTR_SAMPLE_TYPE	24
 #define ATTR_READ_FORMAT	32
 #define ATTR_FLAGS		40
@@ -51,6 +52,7 @@
 #define ATTR_SAMPLE_REGS_INTR	96
 #define ATTR_SIZE_VER0		64
 /* The ordinal of sample_id_all among the attribute's one-bit flags. */
+#define ATTR_FLAG_FREQ		10
 #define ATTR_FLAG_SAMPLE_ID_ALL	18
 /* An attribute section entry: the attribute, then its ids' (offset, size). */
 #define FILE_ATTR_IDS_SIZE	16
@@ -271,6 +273,8 @@ static void decode_attr(const struct sf_perf_file *f, uint64_t off, uint64_t siz
 	at->type = (uint32_t)sf_get_uint(a + ATTR_TYPE, 4, f->be);
 	at->size = (uint32_t)size;
 	at->config = sf_get_uint(a + ATTR_CONFIG, 8, f->be);
+	at->sample_period = sf_get_uint(a + ATTR_SAMPLE_PERIOD, 8, f->be);
+	at->freq = attr_flag(f, a, ATTR_FLAG_FREQ);
 	at->sample_type = sf_get_uint(a + ATTR_SAMPLE_TYPE, 8, f->be);
 	at->read_format = sf_get_uint(a + ATTR_READ_FORMAT, 8, f->be);
 	at->sample_id_all = attr_flag(f, a, ATTR_FLAG_SAMPLE_ID_ALL);
@@ -571,6 +575,11 @@ static int read_feature(struct sf_perf_file *f, uint64_t feat, uint64_t off, uin
 		return read_build_id_feature(f, off, size, err, errlen);
 	if (feat == SF_PERF_FEAT_ARCH)
 		return read_arch_feature(f, off, size, err, errlen);
+	if (feat == SF_PERF_FEAT_EVENT_DESC) {
+		/* Read once the events are known: in a pipe they may come after it. */
+		f->event_desc_off = off;
+		f->event_desc_size = size;
+	}
 	return 0;
 }
 
@@ -644,6 +653,61 @@ static int read_pipe_records(struct sf_perf_file *f, char *err, size_t errlen)
 }
 
 /* The reading of the bytes in @f->in, for both entry points. */
+/*
+ * The EVENT_DESC feature names the events: a u32 count and a u32 attribute
+ * size, then per event its attribute, a u32 id count, a perf string (u32
+ * length, NUL-padded bytes) and its ids (u64 each). An event is matched by
+ * its first id, or by its place when the feature gives it none (perf
+ * writes no ids for a lone event).
+ */
+static int read_event_desc(struct sf_perf_file *f, char *err, size_t errlen)
+{
+	uint64_t off = f->event_desc_off, end = off + f->event_desc_size, nr, asz, i;
+	const unsigned char *p = f->in.file;
+
+	if (!f->event_desc_size)
+		return 0;
+	if (end - off < 8)
+		return fail_at(err, errlen, f->path, off, "event desc feature: %" PRIu64
+			       " bytes cannot hold its counts", end - off);
+	nr = sf_get_uint(p + off, 4, f->be);
+	asz = sf_get_uint(p + off + 4, 4, f->be);
+	if (asz < ATTR_SIZE_VER0)
+		return fail_at(err, errlen, f->path, off + 4, "event desc feature: attribute size %"
+			       PRIu64 " is below the smallest (%d)", asz, ATTR_SIZE_VER0);
+	off += 8;
+	for (i = 0; i < nr; i++) {
+		const struct sf_perf_attr *a = NULL;
+		uint64_t nids, len;
+		const char *name;
+
+		if (end - off < asz + 8)
+			return fail_at(err, errlen, f->path, off, "event desc feature: event %"
+				       PRIu64 " runs past the section (%" PRIu64 " bytes left)", i,
+				       end - off);
+		nids = sf_get_uint(p + off + asz, 4, f->be);
+		len = sf_get_uint(p + off + asz + 4, 4, f->be);
+		off += asz + 8;
+		if (len > end - off || !memchr(p + off, '\0', (size_t)len))
+			return fail_at(err, errlen, f->path, off - 4, "event desc feature: event %"
+				       PRIu64 ": name of %" PRIu64 " bytes runs past the section or"
+				       " is not NUL-terminated", i, len);
+		name = (const char *)p + off;
+		off += len;
+		if (nids > (end - off) / 8)
+			return fail_at(err, errlen, f->path, off, "event desc feature: event %"
+				       PRIu64 ": %" PRIu64 " ids run past the section", i, nids);
+		if (nids)
+			a = sf_perf_attr_of_id(f, sf_get_uint(p + off, 8, f->be));
+		else if (nr == f->nattrs)
+			a = &f->attrs[i];
+		if (a && !a->name)
+			f->attrs[a - f->attrs].name = name;
+		off += 8 * nids;
+	}
+	return 0;
+}
+
 static int open_in(struct sf_perf_file *f, char *err, size_t errlen)
 {
 	int ret = read_magic(f, err, errlen);
@@ -666,6 +730,8 @@ static int open_in(struct sf_perf_file *f, char *err, size_t errlen)
 		ret = check_events(f, err, errlen);
 	if (!ret)
 		ret = read_ids(f, err, errlen);
+	if (!ret)
+		ret = read_event_desc(f, err, errlen);
 out:
 	if (ret)
 		sf_perf_close(f);
@@ -712,10 +778,10 @@ const struct sf_perf_attr *sf_perf_attr_of_id(const struct sf_perf_file *f, uint
 	struct sf_perf_id key = { .id = id };
 	const struct sf_perf_id *hit;
 
-	if (!f->nids)
-		return NULL;
-	hit = bsearch(&key, f->ids, f->nids, sizeof(*f->ids), cmp_id);
-	return hit ? &f->attrs[hit->attr] : NULL;
+	hit = f->nids ? bsearch(&key, f->ids, f->nids, sizeof(*f->ids), cmp_id) : NULL;
+	if (hit)
+		return &f->attrs[hit->attr];
+	return id == 0 ? &f->attrs[0] : NULL;
 }
 
 /* ---- Records -------------------------------------------------------------- */
@@ -1013,6 +1079,8 @@ static void read_sample(struct rd *r, const struct sf_perf_attr *a, struct sf_pe
 		s->sid.stream_id = get_u64(r, "stream_id");
 	if (type & SF_PERF_SAMPLE_CPU)
 		s->sid.cpu = get_cpu(r);
+	/* perf script prints the event's own period when samples carry none. */
+	s->period = a->sample_period;
 	if (type & SF_PERF_SAMPLE_PERIOD)
 		s->period = get_u64(r, "period");
 	if (type & SF_PERF_SAMPLE_READ)

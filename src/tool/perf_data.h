@@ -23,8 +23,8 @@
  *     records carry what the file layout has in sections: HEADER_ATTR (an
  *     event's attribute, then its ids), HEADER_FEATURE (a feature id, then
  *     the feature's section bytes), HEADER_BUILD_ID (one build id).
- * After sf_perf_open() the two look alike: the events, their ids, the
- * architecture and the build ids are known, and sf_perf_next() iterates the
+ * After sf_perf_open() the two look alike: the events, their ids and
+ * names, the architecture and the build ids are known, and sf_perf_next() iterates the
  * records (in the pipe layout: all records after the 16-byte header,
  * perf's own included).
  *
@@ -83,6 +83,7 @@
 /* Feature bits (of the file header's bitmap, and HEADER_FEATURE's ids) read here. */
 #define SF_PERF_FEAT_BUILD_ID	2
 #define SF_PERF_FEAT_ARCH	6
+#define SF_PERF_FEAT_EVENT_DESC	12
 
 /* The size of a build id's bytes in a build id record (SHA-1's). */
 #define SF_PERF_BUILD_ID_MAX	20
@@ -135,6 +136,10 @@
  * @type: perf_event_attr.type.
  * @size: perf_event_attr.size (an old file's 0 read as 64, the first size).
  * @config: perf_event_attr.config.
+ * @sample_period: perf_event_attr.sample_period: a sample's period when
+ *	@sample_type has no SF_PERF_SAMPLE_PERIOD (a fixed period; with
+ *	@freq set it is a frequency and every sample carries its period).
+ * @freq: perf_event_attr.freq.
  * @sample_type: SF_PERF_SAMPLE_* bits.
  * @read_format: SF_PERF_FORMAT_* bits.
  * @branch_sample_type: 0 when @size ends before it.
@@ -147,11 +152,16 @@
  *	in its HEADER_ATTR record).
  * @ids_off: file offset of the event's ids (u64 each).
  * @nids: their number.
+ * @name: the event as perf record was told it ("cycles:u",
+ *	"cpu-clock"), from the EVENT_DESC feature, NUL-terminated inside the
+ *	file; NULL when the file does not say.
  */
 struct sf_perf_attr {
 	uint32_t type;
 	uint32_t size;
 	uint64_t config;
+	uint64_t sample_period;
+	bool freq;
 	uint64_t sample_type;
 	uint64_t read_format;
 	uint64_t branch_sample_type;
@@ -162,6 +172,7 @@ struct sf_perf_attr {
 	uint64_t attr_off;
 	uint64_t ids_off;
 	uint64_t nids;
+	const char *name;
 };
 
 /**
@@ -221,6 +232,9 @@ struct sf_perf_build_id {
  * @nattrs: their number (at least one).
  * @ids: every event id, sorted, with the index of its event in @attrs (owned).
  * @nids: their number.
+ * @event_desc_off: the EVENT_DESC feature's bytes (the events' names),
+ *	read once the events are known.
+ * @event_desc_size: their size (0: no such feature).
  */
 struct sf_perf_file {
 	const char *path;
@@ -246,6 +260,8 @@ struct sf_perf_file {
 		size_t attr;
 	} *ids;
 	size_t nids;
+	uint64_t event_desc_off;
+	uint64_t event_desc_size;
 };
 
 /**
@@ -300,7 +316,7 @@ struct sf_perf_sample_id {
  *	time, id, stream_id, cpu), @sid.present saying which the sample has.
  * @ip: SF_PERF_SAMPLE_IP.
  * @addr: SF_PERF_SAMPLE_ADDR.
- * @period: SF_PERF_SAMPLE_PERIOD.
+ * @period: SF_PERF_SAMPLE_PERIOD, else the event's fixed sample_period.
  * @callchain_nr: SF_PERF_SAMPLE_CALLCHAIN: number of entries.
  * @callchain: their bytes (u64 each in the file's byte order: sf_perf_u64()).
  * @raw_size: SF_PERF_SAMPLE_RAW: bytes of raw data.
@@ -515,7 +531,9 @@ uint64_t sf_perf_u64(const struct sf_perf_file *f, const unsigned char *p);
  * @f: the file.
  * @id: an event id.
  *
- * Return: the event, or NULL when no event has @id.
+ * Return: the event, or NULL when no event has @id. Id 0, which the kernel
+ * never gives, is that of the records perf made itself (the trailers of
+ * synthesized MMAP and COMM records): the first event, as for perf.
  */
 const struct sf_perf_attr *sf_perf_attr_of_id(const struct sf_perf_file *f, uint64_t id);
 

@@ -20,6 +20,11 @@ What is checked, and where the expected values come from:
     named by --buildid-dir, PERF_BUILDID_DIR or buildid.dir of
     ~/.perfconfig; every other run is given an empty cache;
   - the same output from standard input (a pipe) as from the file;
+  - a recording of two events with fixed periods (fixtures/perf/events.data
+    and its pipe layout events-pipe.data): every header line (the events'
+    names from the recording, "cpu-clock:u", right-aligned as perf aligns
+    them; the period the samples do not carry) and every frame address in
+    the program are perf script's (events.script);
   - --folded: one line per distinct stack, COMM;outermost;...;leaf COUNT,
     counts from the default output's samples; --flamegraph writes an SVG
     that parses as XML and whose root counts every sample;
@@ -145,6 +150,22 @@ def main():
             rc2, out2, _ = run(['--symfs', PERF, '-'], input_bytes=f.read())
         check(rc2 == 0 and out2 == out,
               'from a pipe: status %d, same output %s' % (rc2, out2 == out))
+
+        # Two events, names and periods from the recording, in either layout.
+        with open(os.path.join(PERF, 'events.script')) as f:
+            theirs = samples(f.read())
+        for name in ('events.data', 'events-pipe.data'):
+            rc, out_e, err_e = run(['--symfs', PERF, os.path.join(PERF, name)])
+            mine = samples(out_e)
+            check(rc == 0 and [s[0] for s in mine] == [s[0] for s in theirs] and
+                  len(mine) == 66, '%s: headers as perf script prints them (%d samples): %s' %
+                  (name, len(mine), err_e))
+            check(any(s[0].endswith(' cpu-clock:u: ') for s in mine) and
+                  any(s[0].endswith('  task-clock: ') for s in mine), name + ': event names')
+            check(all([frame(l)[0] for l in f1 if l.endswith('(%s)' % PROG)] ==
+                      [frame(l)[0] for l in f2 if l.endswith('(%s)' % PROG)][:len(
+                          [l for l in f1 if l.endswith('(%s)' % PROG)])]
+                      for (_, f1, _), (_, f2, _) in zip(mine, theirs)), name + ': frames')
 
         # A stripped copy, named through its debug file found by build id.
         sym = os.path.join(tmp, 'sym')
