@@ -403,16 +403,16 @@ static void test_words(void **state)
 	open_it();
 	expect_problem(-SFRAME_ERR_WORDS, 0, 1);
 
-	/* aarch64 with 2 words, both byte orders. */
+	/* aarch64 with 4 words (CFA, RA, FP and one more), both byte orders. */
 	sfb_init(&b, 3, SFRAME_ABI_AARCH64_BE, true, 0x5, 0x400000);
 	sfb_fde(&b, 0x401000, 0x20, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 2, 16, -8);
+	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 4, 16, -8, -16, 0);
 	open_it();
 	expect_problem(-SFRAME_ERR_WORDS, 0, 0);
 	sfb_init(&b, 1, SFRAME_ABI_AARCH64_LE, false, 0x1, 0x400000);
 	add_fn(0x401000, 0x20);
 	sfb_fde(&b, 0x401020, 0x20, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 2, 16, -8);
+	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 4, 16, -8, -16, 0);
 	open_it();
 	expect_problem(-SFRAME_ERR_WORDS, 1, 0);
 

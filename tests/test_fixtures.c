@@ -405,7 +405,7 @@ static int cmp_names(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	static const char *const files[] = { "exe", "lib.so", "frames.o", "cfi.o" };
+	static const char *const files[] = { "exe", "lib.so", "frames.o", "cfi.o", "omitfp.o" };
 	static struct fixture fx[256];
 	static struct CMUnitTest tests[256];
 	static char names[256][1100];

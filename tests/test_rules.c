@@ -235,11 +235,20 @@ static void test_aarch64_ra_undefined_and_bad_counts(void **state)
 		assert_err(rules(3, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_FP, false, 1, &r, 0), 0);
 		assert_true(r.ra_undefined);
 		assert_int_equal(r.ra.kind, SFRAME_LOC_UNDEFINED);
-		/* aarch64 rows have 1 or 3 words: FP and LR are saved together. */
-		assert_err(rules(2, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 1, &r, 2, 16, -8),
-			   -SFRAME_ERR_WORDS);
-		assert_err(rules(3, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 1, &r, 2, 16, -8),
-			   -SFRAME_ERR_WORDS);
+		/*
+		 * Two words, CFA and RA: LR saved without FP, as gas writes for
+		 * a function built with -fomit-frame-pointer that calls
+		 * (str x30, [sp, -16]!; objdump --sframe: "fp u, ra c-16").
+		 */
+		assert_err(rules(2, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 1, &r, 2, 16, -16),
+			   0);
+		check_cfa(&r.cfa, SFRAME_AARCH64_DWARF_SP, false, 16);
+		check_slot(&r.ra, -16);
+		assert_int_equal(r.fp.kind, SFRAME_LOC_SAME);
+		assert_err(rules(3, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 1, &r, 2, 16, -16),
+			   0);
+		check_slot(&r.ra, -16);
+		assert_int_equal(r.fp.kind, SFRAME_LOC_SAME);
 		assert_err(rules(3, BOTH_AARCH64(i), 0, SFRAME_BASE_REG_SP, false, 1, &r, 4,
 				 16, -8, -16, 0), -SFRAME_ERR_WORDS);
 	}

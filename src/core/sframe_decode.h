@@ -421,9 +421,6 @@ static inline int sf_rules_default(const struct sframe_section *sec, const struc
 	/* Words are CFA, then RA unless the header fixes it, then FP. */
 	if (check && n > max)
 		return -SFRAME_ERR_WORDS;
-	/* aarch64 saves FP and LR as a pair: never one without the other. */
-	if (check && (sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE) && n == 2)
-		return -SFRAME_ERR_WORDS;
 
 	/* SP or FP as the CFA base, selected without a branch (rows mix both). */
 	{
