@@ -437,6 +437,8 @@ int sf_cmd_stack(int argc, char **argv)
 		goto done;
 	}
 	fprintf(out, "PID %ld - process\n", (long)pid);
+	if (pm.root[0])
+		fprintf(out, "root: %s\n", pm.root);
 	for (i = 0; i < pt.n; i++) {
 		const struct sf_thread *t = &pt.threads[i];
 
