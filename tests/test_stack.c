@@ -1134,14 +1134,42 @@ static void in_namespace(const struct child *c, const char *command)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The text of the "root: " line for a process in another mount namespace. */
+static void root_line(char *buf, size_t size, long pid)
+{
+	snprintf(buf, size, "root: /proc/%ld/root (the mount namespace of process %ld)", pid, pid);
+}
+
 /* The "root: " line the tool prints for @c. */
 static void expect_root_line(const struct parsed *p, const struct child *c)
 {
 	char want[128];
 
-	snprintf(want, sizeof(want), "/proc/%ld/root (the mount namespace of process %ld)",
-		 (long)c->pid, (long)c->pid);
-	assert_string_equal(p->root, want);
+	root_line(want, sizeof(want), (long)c->pid);
+	assert_string_equal(p->root, want + strlen("root: "));
+}
+
+/* README shows the line (for process 4242), and the manual page its words. */
+static void expect_root_line_documented(void)
+{
+	static char text[1 << 20];
+	char want[128];
+	size_t d, n;
+	FILE *f;
+
+	for (d = 0; d < 2; d++) {
+		f = fopen(doc_paths[d], "r");
+		assert_non_null(f);
+		n = fread(text, 1, sizeof(text) - 1, f);
+		fclose(f);
+		text[n] = '\0';
+		if (d == 0)
+			root_line(want, sizeof(want), 4242);
+		else
+			snprintf(want, sizeof(want), "/root (the mount namespace of process ");
+		if (!strstr(text, want))
+			fail_msg("%s does not show '%s'", doc_paths[d], want);
+	}
 }
 
 static const enum tool_mode by_path[] = { NO_MAP_FILES, NO_OPENAT2 };
@@ -1170,6 +1198,7 @@ static void test_ns_private_mount(void **state)
 		fputs(r.out, stdout);
 	}
 	expect_child_runs_and_ends(c);
+	expect_root_line_documented();
 }
 
 /* Tool runs by path on @c, whose stack_child frame #0 must have @why. */
@@ -1267,8 +1296,8 @@ static const char *namespace_skip_reason(void)
 		return "the mount namespace tests need root (unshare -m, mount)";
 	if (system("unshare -m --propagation private true >/dev/null 2>&1") != 0)
 		return "unshare -m --propagation private (util-linux) does not work here";
-	if (system("command -v nsenter >/dev/null && command -v setpriv >/dev/null") != 0)
-		return "nsenter and setpriv (util-linux) are not installed";
+	if (system("(command -v nsenter && command -v setpriv && command -v mount) >/dev/null") != 0)
+		return "nsenter, setpriv (util-linux) or mount is not installed";
 	return NULL;
 }
 
