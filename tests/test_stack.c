@@ -1289,6 +1289,46 @@ static void test_ns_other_file(void **state)
 	expect_child_runs_and_ends(c);
 }
 
+/*
+ * A chroot in our mount namespace (DIR/root, with copies of the child and
+ * the libraries ldd names): maps names its files from our root, so they
+ * are read in ours, by path (without map_files) too, and no root line.
+ */
+static void test_chroot_same_namespace(void **state)
+{
+	static const char script[] =
+		"mkdir -p \"$1/root/prog\" && cp \"$2\" \"$1/root/prog/stack_child\" && "
+		"for f in $(ldd \"$2\" | grep -o \"/[^ ]*\"); do "
+		"mkdir -p \"$1/root${f%/*}\" && cp \"$f\" \"$1/root$f\" || exit 1; done && "
+		"exec chroot \"$1/root\" /prog/stack_child single";
+	static const enum tool_mode modes[] = { AS_WE_ARE, NO_MAP_FILES };
+	static struct run r;
+	static struct parsed p;
+	const char *tmp = getenv("TMPDIR");
+	char module[512];
+	struct child *c;
+	size_t i;
+
+	(void)state;
+	snprintf(ns_dir, sizeof(ns_dir), "%s/sframe-chroot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(ns_dir));
+	{
+		const char *argv[] = { "sh", "-c", script, "sh", ns_dir, child_path, NULL };
+
+		c = start_argv(argv);
+	}
+	snprintf(module, sizeof(module), "%s/root/prog/stack_child", ns_dir);
+	for (i = 0; i < 2; i++) {
+		tool_mode = modes[i];
+		run_tool_in_level3(&r, &p, c);
+		assert_string_equal(p.root, "");
+		expect_chain_in(&p.th[0], main_chain, 4, module);
+		expect_consistent(&p.th[0], false);
+		fputs(r.out, stdout);
+	}
+	expect_child_runs_and_ends(c);
+}
+
 /* Root, and util-linux's unshare, nsenter and setpriv, or the reason why not. */
 static const char *namespace_skip_reason(void)
 {
@@ -1319,6 +1359,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_ns_private_mount, kill_namespace_child),
 		cmocka_unit_test_teardown(test_ns_planted_link, kill_namespace_child),
 		cmocka_unit_test_teardown(test_ns_other_file, kill_namespace_child),
+		cmocka_unit_test_teardown(test_chroot_same_namespace, kill_namespace_child),
 	};
 	const char *why_not;
 

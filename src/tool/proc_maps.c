@@ -256,7 +256,7 @@ struct live_ctx {
 	pid_t pid;
 	sframe_read_fn read_mem;
 	void *mem_ctx;
-	int root_fd;	/* /proc/PID/root (O_PATH) when it is not ours, else -1 */
+	int root_fd;	/* /proc/PID/root (O_PATH) in another mount namespace, else -1 */
 };
 
 /* ---- Paths inside another process's root ------------------------------------ */
@@ -465,7 +465,7 @@ static void load_live_file(struct sf_proc_file *f, const struct sf_map *m, void 
 	/*
 	 * The mapped file itself (the same inode even when deleted or
 	 * replaced; needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE), else the
-	 * path, inside the process's root when it is not ours.
+	 * path, inside the process's root when it is in another mount namespace.
 	 */
 	snprintf(path, sizeof(path), "/proc/%ld/map_files/%" PRIx64 "-%" PRIx64, (long)live->pid,
 		 m->start, m->end);
@@ -474,40 +474,31 @@ static void load_live_file(struct sf_proc_file *f, const struct sf_map *m, void 
 	open_mapped(f, m, live->pid, live->root_fd);
 }
 
-/* Same device and inode? */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
 /*
- * /proc/PID/root when the process's root is not ours (another mount
- * namespace, or a chroot), with @note saying which; else -1. When the
- * process cannot be told apart (no access), it is taken as ours: ptrace
- * needs the same access, and the command fails there.
+ * /proc/PID/root when the process is in another mount namespace (a
+ * container), with @note saying so; else -1. Maps paths are printed
+ * relative to the reader's root when its namespace reaches the file, so a
+ * chroot in our namespace has them in our terms: they are opened in ours.
+ * In another namespace they are relative to that namespace's root, the
+ * process's root unless it is chrooted there too (then only map_files
+ * finds its files). A process whose namespace cannot be read is taken as
+ * ours: ptrace needs the same access, and the command fails there.
  */
 static int foreign_root(pid_t pid, char *note, size_t notelen)
 {
-	char root[64], ns[64];
-	bool other_ns;
+	struct stat theirs, ours;
+	char path[64];
 	int fd;
 
-	snprintf(root, sizeof(root), "/proc/%ld/root", (long)pid);
-	snprintf(ns, sizeof(ns), "/proc/%ld/ns/mnt", (long)pid);
-	fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	snprintf(path, sizeof(path), "/proc/%ld/ns/mnt", (long)pid);
+	if (stat(path, &theirs) != 0 || stat("/proc/self/ns/mnt", &ours) != 0 ||
+	    (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino))
 		return -1;
-	snprintf(root, sizeof(root), "/proc/self/fd/%d", fd);
-	other_ns = !same_file(ns, "/proc/self/ns/mnt") && access(ns, F_OK) == 0;
-	if (!other_ns && same_file(root, "/")) {
-		close(fd);
-		return -1;
-	}
-	snprintf(note, notelen, "/proc/%ld/root (the %s of process %ld)", (long)pid,
-		 other_ns ? "mount namespace" : "root directory", (long)pid);
+	snprintf(path, sizeof(path), "/proc/%ld/root", (long)pid);
+	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		snprintf(note, notelen, "/proc/%ld/root (the mount namespace of process %ld)",
+			 (long)pid, (long)pid);
 	return fd;
 }
 
