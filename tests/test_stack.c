@@ -1293,6 +1293,8 @@ static void test_ns_other_file(void **state)
  * A chroot in our mount namespace (DIR/root, with copies of the child and
  * the libraries ldd names): maps names its files from our root, so they
  * are read in ours, by path (without map_files) too, and no root line.
+ * The child is killed, not asked to end: there is no /proc in there, which
+ * a sanitized build's LeakSanitizer needs at exit.
  */
 static void test_chroot_same_namespace(void **state)
 {
@@ -1326,7 +1328,6 @@ static void test_chroot_same_namespace(void **state)
 		expect_consistent(&p.th[0], false);
 		fputs(r.out, stdout);
 	}
-	expect_child_runs_and_ends(c);
 }
 
 /* Root, and util-linux's unshare, nsenter and setpriv, or the reason why not. */
