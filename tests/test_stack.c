@@ -1290,6 +1290,39 @@ static void test_ns_other_file(void **state)
 }
 
 /*
+ * Links that stay inside the namespace's root lead to the mapped file,
+ * with openat2() and step by step: DIR/view/stack_child ->
+ * dir/./stack_child, DIR/view/dir -> ../../../(more than the depth)DIR/real
+ * (".." stops at the root), on a tmpfs over DIR/view.
+ */
+static void test_ns_links_inside(void **state)
+{
+	static struct run r;
+	static struct parsed p;
+	char pid[32];
+	struct child *c;
+	size_t i;
+
+	(void)state;
+	c = start_in_namespace();
+	run_tool_in_level3(&r, &p, c);
+	in_namespace(c, "mount -t tmpfs none \"$1/view\" && "
+			"ln -s \"../../../../../../../../../../../../../../..$1/real\" \"$1/view/dir\" && "
+			"ln -s dir/./stack_child \"$1/view/stack_child\"");
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	for (i = 0; i < 2; i++) {
+		tool_mode = by_path[i];
+		run_tool(&r, pid, END);
+		assert_int_equal(r.status, 0);
+		parse_output(r.out, &p);
+		fputs(r.out, stdout);
+		expect_root_line(&p, c);
+		expect_chain_in(&p.th[0], main_chain, 4, "/view/stack_child");
+	}
+	expect_child_runs_and_ends(c);
+}
+
+/*
  * A chroot in our mount namespace (DIR/root, with copies of the child and
  * the libraries ldd names): maps names its files from our root, so they
  * are read in ours, by path (without map_files) too, and no root line.
@@ -1360,6 +1393,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_ns_private_mount, kill_namespace_child),
 		cmocka_unit_test_teardown(test_ns_planted_link, kill_namespace_child),
 		cmocka_unit_test_teardown(test_ns_other_file, kill_namespace_child),
+		cmocka_unit_test_teardown(test_ns_links_inside, kill_namespace_child),
 		cmocka_unit_test_teardown(test_chroot_same_namespace, kill_namespace_child),
 	};
 	const char *why_not;
