@@ -20,11 +20,12 @@
  * (detached with SIGSTOP), and the tool must print "getppid@plt" as frame #0.
  *
  * With "ns" after MANPAGE, only the tests of processes in another mount
- * namespace run (they need root and util-linux's unshare, nsenter and
- * setpriv; else exit 77, the reason printed): the child's own path exists
+ * namespace run (they need root, util-linux's unshare, nsenter and setpriv,
+ * and mount; else exit 77, the reason printed): the child's own path exists
  * only in its namespace, and the tool must read it inside /proc/PID/root,
- * say so, and never open a file of ours that a link planted in the
- * namespace points to.
+ * say so, never open a file of ours that a link planted in the namespace
+ * points to, nor use another file at the mapped path; a chroot in our
+ * namespace is read in ours.
  *
  * A non-empty SKIP_REASON (the compiler cannot make SFrame, or a cross
  * build run under an emulator, which has no ptrace) skips the whole test:
