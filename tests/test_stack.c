@@ -1135,6 +1135,24 @@ static void in_namespace(const struct child *c, const char *command)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * The child in its namespace, in level3 (as the tool sees it), then a tmpfs
+ * over DIR/view where COMMAND (sh, DIR as $1) puts something at the
+ * mapped path.
+ */
+static struct child *start_and_plant(const char *command)
+{
+	static struct run r;
+	static struct parsed p;
+	char cmd[512];
+	struct child *c = start_in_namespace();
+
+	run_tool_in_level3(&r, &p, c);
+	snprintf(cmd, sizeof(cmd), "mount -t tmpfs none \"$1/view\" && %s", command);
+	in_namespace(c, cmd);
+	return c;
+}
+
 /* The text of the "root: " line for a process in another mount namespace. */
 static void root_line(char *buf, size_t size, long pid)
 {
@@ -1202,22 +1220,29 @@ static void test_ns_private_mount(void **state)
 	expect_root_line_documented();
 }
 
+/* Run the tool on @c in the mode by_path[@i]; it must name the child's root. */
+static void run_by_path(struct run *r, struct parsed *p, const struct child *c, size_t i)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	tool_mode = by_path[i];
+	run_tool(r, pid, END);
+	assert_int_equal(r->status, 0);
+	parse_output(r->out, p);
+	fputs(r->out, stdout);
+	expect_root_line(p, c);
+}
+
 /* Tool runs by path on @c, whose stack_child frame #0 must have @why. */
 static void expect_not_loaded(const struct child *c, const char *why)
 {
 	static struct run r;
 	static struct parsed p;
-	char pid[32];
 	size_t i;
 
-	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
 	for (i = 0; i < 2; i++) {
-		tool_mode = by_path[i];
-		run_tool(&r, pid, END);
-		assert_int_equal(r.status, 0);
-		parse_output(r.out, &p);
-		fputs(r.out, stdout);
-		expect_root_line(&p, c);
+		run_by_path(&r, &p, c, i);
 		assert_int_equal(p.th[0].n, 1);
 		assert_string_equal(p.th[0].frames[0].sym, "??");
 		assert_true(p.th[0].frames[0].no_sframe);
@@ -1237,17 +1262,12 @@ static void expect_not_loaded(const struct child *c, const char *why)
  */
 static void test_ns_planted_link(void **state)
 {
-	static struct run r;
-	static struct parsed p;
 	char path[512], buf[4096], why[128];
 	struct child *c;
 	int in, fd;
 
 	(void)state;
-	c = start_in_namespace();
-	run_tool_in_level3(&r, &p, c);
-	in_namespace(c, "mount -t tmpfs none \"$1/view\" && "
-			"ln -s \"$1/ours/marker\" \"$1/view/stack_child\"");
+	c = start_and_plant("ln -s \"$1/ours/marker\" \"$1/view/stack_child\"");
 	in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	assert_true(in >= 0);
 	snprintf(path, sizeof(path), "%s/ours/marker", ns_dir);
@@ -1274,16 +1294,11 @@ static void test_ns_planted_link(void **state)
  */
 static void test_ns_other_file(void **state)
 {
-	static struct run r;
-	static struct parsed p;
 	struct child *c;
 	char why[128];
 
 	(void)state;
-	c = start_in_namespace();
-	run_tool_in_level3(&r, &p, c);
-	in_namespace(c, "mount -t tmpfs none \"$1/view\" && "
-			"cp \"$1/real/stack_child\" \"$1/view/stack_child\"");
+	c = start_and_plant("cp \"$1/real/stack_child\" \"$1/view/stack_child\"");
 	snprintf(why, sizeof(why), ": the file at its path in /proc/%ld/root is not the mapped one",
 		 (long)c->pid);
 	expect_not_loaded(c, why);
@@ -1300,24 +1315,14 @@ static void test_ns_links_inside(void **state)
 {
 	static struct run r;
 	static struct parsed p;
-	char pid[32];
 	struct child *c;
 	size_t i;
 
 	(void)state;
-	c = start_in_namespace();
-	run_tool_in_level3(&r, &p, c);
-	in_namespace(c, "mount -t tmpfs none \"$1/view\" && "
-			"ln -s \"../../../../../../../../../../../../../../..$1/real\" \"$1/view/dir\" && "
-			"ln -s dir/./stack_child \"$1/view/stack_child\"");
-	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	c = start_and_plant("ln -s \"../../../../../../../../../../../../../../..$1/real\" "
+			    "\"$1/view/dir\" && ln -s dir/./stack_child \"$1/view/stack_child\"");
 	for (i = 0; i < 2; i++) {
-		tool_mode = by_path[i];
-		run_tool(&r, pid, END);
-		assert_int_equal(r.status, 0);
-		parse_output(r.out, &p);
-		fputs(r.out, stdout);
-		expect_root_line(&p, c);
+		run_by_path(&r, &p, c, i);
 		expect_chain_in(&p.th[0], main_chain, 4, "/view/stack_child");
 	}
 	expect_child_runs_and_ends(c);
