@@ -19,6 +19,14 @@
  * the first instruction of getppid's PLT entry), leaves it stopped there
  * (detached with SIGSTOP), and the tool must print "getppid@plt" as frame #0.
  *
+ * With "ns" after MANPAGE, only the tests of processes in another mount
+ * namespace run (they need root, util-linux's unshare, nsenter and setpriv,
+ * and mount; else exit 77, the reason printed): the child's own path exists
+ * only in its namespace, and the tool must read it inside /proc/PID/root,
+ * say so, never open a file of ours that a link planted in the namespace
+ * points to, nor use another file at the mapped path; a chroot in our
+ * namespace is read in ours.
+ *
  * A non-empty SKIP_REASON (the compiler cannot make SFrame, or a cross
  * build run under an emulator, which has no ptrace) skips the whole test:
  * exit 77, the reason printed. When ptrace is not permitted
@@ -38,13 +46,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -106,8 +119,8 @@ static bool read_line(int fd, char *buf, size_t size, long timeout_ms)
 	return false;
 }
 
-/* Start PATH MODE and wait for its "ready". */
-static struct child *start_program(const char *path, const char *mode)
+/* Start ARGV and wait for its "ready". */
+static struct child *start_argv(const char *const *argv)
 {
 	struct child *c = NULL;
 	char line[64];
@@ -122,14 +135,22 @@ static struct child *start_program(const char *path, const char *mode)
 	assert_true(c->pid >= 0);
 	if (c->pid == 0) {
 		dup2(p[1], STDOUT_FILENO);
-		execl(path, path, mode, (char *)NULL);
+		execvp(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 	close(p[1]);
 	c->out = p[0];
 	if (!read_line(c->out, line, sizeof(line), 10000) || strcmp(line, "ready") != 0)
-		fail_msg("%s %s did not get ready (got '%s')", path, mode, line);
+		fail_msg("%s %s did not get ready (got '%s')", argv[0], argv[1], line);
 	return c;
+}
+
+/* Start PATH MODE and wait for its "ready". */
+static struct child *start_program(const char *path, const char *mode)
+{
+	const char *argv[] = { path, mode, NULL };
+
+	return start_argv(argv);
 }
 
 /* Start stack_child MODE and wait for its "ready". */
@@ -189,6 +210,47 @@ static int kill_children(void **state)
 
 /* ---- Running the tool -------------------------------------------------------------- */
 
+/*
+ * How run_tool() runs the tool: as we are, or (root) with no capability
+ * but CAP_SYS_PTRACE, so that /proc/PID/map_files (CAP_SYS_ADMIN or
+ * CAP_CHECKPOINT_RESTORE) is closed to it and it must find files by their
+ * paths; and so, with openat2() failing ENOSYS (a seccomp filter) as on
+ * kernels before 5.6.
+ */
+enum tool_mode { AS_WE_ARE, NO_MAP_FILES, NO_OPENAT2 };
+static enum tool_mode tool_mode;
+
+/* In the child of run_tool(): exec the tool (@argv) as tool_mode says. */
+static void exec_tool(const char *const *argv)
+{
+	static const char *const drop[] = { "setpriv", "--inh-caps=-all", "--ambient-caps=-all",
+					    "--bounding-set=-all,+sys_ptrace" };
+	const char *v[16];
+	size_t n = 0, i;
+
+	if (tool_mode == NO_OPENAT2) {
+		struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+		/* (Root may install it without no_new_privs; the tool is native.) */
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+			_exit(126);
+	}
+	if (tool_mode != AS_WE_ARE)
+		for (i = 0; i < 4; i++)
+			v[n++] = drop[i];
+	for (i = 0; argv[i] && n + 1 < 16; i++)
+		v[n++] = argv[i];
+	v[n] = NULL;
+	execvp(v[0], (char *const *)v);
+	_exit(127);
+}
+
 struct run {
 	int status;	/* exit status, or 128 + signal */
 	char out[65536];
@@ -222,8 +284,7 @@ static void run_tool(struct run *r, ...)
 	if (pid == 0) {
 		dup2(po[1], STDOUT_FILENO);
 		dup2(pe[1], STDERR_FILENO);
-		execv(tool_path, (char *const *)argv);
-		_exit(127);
+		exec_tool(argv);
 	}
 	close(po[1]);
 	close(pe[1]);
@@ -297,6 +358,7 @@ struct thread_block {
 
 struct parsed {
 	long pid;
+	char root[256];		/* the "root: " line's text, "" when there is none */
 	struct thread_block th[8];
 	unsigned int nth;
 };
@@ -405,6 +467,9 @@ static void parse_output(const char *text, struct parsed *out)
 			assert_int_equal(out->pid, -1);
 			assert_non_null(strstr(buf, " - process"));
 			out->pid = atol(buf + 4);
+		} else if (strncmp(buf, "root: ", 6) == 0) {
+			assert_true(out->pid != -1 && out->nth == 0 && !out->root[0]);
+			snprintf(out->root, sizeof(out->root), "%.200s", buf + 6);
 		} else if (strncmp(buf, "TID ", 4) == 0) {
 			assert_true(out->nth < 8);
 			assert_int_equal(buf[len - 1], ':');
@@ -1009,6 +1074,313 @@ static void test_lld_empty_section(void **state)
 	expect_child_runs_and_ends(c);
 }
 
+/* ---- Processes in another mount namespace ------------------------------------------- */
+
+/* The child's directory: DIR/real, DIR/view, DIR/ours (see start_in_namespace()). */
+static char ns_dir[256];
+
+/*
+ * stack_child in a mount namespace of its own (unshare -m), where
+ * DIR/real (a copy of it) is bind-mounted on DIR/view and a tmpfs hides
+ * DIR/ours: it runs as DIR/view/stack_child, a path that is an empty
+ * directory in our namespace, and DIR/ours/marker, another copy of it, is
+ * ours only.
+ */
+static struct child *start_in_namespace(void)
+{
+	static const char script[] =
+		"mkdir \"$1/real\" \"$1/view\" \"$1/ours\" && cp \"$2\" \"$1/real/stack_child\" && "
+		"cp \"$2\" \"$1/ours/marker\" && mount --bind \"$1/real\" \"$1/view\" && "
+		"mount -t tmpfs none \"$1/ours\" && exec \"$1/view/stack_child\" single";
+	const char *tmp = getenv("TMPDIR");
+	char path[512];
+	struct child *c;
+
+	snprintf(ns_dir, sizeof(ns_dir), "%s/sframe-ns-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(ns_dir));
+	{
+		const char *argv[] = { "unshare", "-m", "--propagation", "private", "sh", "-c",
+				       script, "sh", ns_dir, child_path, NULL };
+
+		c = start_argv(argv);
+	}
+	/* Ours: the path the child runs from names nothing here. */
+	snprintf(path, sizeof(path), "%s/view/stack_child", ns_dir);
+	assert_int_equal(access(path, F_OK), -1);
+	return c;
+}
+
+static int kill_namespace_child(void **state)
+{
+	char cmd[600];
+
+	kill_children(state);
+	if (ns_dir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", ns_dir);
+		if (system(cmd) != 0)
+			printf("could not remove %s\n", ns_dir);
+		ns_dir[0] = '\0';
+	}
+	tool_mode = AS_WE_ARE;
+	return 0;
+}
+
+/* Run COMMAND (sh) in the mount namespace of @c, DIR as $1. */
+static void in_namespace(const struct child *c, const char *command)
+{
+	char pid[32], cmd[1024];
+
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	snprintf(cmd, sizeof(cmd), "nsenter -t %s -m sh -c '%s' sh '%s'", pid, command, ns_dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * The child in its namespace, in level3 (as the tool sees it), then a tmpfs
+ * over DIR/view where COMMAND (sh, DIR as $1) puts something at the
+ * mapped path.
+ */
+static struct child *start_and_plant(const char *command)
+{
+	static struct run r;
+	static struct parsed p;
+	char cmd[512];
+	struct child *c = start_in_namespace();
+
+	run_tool_in_level3(&r, &p, c);
+	snprintf(cmd, sizeof(cmd), "mount -t tmpfs none \"$1/view\" && %s", command);
+	in_namespace(c, cmd);
+	return c;
+}
+
+/* The text of the "root: " line for a process in another mount namespace. */
+static void root_line(char *buf, size_t size, long pid)
+{
+	snprintf(buf, size, "root: /proc/%ld/root (the mount namespace of process %ld)", pid, pid);
+}
+
+/* The "root: " line the tool prints for @c. */
+static void expect_root_line(const struct parsed *p, const struct child *c)
+{
+	char want[128];
+
+	root_line(want, sizeof(want), (long)c->pid);
+	assert_string_equal(p->root, want + strlen("root: "));
+}
+
+/* README shows the line (for process 4242), and the manual page its words. */
+static void expect_root_line_documented(void)
+{
+	static char text[1 << 20];
+	char want[128];
+	size_t d, n;
+	FILE *f;
+
+	for (d = 0; d < 2; d++) {
+		f = fopen(doc_paths[d], "r");
+		assert_non_null(f);
+		n = fread(text, 1, sizeof(text) - 1, f);
+		fclose(f);
+		text[n] = '\0';
+		if (d == 0)
+			root_line(want, sizeof(want), 4242);
+		else
+			snprintf(want, sizeof(want), "/root (the mount namespace of process ");
+		if (!strstr(text, want))
+			fail_msg("%s does not show '%s'", doc_paths[d], want);
+	}
+}
+
+static const enum tool_mode by_path[] = { NO_MAP_FILES, NO_OPENAT2 };
+
+/*
+ * The whole chain, read from the child's own namespace: through
+ * map_files, then (without it) by its path inside /proc/PID/root, with
+ * openat2() and without; the tool says which root it used.
+ */
+static void test_ns_private_mount(void **state)
+{
+	static const enum tool_mode modes[] = { AS_WE_ARE, NO_MAP_FILES, NO_OPENAT2 };
+	static struct run r;
+	static struct parsed p;
+	struct child *c;
+	size_t i;
+
+	(void)state;
+	c = start_in_namespace();
+	for (i = 0; i < 3; i++) {
+		tool_mode = modes[i];
+		run_tool_in_level3(&r, &p, c);
+		expect_root_line(&p, c);
+		expect_chain_in(&p.th[0], main_chain, 4, "/view/stack_child");
+		expect_consistent(&p.th[0], false);
+		fputs(r.out, stdout);
+	}
+	expect_child_runs_and_ends(c);
+	expect_root_line_documented();
+}
+
+/* Run the tool on @c in the mode by_path[@i]; it must name the child's root. */
+static void run_by_path(struct run *r, struct parsed *p, const struct child *c, size_t i)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	tool_mode = by_path[i];
+	run_tool(r, pid, END);
+	assert_int_equal(r->status, 0);
+	parse_output(r->out, p);
+	fputs(r->out, stdout);
+	expect_root_line(p, c);
+}
+
+/* Tool runs by path on @c, whose stack_child frame #0 must have @why. */
+static void expect_not_loaded(const struct child *c, const char *why)
+{
+	static struct run r;
+	static struct parsed p;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		run_by_path(&r, &p, c, i);
+		assert_int_equal(p.th[0].n, 1);
+		assert_string_equal(p.th[0].frames[0].sym, "??");
+		assert_true(p.th[0].frames[0].no_sframe);
+		assert_non_null(strstr(p.th[0].frames[0].module, "/view/stack_child"));
+		if (!strstr(p.th[0].stop, why))
+			fail_msg("expected '%s' in '%s'", why, p.th[0].stop);
+	}
+}
+
+/*
+ * A link planted in the namespace once the child runs: a tmpfs over
+ * DIR/view, holding stack_child -> DIR/ours/marker, absolute. In the
+ * namespace that names nothing (a tmpfs hides DIR/ours); from our root it
+ * is our marker, which a plain open of /proc/PID/root/DIR/view/stack_child
+ * reaches (the test checks that it does). Without map_files the tool must
+ * find nothing, and never open our file (inotify watches it).
+ */
+static void test_ns_planted_link(void **state)
+{
+	char path[512], buf[4096], why[128];
+	struct child *c;
+	int in, fd;
+
+	(void)state;
+	c = start_and_plant("ln -s \"$1/ours/marker\" \"$1/view/stack_child\"");
+	in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	assert_true(in >= 0);
+	snprintf(path, sizeof(path), "%s/ours/marker", ns_dir);
+	assert_true(inotify_add_watch(in, path, IN_OPEN) >= 0);
+	snprintf(why, sizeof(why), ": cannot open it in /proc/%ld/root: %s", (long)c->pid,
+		 strerror(ENOENT));
+	expect_not_loaded(c, why);
+	if (read(in, buf, sizeof(buf)) > 0)
+		fail_msg("the tool opened %s, a file outside the process's root", path);
+	assert_int_equal(errno, EAGAIN);
+	/* What the tool must not do: this open reaches our marker. */
+	snprintf(path, sizeof(path), "/proc/%ld/root%s/view/stack_child", (long)c->pid, ns_dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_true(read(in, buf, sizeof(buf)) > 0);
+	close(in);
+	expect_child_runs_and_ends(c);
+}
+
+/*
+ * Another file at the mapped path (a copy of stack_child over it, on a
+ * tmpfs): the same bytes, but not the mapped inode, so not used.
+ */
+static void test_ns_other_file(void **state)
+{
+	struct child *c;
+	char why[128];
+
+	(void)state;
+	c = start_and_plant("cp \"$1/real/stack_child\" \"$1/view/stack_child\"");
+	snprintf(why, sizeof(why), ": the file at its path in /proc/%ld/root is not the mapped one",
+		 (long)c->pid);
+	expect_not_loaded(c, why);
+	expect_child_runs_and_ends(c);
+}
+
+/*
+ * Links that stay inside the namespace's root lead to the mapped file,
+ * with openat2() and step by step: DIR/view/stack_child ->
+ * dir/./stack_child, DIR/view/dir -> ../../../(more than the depth)DIR/real
+ * (".." stops at the root), on a tmpfs over DIR/view.
+ */
+static void test_ns_links_inside(void **state)
+{
+	static struct run r;
+	static struct parsed p;
+	struct child *c;
+	size_t i;
+
+	(void)state;
+	c = start_and_plant("ln -s \"../../../../../../../../../../../../../../..$1/real\" "
+			    "\"$1/view/dir\" && ln -s dir/./stack_child \"$1/view/stack_child\"");
+	for (i = 0; i < 2; i++) {
+		run_by_path(&r, &p, c, i);
+		expect_chain_in(&p.th[0], main_chain, 4, "/view/stack_child");
+	}
+	expect_child_runs_and_ends(c);
+}
+
+/*
+ * A chroot in our mount namespace (DIR/root, with copies of the child and
+ * the libraries ldd names): maps names its files from our root, so they
+ * are read in ours, by path (without map_files) too, and no root line.
+ * The child is killed, not asked to end: there is no /proc in there, which
+ * a sanitized build's LeakSanitizer needs at exit.
+ */
+static void test_chroot_same_namespace(void **state)
+{
+	static const char script[] =
+		"mkdir -p \"$1/root/prog\" && cp \"$2\" \"$1/root/prog/stack_child\" && "
+		"for f in $(ldd \"$2\" | grep -o \"/[^ ]*\"); do "
+		"mkdir -p \"$1/root${f%/*}\" && cp \"$f\" \"$1/root$f\" || exit 1; done && "
+		"exec chroot \"$1/root\" /prog/stack_child single";
+	static const enum tool_mode modes[] = { AS_WE_ARE, NO_MAP_FILES };
+	static struct run r;
+	static struct parsed p;
+	const char *tmp = getenv("TMPDIR");
+	char module[512];
+	struct child *c;
+	size_t i;
+
+	(void)state;
+	snprintf(ns_dir, sizeof(ns_dir), "%s/sframe-chroot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(ns_dir));
+	{
+		const char *argv[] = { "sh", "-c", script, "sh", ns_dir, child_path, NULL };
+
+		c = start_argv(argv);
+	}
+	snprintf(module, sizeof(module), "%s/root/prog/stack_child", ns_dir);
+	for (i = 0; i < 2; i++) {
+		tool_mode = modes[i];
+		run_tool_in_level3(&r, &p, c);
+		assert_string_equal(p.root, "");
+		expect_chain_in(&p.th[0], main_chain, 4, module);
+		expect_consistent(&p.th[0], false);
+		fputs(r.out, stdout);
+	}
+}
+
+/* Root, and util-linux's unshare, nsenter and setpriv, or the reason why not. */
+static const char *namespace_skip_reason(void)
+{
+	if (geteuid() != 0)
+		return "the mount namespace tests need root (unshare -m, mount)";
+	if (system("unshare -m --propagation private true >/dev/null 2>&1") != 0)
+		return "unshare -m --propagation private (util-linux) does not work here";
+	if (system("(command -v nsenter && command -v setpriv && command -v mount) >/dev/null") != 0)
+		return "nsenter, setpriv (util-linux) or mount is not installed";
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1023,10 +1395,18 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_lld_empty_section, kill_children),
 		cmocka_unit_test_teardown(test_in_plt_entry, kill_children),
 	};
+	const struct CMUnitTest ns_tests[] = {
+		cmocka_unit_test_teardown(test_ns_private_mount, kill_namespace_child),
+		cmocka_unit_test_teardown(test_ns_planted_link, kill_namespace_child),
+		cmocka_unit_test_teardown(test_ns_other_file, kill_namespace_child),
+		cmocka_unit_test_teardown(test_ns_links_inside, kill_namespace_child),
+		cmocka_unit_test_teardown(test_chroot_same_namespace, kill_namespace_child),
+	};
+	const char *why_not;
 
-	if (argc != 7) {
-		fprintf(stderr, "usage: %s SFRAME_TOOL STACK_CHILD SKIP_REASON LLD_DIR README MANPAGE\n",
-			argv[0]);
+	if (argc != 7 && !(argc == 8 && strcmp(argv[7], "ns") == 0)) {
+		fprintf(stderr, "usage: %s SFRAME_TOOL STACK_CHILD SKIP_REASON LLD_DIR README MANPAGE "
+			"[ns]\n", argv[0]);
 		return 2;
 	}
 	tool_path = argv[1];
@@ -1039,5 +1419,13 @@ int main(int argc, char **argv)
 		return 77;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	if (argc == 8) {
+		why_not = namespace_skip_reason();
+		if (why_not) {
+			printf("SKIP: %s\n", why_not);
+			return 77;
+		}
+		return cmocka_run_group_tests(ns_tests, NULL, kill_namespace_child);
+	}
 	return cmocka_run_group_tests(tests, NULL, kill_children);
 }

@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "proc_maps.h"
@@ -109,15 +111,20 @@ static int no_read(void *ctx, uint64_t addr, void *dst, size_t len)
 
 static void test_proc_modules(void **state)
 {
-	struct sf_map m = { 0x10000000, 0x10002000, 0, 1, "00:00", "r-xp", exe };
+	struct sf_map m = { 0x10000000, 0x10002000, 0, 0, "", "r-xp", exe };
 	struct sf_maps maps = { &m, 1 };
 	struct sf_proc_modules pm;
 	const struct sf_proc_image *img;
 	char err[256];
 	unsigned long k, total;
+	struct stat st;
 	int r;
 
 	(void)state;
+	/* The mapping names the file's device and inode, as maps does (they are checked). */
+	assert_int_equal(stat(exe, &st), 0);
+	m.inode = (uint64_t)st.st_ino;
+	snprintf(m.dev, sizeof(m.dev), "%02x:%02x", major(st.st_dev), minor(st.st_dev));
 	arm(0);
 	r = sf_proc_modules_build(getpid(), &maps, SFRAME_ABI_AMD64_LE, no_read, NULL, &pm, err,
 				  sizeof(err));

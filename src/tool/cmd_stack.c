@@ -49,8 +49,9 @@ const char sf_stack_usage[] =
 	"  --fp-fallback  follow frame pointers through code without SFrame\n"
 	"  -h, --help     show this help\n"
 	"\n"
-	"Output, as eu-stack's: 'PID N - process', 'TID N:' per thread, then one line\n"
-	"per frame\n"
+	"Output, as eu-stack's: 'PID N - process' ('root: /proc/N/root (...)' next when\n"
+	"the files were read in the process's own mount namespace), 'TID N:' per\n"
+	"thread, then one line per frame\n"
 	"  #N  0xPC SYMBOL+0xOFFSET - MODULE [marks]\n"
 	"(?? for an unknown symbol; marks: [no sframe] no SFrame describes the frame,\n"
 	"[fp] found by following frame pointers, [signal] a signal frame, [pac] a\n"
@@ -437,6 +438,8 @@ int sf_cmd_stack(int argc, char **argv)
 		goto done;
 	}
 	fprintf(out, "PID %ld - process\n", (long)pid);
+	if (pm.root[0])
+		fprintf(out, "root: %s\n", pm.root);
 	for (i = 0; i < pt.n; i++) {
 		const struct sf_thread *t = &pt.threads[i];
 

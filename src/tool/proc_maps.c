@@ -8,13 +8,20 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
+#ifdef SYS_openat2
+#include <linux/openat2.h>
+#endif
 
 #include "unwind_target.h"
 
@@ -249,7 +256,200 @@ struct live_ctx {
 	pid_t pid;
 	sframe_read_fn read_mem;
 	void *mem_ctx;
+	int root_fd;	/* /proc/PID/root (O_PATH) in another mount namespace, else -1 */
 };
+
+/* ---- Paths inside another process's root ------------------------------------ */
+
+/* Symbolic links followed in one path, as the kernel's limit (MAXSYMLINKS). */
+#define MAX_LINKS 40
+
+/* An O_PATH descriptor of the directory @dir (a path under @root_fd, no links). */
+static int reopen_dir(int root_fd, const char *dir)
+{
+	char buf[PATH_MAX], *name, *save = NULL;
+	int fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
+
+	snprintf(buf, sizeof(buf), "%s", dir);
+	for (name = strtok_r(buf, "/", &save); fd >= 0 && name; name = strtok_r(NULL, "/", &save)) {
+		int next = openat(fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+		close(fd);
+		fd = next;
+	}
+	return fd;
+}
+
+/*
+ * RESOLVE_IN_ROOT by hand, for kernels before 5.6: one component at a time
+ * with O_NOFOLLOW, ".." never above the root, each symbolic link read and
+ * spliced into what is left of the path (an absolute one from the root
+ * again), so that every step stays under @root_fd. A directory renamed
+ * meanwhile can make ".." land elsewhere, but never outside the root: the
+ * directories walked so far are walked again from the root, and none of
+ * them may be a link.
+ */
+static int walk_in_root(int root_fd, const char *path)
+{
+	char rest[2 * PATH_MAX + 2], dir[PATH_MAX], target[PATH_MAX];
+	size_t dirlen = 0;
+	int fd, links = 0;
+
+	if (strlen(path) >= sizeof(rest)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	snprintf(rest, sizeof(rest), "%s", path);
+	dir[0] = '\0';
+	fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
+	while (fd >= 0) {
+		char *name = rest + strspn(rest, "/"), *end = strchr(name, '/');
+		size_t len = end ? (size_t)(end - name) : strlen(name);
+		const char *after = end ? end + strspn(end, "/") : name + len;
+		struct stat st;
+		ssize_t n;
+		int next;
+
+		if (len == 0)
+			return fd;	/* "/" or a path ending in "/" names a directory */
+		if (len >= NAME_MAX + 1 || dirlen + 1 + len >= sizeof(dir)) {
+			close(fd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.')) {
+			if (len == 2) {
+				char *slash = strrchr(dir, '/');
+
+				dirlen = slash ? (size_t)(slash - dir) : 0;
+				dir[dirlen] = '\0';
+				close(fd);
+				fd = reopen_dir(root_fd, dir);
+			}
+			memmove(rest, after, strlen(after) + 1);
+			continue;
+		}
+		name[len] = '\0';
+		next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 || fstat(next, &st) != 0) {
+			int e = errno;
+
+			if (next >= 0)
+				close(next);
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			n = readlinkat(next, "", target, sizeof(target));
+			close(next);
+			if (n < 0 || (size_t)n >= sizeof(target) || ++links > MAX_LINKS ||
+			    (size_t)n + 1 + strlen(after) >= sizeof(rest)) {
+				int e = n < 0 ? errno : links > MAX_LINKS ? ELOOP : ENAMETOOLONG;
+
+				close(fd);
+				errno = e;
+				return -1;
+			}
+			/* TARGET/AFTER: AFTER moves up to its place behind TARGET. */
+			memmove(rest + n + 1, after, strlen(after) + 1);
+			memcpy(rest, target, (size_t)n);
+			rest[n] = '/';
+			if (target[0] == '/') {
+				dirlen = 0;
+				dir[0] = '\0';
+				close(fd);
+				fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
+			}
+			continue;
+		}
+		close(fd);
+		fd = next;
+		if (!*after)
+			return fd;
+		if (!S_ISDIR(st.st_mode)) {
+			close(fd);
+			errno = ENOTDIR;
+			return -1;
+		}
+		dir[dirlen++] = '/';
+		memcpy(dir + dirlen, name, len + 1);
+		dirlen += len;
+		memmove(rest, after, strlen(after) + 1);
+	}
+	return -1;
+}
+
+/*
+ * An O_PATH descriptor of @path resolved inside the root @root_fd: an
+ * absolute link or ".." planted in a container ends at the container's own
+ * root, never at ours (a plain open of /proc/PID/root/PATH would follow an
+ * absolute link from our root).
+ */
+static int open_in_root(int root_fd, const char *path)
+{
+#ifdef SYS_openat2
+	struct open_how how;
+	int tries;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = O_PATH | O_CLOEXEC;
+	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+	/* EAGAIN: a rename or mount raced with the lookup; try again. */
+	for (tries = 0; tries < 8; tries++) {
+		long fd = syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
+
+		if (fd >= 0)
+			return (int)fd;
+		if (errno != EAGAIN)
+			break;
+	}
+	if (errno != ENOSYS)
+		return -1;
+#endif
+	return walk_in_root(root_fd, path);
+}
+
+/*
+ * Open the mapped file by its path: inside the process's root @root_fd, or
+ * in ours when it shares it (@root_fd -1); only a regular file with the
+ * device and inode the mapping names is loaded (through /proc/self/fd, so
+ * that the loader reads what was checked).
+ */
+static void open_mapped(struct sf_proc_file *f, const struct sf_map *m, pid_t pid, int root_fd)
+{
+	unsigned int major_m, minor_m;
+	char path[64], where[64];
+	struct stat st;
+	int fd;
+
+	where[0] = '\0';
+	if (root_fd >= 0) {
+		snprintf(where, sizeof(where), " in /proc/%ld/root", (long)pid);
+		fd = open_in_root(root_fd, m->path);
+	} else {
+		fd = open(m->path, O_PATH | O_CLOEXEC);
+	}
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		snprintf(f->why, sizeof(f->why), "cannot open it%s: %s", where, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (!S_ISREG(st.st_mode) || sscanf(m->dev, "%x:%x", &major_m, &minor_m) != 2 ||
+	    major(st.st_dev) != major_m || minor(st.st_dev) != minor_m ||
+	    (uint64_t)st.st_ino != m->inode) {
+		snprintf(f->why, sizeof(f->why),
+			 "the file at its path%s is not the mapped one (device %02x:%02x inode %ju, "
+			 "mapped: device %s inode %" PRIu64 ")", where, major(st.st_dev),
+			 minor(st.st_dev), (uintmax_t)st.st_ino, m->dev, m->inode);
+		close(fd);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	sf_proc_file_open(f, path);
+	close(fd);
+}
 
 /* The loader of sf_proc_modules_build(): @ctx is a struct live_ctx. */
 static void load_live_file(struct sf_proc_file *f, const struct sf_map *m, void *ctx)
@@ -264,17 +464,42 @@ static void load_live_file(struct sf_proc_file *f, const struct sf_map *m, void 
 	}
 	/*
 	 * The mapped file itself (the same inode even when deleted or
-	 * replaced; needs privileges), then the path as the process sees it
-	 * (its mount namespace), then the path as we see it.
+	 * replaced; needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE), else the
+	 * path, inside the process's root when it is in another mount namespace.
 	 */
 	snprintf(path, sizeof(path), "/proc/%ld/map_files/%" PRIx64 "-%" PRIx64, (long)live->pid,
 		 m->start, m->end);
 	if (sf_proc_file_open(f, path) == 0 || deleted)
 		return;
-	snprintf(path, sizeof(path), "/proc/%ld/root%s", (long)live->pid, m->path);
-	if (sf_proc_file_open(f, path) == 0)
-		return;
-	sf_proc_file_open(f, m->path);
+	open_mapped(f, m, live->pid, live->root_fd);
+}
+
+/*
+ * /proc/PID/root when the process is in another mount namespace (a
+ * container), with @note saying so; else -1. Maps paths are printed
+ * relative to the reader's root when its namespace reaches the file, so a
+ * chroot in our namespace has them in our terms: they are opened in ours.
+ * In another namespace they are relative to that namespace's root, the
+ * process's root unless it is chrooted there too (then only map_files
+ * finds its files). A process whose namespace cannot be read is taken as
+ * ours: ptrace needs the same access, and the command fails there.
+ */
+static int foreign_root(pid_t pid, char *note, size_t notelen)
+{
+	struct stat theirs, ours;
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/ns/mnt", (long)pid);
+	if (stat(path, &theirs) != 0 || stat("/proc/self/ns/mnt", &ours) != 0 ||
+	    (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%ld/root", (long)pid);
+	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		snprintf(note, notelen, "/proc/%ld/root (the mount namespace of process %ld)",
+			 (long)pid, (long)pid);
+	return fd;
 }
 
 /*
@@ -488,8 +713,9 @@ int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
 			  sframe_read_fn read_mem, void *mem_ctx, struct sf_proc_modules *pm,
 			  char *err, size_t errlen)
 {
-	struct live_ctx live = { pid, read_mem, mem_ctx };
+	struct live_ctx live = { pid, read_mem, mem_ctx, -1 };
 	struct sf_image_set *set = calloc(1, sizeof(*set));
+	char note[sizeof(pm->root)] = "";
 	int r;
 
 	if (!set) {
@@ -499,8 +725,12 @@ int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
 	}
 	set->abi = abi;
 	set->cmd = "stack";
+	live.root_fd = foreign_root(pid, note, sizeof(note));
 	r = sf_proc_modules_build_in(set, maps, load_live_file, &live, pm, err, errlen);
+	if (live.root_fd >= 0)
+		close(live.root_fd);
 	pm->own_set = true;
+	memcpy(pm->root, note, sizeof(note));
 	return r;
 }
 

@@ -169,6 +169,9 @@ typedef void (*sf_file_loader)(struct sf_proc_file *f, const struct sf_map *m, v
  *	parts, one per range of a part's functions in the mapping, and the
  *	gaps between them); @user is its struct sf_proc_image, @sec NULL
  *	where the image has no SFrame.
+ * @root: where sf_proc_modules_build() resolved the mapped paths of a
+ *	process in another mount namespace: "/proc/PID/root (the mount
+ *	namespace of process PID)"; "" when they were resolved in ours.
  */
 struct sf_proc_modules {
 	uint8_t abi;
@@ -176,13 +179,19 @@ struct sf_proc_modules {
 	bool own_set;
 	struct sframe_module *slots;
 	struct sframe_module_table table;
+	char root[96];
 };
 
 /**
  * sf_proc_modules_build() - load every executable mapping of @maps.
- * @pid: the process (its files are opened through /proc/PID/map_files or
- *	/proc/PID/root when possible, so deleted files and other mount
- *	namespaces work).
+ * @pid: the process. Its files are opened through /proc/PID/map_files
+ *	where that is permitted (the mapped inode itself, deleted or not),
+ *	else by their paths: inside /proc/PID/root when its mount namespace
+ *	is not ours (maps paths are then relative to it), resolved as in its
+ *	root (openat2()
+ *	RESOLVE_IN_ROOT, or step by step without following any link out of
+ *	it), else in ours. A file found by its path is used only when it is
+ *	the device and inode the mapping names; else @why says so.
  * @maps: its mappings.
  * @abi: the process's SFrame ABI; sections of another ABI are not used.
  * @read_mem: reads the process's memory (for the [vdso] image); may fail.
