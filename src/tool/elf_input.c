@@ -1497,30 +1497,47 @@ void sf_elf_info_free(struct sf_elf_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
-bool sf_notes_build_id(const unsigned char *notes, size_t size, uint64_t align, bool be,
-		       const unsigned char **id, size_t *len)
+int sf_elf_note_next(const unsigned char *notes, size_t size, uint64_t align, bool be,
+		     uint64_t *pos, struct sf_elf_note *note)
 {
-	uint64_t pos = 0;
+	const unsigned char *n;
+	uint64_t namesz, descsz, name_pad, desc_pad, left;
 
 	if (align != 8)
 		align = 4;
-	while (size - pos >= 12) {
-		const unsigned char *n = notes + pos;
-		uint64_t namesz = sf_get_uint(n, 4, be), descsz = sf_get_uint(n + 4, 4, be);
-		uint64_t type = sf_get_uint(n + 8, 4, be);
-		uint64_t name_pad = (namesz + align - 1) & ~(align - 1);
-		uint64_t desc_pad = (descsz + align - 1) & ~(align - 1);
+	if (*pos > size || size - *pos < 12)
+		return 0;
+	left = size - *pos - 12;
+	n = notes + *pos;
+	namesz = sf_get_uint(n, 4, be);
+	descsz = sf_get_uint(n + 4, 4, be);
+	/* Sizes below 2^32: the sums cannot wrap. */
+	name_pad = (namesz + align - 1) & ~(align - 1);
+	desc_pad = (descsz + align - 1) & ~(align - 1);
+	if (name_pad > left || desc_pad > left - name_pad)
+		return -1;
+	note->type = (uint32_t)sf_get_uint(n + 8, 4, be);
+	note->name = n + 12;
+	note->namesz = (uint32_t)namesz;
+	note->desc = n + 12 + name_pad;
+	note->descsz = (uint32_t)descsz;
+	*pos += 12 + name_pad + desc_pad;
+	return 1;
+}
 
-		/* Sizes below 2^32: the sums cannot wrap. */
-		if (name_pad > size - pos - 12 || desc_pad > size - pos - 12 - name_pad)
-			return false;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(n + 12, "GNU", 4) == 0 &&
-		    descsz > 0 && descsz <= SF_BUILD_ID_MAX) {
-			*id = n + 12 + name_pad;
-			*len = (size_t)descsz;
+bool sf_notes_build_id(const unsigned char *notes, size_t size, uint64_t align, bool be,
+		       const unsigned char **id, size_t *len)
+{
+	struct sf_elf_note n;
+	uint64_t pos = 0;
+
+	while (sf_elf_note_next(notes, size, align, be, &pos, &n) == 1) {
+		if (n.type == NT_GNU_BUILD_ID && n.namesz == 4 && memcmp(n.name, "GNU", 4) == 0 &&
+		    n.descsz > 0 && n.descsz <= SF_BUILD_ID_MAX) {
+			*id = n.desc;
+			*len = n.descsz;
 			return true;
 		}
-		pos += 12 + name_pad + desc_pad;
 	}
 	return false;
 }
@@ -1583,6 +1600,65 @@ bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char
 			return true;
 	}
 	return false;
+}
+
+int sf_elf_phdrs_read(const unsigned char *file, size_t size, struct sf_elf_phdrs *ph,
+		      char *err, size_t errlen)
+{
+	struct elf_file ef;
+
+	memset(ph, 0, sizeof(*ph));
+	memset(&ef, 0, sizeof(ef));
+	ef.data = file;
+	ef.size = size;
+	if (size < SELFMAG || memcmp(file, ELFMAG, SELFMAG) != 0) {
+		snprintf(err, errlen, "not an ELF file");
+		return -1;
+	}
+	if (parse_ehdr_fields(&ef, "ELF header", err, errlen))
+		return -1;
+	/* Only extended numbering (PN_XNUM) needs the section headers: section 0. */
+	if (ef.phnum == PN_XNUM && parse_ehdr(&ef, "ELF header", err, errlen))
+		return -1;
+	if (ef.phoff == 0)
+		ef.phnum = 0;
+	if (ef.phnum && !phdr_table_ok(&ef)) {
+		snprintf(err, errlen,
+			 "program header table at offset 0x%" PRIx64 " (%" PRIu64 " entries of %"
+			 PRIu64 " bytes) does not fit in the file (%zu bytes)",
+			 ef.phoff, ef.phnum, ef.phentsize, size);
+		return -1;
+	}
+	ph->be = ef.be;
+	ph->is64 = ef.L == &elf64_layout;
+	ph->type = ef.type;
+	ph->machine = ef.machine;
+	ph->phoff = ef.phoff;
+	ph->phnum = ef.phnum;
+	ph->phentsize = ef.phentsize;
+	return 0;
+}
+
+void sf_elf_segment_get(const unsigned char *file, const struct sf_elf_phdrs *ph, uint64_t idx,
+			struct sf_elf_segment *seg)
+{
+	struct elf_file ef;
+	struct elf_phdr p;
+
+	memset(&ef, 0, sizeof(ef));
+	ef.data = file;
+	ef.L = ph->is64 ? &elf64_layout : &elf32_layout;
+	ef.be = ph->be;
+	ef.phoff = ph->phoff;
+	ef.phentsize = ph->phentsize;
+	get_phdr(&ef, idx, &p);
+	seg->type = p.type;
+	seg->flags = p.flags;
+	seg->offset = p.offset;
+	seg->vaddr = p.vaddr;
+	seg->filesz = p.filesz;
+	seg->memsz = p.memsz;
+	seg->align = get(&ef, file + ph->phoff + idx * ph->phentsize, ef.L->p_align);
 }
 
 /*
