@@ -13,11 +13,13 @@
  * kernel (and gcore) dump the first page of a mapped ELF file: where the
  * core holds it, its build id must be the file's, else the file is a
  * different one (rebuilt, upgraded) and is not used. The vDSO is read from
- * the core's memory (AT_SYSINFO_EHDR gives its address).
+ * the core's memory (AT_SYSINFO_EHDR gives its address). A core without
+ * NT_FILE (qemu-user's) maps only --exe, where AT_PHDR places it.
  */
 #include <elf.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,8 @@
  * @core: the core.
  * @exe: --exe, or NULL.
  * @exe_name: the core's name of the main executable, or NULL.
+ * @exe_abs: --exe's absolute path, its name in a core without NT_FILE
+ *	(allocated), or NULL.
  * @sysroot: --sysroot, or NULL.
  * @set: the files read.
  * @maps: the core's mappings, as /proc/PID/maps would give them.
@@ -41,6 +45,7 @@ struct core_run {
 	struct sf_core core;
 	const char *exe;
 	const char *exe_name;
+	char *exe_abs;
 	const char *sysroot;
 	struct sf_image_set set;
 	struct sf_maps maps;
@@ -228,6 +233,69 @@ static int add_map(struct sf_maps *maps, uint64_t start, uint64_t end, uint64_t 
 	return 0;
 }
 
+/*
+ * A core without NT_FILE (qemu-user writes none): the main executable EXE
+ * alone, where the auxiliary vector says its program headers are
+ * (AT_PHDR): each of its PT_LOAD segments at its address plus the bias.
+ */
+static int exe_maps(struct core_run *run)
+{
+	const struct sf_core *c = &run->core;
+	uint64_t at_phdr, page = 4096, phdr_vaddr = 0, bias, i;
+	struct sf_elf_segment s;
+	struct sf_elf_phdrs ph;
+	struct sf_input in;
+	char err[512];
+	bool found = false;
+	int r = 0;
+
+	if (!sf_core_auxv(c, AT_PHDR, &at_phdr) ||
+	    sf_input_bytes(run->exe, &in, err, sizeof(err)) != SF_INPUT_OK)
+		return 0;
+	if (sf_core_auxv(c, AT_PAGESZ, &page) && (page == 0 || (page & (page - 1))))
+		page = 4096;
+	if (sf_elf_phdrs_read(in.file, in.file_size, &ph, err, sizeof(err)))
+		goto out;
+	/* The program headers' address: PT_PHDR's, else in the segment mapping offset 0. */
+	for (i = 0; i < ph.phnum && !found; i++) {
+		sf_elf_segment_get(in.file, &ph, i, &s);
+		if (s.type == PT_PHDR) {
+			phdr_vaddr = s.vaddr;
+			found = true;
+		}
+	}
+	for (i = 0; i < ph.phnum && !found; i++) {
+		sf_elf_segment_get(in.file, &ph, i, &s);
+		if (s.type == PT_LOAD && s.offset == 0) {
+			phdr_vaddr = s.vaddr + ph.phoff;
+			found = true;
+		}
+	}
+	if (!found)
+		goto out;
+	bias = at_phdr - phdr_vaddr;
+	/* Modules are files named by absolute paths. */
+	run->exe_abs = realpath(run->exe, NULL);
+	if (!run->exe_abs) {
+		r = -1;
+		goto out;
+	}
+	run->exe_name = run->exe_abs;
+	for (i = 0; i < ph.phnum && r == 0; i++) {
+		uint64_t start, end;
+
+		sf_elf_segment_get(in.file, &ph, i, &s);
+		if (s.type != PT_LOAD || s.filesz == 0 || s.vaddr > UINT64_MAX - s.filesz - page)
+			continue;
+		start = (s.vaddr + bias) & ~(page - 1);
+		end = (s.vaddr + bias + s.filesz + page - 1) & ~(page - 1);
+		r = add_map(&run->maps, start, end, s.offset & ~(page - 1), s.flags, run->exe_abs);
+	}
+out:
+	sf_input_free(&in);
+	return r;
+}
+
 /* The core's mappings: its mapped files, and the vDSO when the core holds it. */
 static int build_maps(struct core_run *run)
 {
@@ -245,6 +313,8 @@ static int build_maps(struct core_run *run)
 		if (add_map(&run->maps, m->start, m->end, m->offset, flags, m->name))
 			return -1;
 	}
+	if (c->nmaps == 0 && run->exe && exe_maps(run))
+		return -1;
 	if (sf_core_auxv(c, AT_SYSINFO_EHDR, &vdso) && vdso) {
 		s = sf_core_segment_at(c, vdso);
 		if (s && add_map(&run->maps, vdso, s->vaddr + s->memsz, 0, s->flags, "[vdso]"))
@@ -292,9 +362,6 @@ int sf_stack_core(const char *core, const char *exe, const char *sysroot, bool f
 		goto done;
 	}
 	run.exe_name = main_executable(&run.core);
-	if (exe && !run.exe_name)
-		fprintf(stderr, "sframe: stack: %s: the core names no mapped file: --exe %s is not "
-			"used\n", core, exe);
 	run.set.abi = run.core.abi;
 	run.set.cmd = "stack";
 	if (build_maps(&run) ||
@@ -304,6 +371,9 @@ int sf_stack_core(const char *core, const char *exe, const char *sysroot, bool f
 		status = SF_EXIT_USAGE;
 		goto done;
 	}
+	if (exe && !run.exe_name)
+		fprintf(stderr, "sframe: stack: %s names no mapped file, and gives no AT_PHDR to "
+			"place %s at: it is not used\n", core, exe);
 	for (i = 0; i < run.set.nfiles; i++) {
 		const struct sf_proc_file *f = run.set.files[i];
 
@@ -328,5 +398,6 @@ done:
 	sf_image_set_free(&run.set);
 	sf_maps_free(&run.maps);
 	sf_core_free(&run.core);
+	free(run.exe_abs);
 	return status;
 }
