@@ -469,20 +469,18 @@ bool sf_core_auxv(const struct sf_core *c, uint64_t type, uint64_t *value)
 
 const struct sf_core_segment *sf_core_segment_at(const struct sf_core *c, uint64_t addr)
 {
-	size_t lo = 0, hi = c->nsegs;
+	size_t lo = 0, n = c->nsegs, half;
 
-	/* The last segment starting at or below @addr. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->segs[mid].vaddr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
+	/* [lo, lo + n) holds the last segment starting at or below @addr, if any. */
+	while (n > 1) {
+		half = n / 2;
+		if (c->segs[lo + half].vaddr <= addr)
+			lo += half;
+		n -= half;
 	}
-	if (lo == 0 || addr - c->segs[lo - 1].vaddr >= c->segs[lo - 1].memsz)
+	if (n == 0 || c->segs[lo].vaddr > addr || addr - c->segs[lo].vaddr >= c->segs[lo].memsz)
 		return NULL;
-	return &c->segs[lo - 1];
+	return &c->segs[lo];
 }
 
 size_t sf_core_dumped(const struct sf_core *c, uint64_t addr, const unsigned char **p)

@@ -120,15 +120,6 @@ struct elf_shdr {
 	uint64_t entsize;
 };
 
-struct elf_phdr {
-	uint32_t type;
-	uint32_t flags;
-	uint64_t offset;
-	uint64_t vaddr;
-	uint64_t filesz;
-	uint64_t memsz;
-};
-
 /* ---- Byte decoding -------------------------------------------------------- */
 
 static void put_uint(unsigned char *p, unsigned width, bool be, uint64_t v)
@@ -388,7 +379,7 @@ static bool phdr_table_ok(const struct elf_file *ef)
 }
 
 /* Program header @idx; the table passed phdr_table_ok(). */
-static void get_phdr(const struct elf_file *ef, uint64_t idx, struct elf_phdr *ph)
+static void get_phdr(const struct elf_file *ef, uint64_t idx, struct sf_elf_segment *ph)
 {
 	const unsigned char *p = ef->data + ef->phoff + idx * ef->phentsize;
 
@@ -398,6 +389,7 @@ static void get_phdr(const struct elf_file *ef, uint64_t idx, struct elf_phdr *p
 	ph->vaddr = get(ef, p, ef->L->p_vaddr);
 	ph->filesz = get(ef, p, ef->L->p_filesz);
 	ph->memsz = get(ef, p, ef->L->p_memsz);
+	ph->align = get(ef, p, ef->L->p_align);
 }
 
 /* The bytes of a section with file contents, bounds-checked. */
@@ -469,7 +461,7 @@ static int find_sframe_segment(const struct elf_file *ef, uint64_t *off, uint64_
 			       uint64_t *vaddr, bool *found, const char *path, char *err,
 			       size_t errlen)
 {
-	struct elf_phdr ph;
+	struct sf_elf_segment ph;
 	uint64_t i;
 
 	*found = false;
@@ -1445,7 +1437,7 @@ int sf_elf_info_load_names(const struct sf_input *in, struct sf_elf_info *info,
 
 	if (ef.phnum && phdr_table_ok(&ef)) {
 		for (i = 0; i < ef.phnum && info->ntext < SF_MAX_TEXT; i++) {
-			struct elf_phdr ph;
+			struct sf_elf_segment ph;
 
 			get_phdr(&ef, i, &ph);
 			if (ph.type != PT_LOAD || !(ph.flags & PF_X) || ph.memsz == 0 ||
@@ -1577,13 +1569,11 @@ bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char
 		return false;
 	if (ef.phnum && phdr_table_ok(&ef)) {
 		for (i = 0; i < ef.phnum; i++) {
-			struct elf_phdr ph;
-			uint64_t align;
+			struct sf_elf_segment ph;
 
 			get_phdr(&ef, i, &ph);
-			align = get(&ef, ef.data + ef.phoff + i * ef.phentsize, ef.L->p_align);
 			if (ph.type == PT_NOTE &&
-			    find_build_id(&ef, ph.offset, ph.filesz, align, id, len))
+			    find_build_id(&ef, ph.offset, ph.filesz, ph.align, id, len))
 				return true;
 		}
 	}
@@ -1643,7 +1633,6 @@ void sf_elf_segment_get(const unsigned char *file, const struct sf_elf_phdrs *ph
 			struct sf_elf_segment *seg)
 {
 	struct elf_file ef;
-	struct elf_phdr p;
 
 	memset(&ef, 0, sizeof(ef));
 	ef.data = file;
@@ -1651,14 +1640,7 @@ void sf_elf_segment_get(const unsigned char *file, const struct sf_elf_phdrs *ph
 	ef.be = ph->be;
 	ef.phoff = ph->phoff;
 	ef.phentsize = ph->phentsize;
-	get_phdr(&ef, idx, &p);
-	seg->type = p.type;
-	seg->flags = p.flags;
-	seg->offset = p.offset;
-	seg->vaddr = p.vaddr;
-	seg->filesz = p.filesz;
-	seg->memsz = p.memsz;
-	seg->align = get(&ef, file + ph->phoff + idx * ph->phentsize, ef.L->p_align);
+	get_phdr(&ef, idx, seg);
 }
 
 /*
@@ -1670,7 +1652,7 @@ bool sf_elf_load_bias(const unsigned char *file, size_t size, uint64_t map_start
 {
 	uint64_t i, page = (uint64_t)sysconf(_SC_PAGESIZE);
 	struct elf_file ef;
-	struct elf_phdr ph;
+	struct sf_elf_segment ph;
 	bool found = false;
 
 	if (page == 0 || (page & (page - 1)))
