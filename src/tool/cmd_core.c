@@ -285,7 +285,8 @@ static int exe_maps(struct core_run *run)
 		uint64_t start, end;
 
 		sf_elf_segment_get(in.file, &ph, i, &s);
-		if (s.type != PT_LOAD || s.filesz == 0 || s.vaddr > UINT64_MAX - s.filesz - page)
+		if (s.type != PT_LOAD || s.filesz == 0 || s.filesz > UINT64_MAX - page ||
+		    s.vaddr > UINT64_MAX - s.filesz - page)
 			continue;
 		start = (s.vaddr + bias) & ~(page - 1);
 		end = (s.vaddr + bias + s.filesz + page - 1) & ~(page - 1);
