@@ -742,11 +742,11 @@ static unsigned int gdb_words(const char *out, uint64_t *w, unsigned int max)
 
 static void test_gcore_reader(void **state)
 {
-	uint64_t words[4], mine[4], pc;
+	uint64_t words[4], mine[4], pc, vdso;
 	const unsigned char *p;
 	struct sf_input exe;
 	struct sf_core c;
-	char err[512], cmd[1200], *text;
+	char err[512], cmd[1200], *text, *b;
 	size_t i;
 	int status;
 
@@ -758,6 +758,12 @@ static void test_gcore_reader(void **state)
 		fail_msg("%s", err);
 	expect_notes(&c, text);
 	expect_file_note(&c, text);
+	/* The vDSO's address, where "sframe stack --core" reads it from. */
+	b = note_block(text, "AUXV", 0);
+	assert_non_null(b);
+	assert_true(sf_core_auxv(&c, AT_SYSINFO_EHDR, &vdso));
+	assert_true(vdso == must_field(b, "SYSINFO_EHDR"));
+	free(b);
 	free(text);
 
 	/* The stack, as gdb reads it. */
@@ -790,6 +796,15 @@ static void test_gcore_reader(void **state)
 	assert_int_equal(gdb_words(text, words, 1), 1);
 	assert_int_equal(sf_core_read(&c, pc, mine, 8), 0);
 	assert_true(mine[0] == words[0]);
+	free(text);
+	/* The vDSO's ELF header, in the core's memory, as gdb reads it. */
+	snprintf(cmd, sizeof(cmd), "gdb -batch -nx -ex 'x/2gx 0x%" PRIx64 "' '%s' '%s' 2>/dev/null",
+		 vdso, child_path, core_path);
+	text = host_output(cmd, &status);
+	assert_int_equal(gdb_words(text, words, 2), 2);
+	assert_int_equal(sf_core_read(&c, vdso, mine, 16), 0);
+	assert_true(mine[0] == words[0] && mine[1] == words[1]);
+	assert_memory_equal(mine, "\177ELF", 4);
 	free(text);
 	/* Outside every segment and mapping: the read fails, not the core. */
 	assert_int_equal(sf_core_read(&c, 8, mine, 8), -EFAULT);
