@@ -19,7 +19,11 @@ Seeds per target (input formats: the comment at the top of each fuzz_*.c):
       programs of fixtures/symbols/ (PLT layouts: x86_64 IBT and mark-plt,
       s390x), plus small ELF files built here around fixture sections:
       ELF64/ELF32, both byte orders, with section headers and program
-      headers, segment-only, and a raw section.
+      headers, segment-only, and a raw section;
+  core: the cores of fixtures/core/ (aarch64 little-endian, s390x
+      big-endian) made small: their headers and notes as they are, each
+      PT_LOAD segment's dumped bytes cut to their first 64; and the aarch64
+      one with an NT_FILE note added (two mappings of two files).
 Deterministic: the same fixtures give the same files.
 """
 import os
@@ -174,6 +178,51 @@ def elf(is64, be, machine, sec, addr, shdrs=True, phdrs=True):
     return body
 
 
+def core_seed(path, file_note=False):
+    """A small copy of the core at @path: headers and notes whole, each
+    PT_LOAD's bytes cut to 64 (p_memsz kept), no section headers."""
+    b = open(path, 'rb').read()
+    e = '>' if b[5] == 2 else '<'
+    phoff, = struct.unpack_from(e + 'Q', b, 32)
+    phentsize, phnum = struct.unpack_from(e + 'HH', b, 54)
+    ph = [list(struct.unpack_from(e + 'IIQQQQQQ', b, phoff + i * phentsize))
+          for i in range(phnum)]
+    notes = b''.join(b[p[2]:p[2] + p[5]] for p in ph if p[0] == 4)
+    if file_note:
+        loads = [p for p in ph if p[0] == 1][:2]
+        names = b'/usr/bin/prog\0/usr/lib/libc.so.6\0'
+        desc = struct.pack(e + 'QQ', len(loads), 4096)
+        for i, p in enumerate(loads):
+            desc += struct.pack(e + 'QQQ', p[3], p[3] + p[6], i)
+        desc += names
+        notes += struct.pack(e + 'III', 5, len(desc), 0x46494c45) + b'CORE\0\0\0\0'
+        notes += desc + b'\0' * (-len(desc) % 4)
+    ph = [p for p in ph if p[0] != 4]
+    n = len(ph) + 1
+    at = 64 + 56 * n
+    out_ph = [struct.pack(e + 'IIQQQQQQ', 4, 0, at, 0, 0, len(notes), 0, 0)]
+    data = notes
+    for p in ph:
+        keep = b[p[2]:p[2] + min(p[5], 64)] if p[0] == 1 else b''
+        p = list(p)
+        p[2] = at + len(data)
+        if p[0] == 1:
+            p[5] = len(keep)
+        out_ph.append(struct.pack(e + 'IIQQQQQQ', *p))
+        data += keep
+    hdr = bytearray(b[:64])
+    struct.pack_into(e + 'QQ', hdr, 32, 64, 0)           # e_phoff, e_shoff
+    struct.pack_into(e + 'HHHHH', hdr, 54, 56, n, 64, 0, 0)  # phentsize..shstrndx
+    return bytes(hdr) + b''.join(out_ph) + data
+
+
+def core_seeds():
+    cdir = os.path.join(FIX, 'core')
+    for arch in ('aarch64', 's390x'):
+        write('core', arch, core_seed(os.path.join(cdir, arch, 'core')))
+    write('core', 'aarch64-nt-file', core_seed(os.path.join(cdir, 'aarch64', 'core'), True))
+
+
 def main():
     # Only the seeds are rewritten; the other files are fuzzer-found inputs
     # merged in by hand (libFuzzer -merge=1), named by their SHA-1.
@@ -214,6 +263,7 @@ def main():
     write('elf', 'elf64-segment-only', elf(True, False, 62, x, xa, shdrs=False))
     write('elf', 'elf64-sections-only', elf(True, False, 62, x, xa, phdrs=False))
     write('elf', 'raw-section', x)
+    core_seeds()
     total = sum(os.path.getsize(os.path.join(dp, f))
                 for dp, _, fs in os.walk(OUT) for f in fs)
     print('fuzz/corpus: %d bytes' % total)

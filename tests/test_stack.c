@@ -990,7 +990,7 @@ static void test_usage(void **state)
 	assert_int_equal(r.status, 2);
 	run_tool(&r, "--help", END);
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.out, "Usage: sframe stack PID"));
+	assert_non_null(strstr(r.out, "Usage: sframe stack (PID | --core CORE"));
 }
 
 /*

@@ -19,6 +19,8 @@
  * Exit status: as tool_cli.h says; a process that cannot be read (gone, a
  * zombie, not permitted, a thread whose registers cannot be read) is an I/O
  * error, 2.
+ *
+ * With --core, the threads of a core file instead (cmd_core.c).
  */
 #include "cmd_stack.h"
 
@@ -39,23 +41,30 @@
 #define MAX_FRAMES 256	/* as eu-stack's default */
 
 const char sf_stack_usage[] =
-	"Usage: sframe stack PID [--fp-fallback]\n"
+	"Usage: sframe stack (PID | --core CORE [--exe EXE] [--sysroot DIR]) [--fp-fallback]\n"
 	"\n"
 	"Print the stack of every thread of the running process PID, unwound with\n"
 	"the SFrame sections of its executable and shared libraries. The threads are\n"
-	"stopped with ptrace while their stacks are read, then resumed.\n"
+	"stopped with ptrace while their stacks are read, then resumed. With --core,\n"
+	"the stacks of the threads of the core file CORE, with the files it had\n"
+	"mapped read from where the core names them.\n"
 	"\n"
 	"Options:\n"
+	"  --core CORE    read the ELF core file CORE instead of a running process\n"
+	"  --exe EXE      with --core: read EXE as the main executable\n"
+	"  --sysroot DIR  with --core: read each mapped file PATH as DIR/PATH\n"
 	"  --fp-fallback  follow frame pointers through code without SFrame\n"
 	"  -h, --help     show this help\n"
 	"\n"
-	"Output, as eu-stack's: 'PID N - process' ('root: /proc/N/root (...)' next when\n"
-	"the files were read in the process's own mount namespace), 'TID N:' per\n"
-	"thread, then one line per frame\n"
+	"Output, as eu-stack's: 'PID N - process' ('PID N - core'; 'root: /proc/N/root\n"
+	"(...)' next when the files were read in the process's own mount namespace),\n"
+	"'TID N:' per thread, then one line per frame\n"
 	"  #N  0xPC SYMBOL+0xOFFSET - MODULE [marks]\n"
 	"(?? for an unknown symbol; marks: [no sframe] no SFrame describes the frame,\n"
 	"[fp] found by following frame pointers, [signal] a signal frame, [pac] a\n"
-	"signed return address), and 'stop: REASON', why the walk ended.\n"
+	"signed return address), and 'stop: REASON', why the walk ended. A mapped\n"
+	"file of a core that is missing, or is not the file the core mapped (its\n"
+	"build id differs), is named on standard error and not used.\n"
 	"\n"
 	SF_EXIT_STATUS_TEXT;
 
@@ -258,17 +267,37 @@ static void print_stop(FILE *out, const struct sf_proc_modules *pm,
 	}
 }
 
+void sf_stack_print_walk(FILE *out, const struct sf_proc_modules *pm, struct sf_arch_regs *regs,
+			 sframe_read_fn read_mem, void *mem_ctx, bool fp_fallback)
+{
+	static struct sframe_frame frames[MAX_FRAMES];
+	struct sframe_unwinder u;
+	uint32_t n = 0, i;
+	int r;
+
+	memset(&u, 0, sizeof(u));
+	u.abi = pm->abi;
+	u.flags = fp_fallback ? SFRAME_UNWIND_FP_FALLBACK : 0;
+	u.max_depth = MAX_FRAMES + 1;	/* the array's end stops the walk first */
+	u.modules = &pm->table;
+	u.read_stack = read_mem;
+	u.stack_ctx = mem_ctx;
+	u.get_reg = sf_arch_get_reg;
+	u.reg_ctx = regs;
+
+	r = sframe_unwind_stack(&u, &regs->regs, frames, MAX_FRAMES, &n);
+	for (i = 0; i < n; i++)
+		print_frame(out, pm, &frames[i], i);
+	print_stop(out, pm, n ? &frames[n - 1] : NULL, r, fp_fallback);
+}
+
 /* Unwind one stopped thread into @out; false when its registers are unreadable. */
 static bool print_thread(FILE *out, const struct sf_proc_modules *pm,
 			 const struct sf_thread *t, bool fp_fallback)
 {
-	static struct sframe_frame frames[MAX_FRAMES];
-	struct sframe_unwinder u;
 	struct sf_arch_regs regs;
 	struct sf_mem mem;
 	char err[256];
-	uint32_t n = 0, i;
-	int r;
 
 	fprintf(out, "TID %ld:\n", (long)t->tid);
 	if (t->state == SF_THREAD_TIMEOUT) {
@@ -284,20 +313,7 @@ static bool print_thread(FILE *out, const struct sf_proc_modules *pm,
 	memset(&mem, 0, sizeof(mem));
 	mem.pid = t->tid;
 	mem.tid = t->tid;
-	memset(&u, 0, sizeof(u));
-	u.abi = pm->abi;
-	u.flags = fp_fallback ? SFRAME_UNWIND_FP_FALLBACK : 0;
-	u.max_depth = MAX_FRAMES + 1;	/* the array's end stops the walk first */
-	u.modules = &pm->table;
-	u.read_stack = sf_mem_read;
-	u.stack_ctx = &mem;
-	u.get_reg = sf_arch_get_reg;
-	u.reg_ctx = &regs;
-
-	r = sframe_unwind_stack(&u, &regs.regs, frames, MAX_FRAMES, &n);
-	for (i = 0; i < n; i++)
-		print_frame(out, pm, &frames[i], i);
-	print_stop(out, pm, n ? &frames[n - 1] : NULL, r, fp_fallback);
+	sf_stack_print_walk(out, pm, &regs, sf_mem_read, &mem, fp_fallback);
 	return true;
 }
 
@@ -316,6 +332,7 @@ static void die_of_signal(struct sf_ptrace *pt, int sig)
 int sf_cmd_stack(int argc, char **argv)
 {
 	bool fp_fallback = false, have_pid = false, end_of_options = false;
+	const char *core = NULL, *exe = NULL, *sysroot = NULL;
 	struct sf_proc_modules pm;
 	struct sf_maps maps, now;
 	struct sf_mem mem;
@@ -338,9 +355,18 @@ int sf_cmd_stack(int argc, char **argv)
 			return info;
 		} else if (!end_of_options && strcmp(a, "--fp-fallback") == 0) {
 			fp_fallback = true;
+		} else if (!end_of_options && (strcmp(a, "--core") == 0 || strcmp(a, "--exe") == 0 ||
+					       strcmp(a, "--sysroot") == 0)) {
+			const char **v = a[2] == 'c' ? &core : a[2] == 'e' ? &exe : &sysroot;
+
+			if (i + 1 == (size_t)argc || !argv[i + 1][0])
+				return usage_error("option '%s' needs a value", a);
+			if (*v)
+				return usage_error("option '%s' given twice", a);
+			*v = argv[++i];
 		} else if (!end_of_options && a[0] == '-' && a[1]) {
 			return usage_error("unknown option '%s'", a);
-		} else if (have_pid) {
+		} else if (have_pid || core) {
 			return usage_error("unexpected argument '%s'", a);
 		} else if (!parse_pid(a, &pid)) {
 			return usage_error("invalid PID '%s' (expected a positive decimal number)", a);
@@ -348,6 +374,12 @@ int sf_cmd_stack(int argc, char **argv)
 			have_pid = true;
 		}
 	}
+	if (core && have_pid)
+		return usage_error("a PID and --core: give one of them");
+	if (!core && (exe || sysroot))
+		return usage_error("%s needs --core", exe ? "--exe" : "--sysroot");
+	if (core)
+		return sf_stack_core(core, exe, sysroot, fp_fallback);
 	if (!have_pid)
 		return usage_error("missing PID");
 

@@ -120,15 +120,6 @@ struct elf_shdr {
 	uint64_t entsize;
 };
 
-struct elf_phdr {
-	uint32_t type;
-	uint32_t flags;
-	uint64_t offset;
-	uint64_t vaddr;
-	uint64_t filesz;
-	uint64_t memsz;
-};
-
 /* ---- Byte decoding -------------------------------------------------------- */
 
 static void put_uint(unsigned char *p, unsigned width, bool be, uint64_t v)
@@ -388,7 +379,7 @@ static bool phdr_table_ok(const struct elf_file *ef)
 }
 
 /* Program header @idx; the table passed phdr_table_ok(). */
-static void get_phdr(const struct elf_file *ef, uint64_t idx, struct elf_phdr *ph)
+static void get_phdr(const struct elf_file *ef, uint64_t idx, struct sf_elf_segment *ph)
 {
 	const unsigned char *p = ef->data + ef->phoff + idx * ef->phentsize;
 
@@ -398,6 +389,7 @@ static void get_phdr(const struct elf_file *ef, uint64_t idx, struct elf_phdr *p
 	ph->vaddr = get(ef, p, ef->L->p_vaddr);
 	ph->filesz = get(ef, p, ef->L->p_filesz);
 	ph->memsz = get(ef, p, ef->L->p_memsz);
+	ph->align = get(ef, p, ef->L->p_align);
 }
 
 /* The bytes of a section with file contents, bounds-checked. */
@@ -469,7 +461,7 @@ static int find_sframe_segment(const struct elf_file *ef, uint64_t *off, uint64_
 			       uint64_t *vaddr, bool *found, const char *path, char *err,
 			       size_t errlen)
 {
-	struct elf_phdr ph;
+	struct sf_elf_segment ph;
 	uint64_t i;
 
 	*found = false;
@@ -1445,7 +1437,7 @@ int sf_elf_info_load_names(const struct sf_input *in, struct sf_elf_info *info,
 
 	if (ef.phnum && phdr_table_ok(&ef)) {
 		for (i = 0; i < ef.phnum && info->ntext < SF_MAX_TEXT; i++) {
-			struct elf_phdr ph;
+			struct sf_elf_segment ph;
 
 			get_phdr(&ef, i, &ph);
 			if (ph.type != PT_LOAD || !(ph.flags & PF_X) || ph.memsz == 0 ||
@@ -1497,30 +1489,47 @@ void sf_elf_info_free(struct sf_elf_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
-bool sf_notes_build_id(const unsigned char *notes, size_t size, uint64_t align, bool be,
-		       const unsigned char **id, size_t *len)
+int sf_elf_note_next(const unsigned char *notes, size_t size, uint64_t align, bool be,
+		     uint64_t *pos, struct sf_elf_note *note)
 {
-	uint64_t pos = 0;
+	const unsigned char *n;
+	uint64_t namesz, descsz, name_pad, desc_pad, left;
 
 	if (align != 8)
 		align = 4;
-	while (size - pos >= 12) {
-		const unsigned char *n = notes + pos;
-		uint64_t namesz = sf_get_uint(n, 4, be), descsz = sf_get_uint(n + 4, 4, be);
-		uint64_t type = sf_get_uint(n + 8, 4, be);
-		uint64_t name_pad = (namesz + align - 1) & ~(align - 1);
-		uint64_t desc_pad = (descsz + align - 1) & ~(align - 1);
+	if (*pos > size || size - *pos < 12)
+		return 0;
+	left = size - *pos - 12;
+	n = notes + *pos;
+	namesz = sf_get_uint(n, 4, be);
+	descsz = sf_get_uint(n + 4, 4, be);
+	/* Sizes below 2^32: the sums cannot wrap. */
+	name_pad = (namesz + align - 1) & ~(align - 1);
+	desc_pad = (descsz + align - 1) & ~(align - 1);
+	if (name_pad > left || desc_pad > left - name_pad)
+		return -1;
+	note->type = (uint32_t)sf_get_uint(n + 8, 4, be);
+	note->name = n + 12;
+	note->namesz = (uint32_t)namesz;
+	note->desc = n + 12 + name_pad;
+	note->descsz = (uint32_t)descsz;
+	*pos += 12 + name_pad + desc_pad;
+	return 1;
+}
 
-		/* Sizes below 2^32: the sums cannot wrap. */
-		if (name_pad > size - pos - 12 || desc_pad > size - pos - 12 - name_pad)
-			return false;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(n + 12, "GNU", 4) == 0 &&
-		    descsz > 0 && descsz <= SF_BUILD_ID_MAX) {
-			*id = n + 12 + name_pad;
-			*len = (size_t)descsz;
+bool sf_notes_build_id(const unsigned char *notes, size_t size, uint64_t align, bool be,
+		       const unsigned char **id, size_t *len)
+{
+	struct sf_elf_note n;
+	uint64_t pos = 0;
+
+	while (sf_elf_note_next(notes, size, align, be, &pos, &n) == 1) {
+		if (n.type == NT_GNU_BUILD_ID && n.namesz == 4 && memcmp(n.name, "GNU", 4) == 0 &&
+		    n.descsz > 0 && n.descsz <= SF_BUILD_ID_MAX) {
+			*id = n.desc;
+			*len = n.descsz;
 			return true;
 		}
-		pos += 12 + name_pad + desc_pad;
 	}
 	return false;
 }
@@ -1560,13 +1569,11 @@ bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char
 		return false;
 	if (ef.phnum && phdr_table_ok(&ef)) {
 		for (i = 0; i < ef.phnum; i++) {
-			struct elf_phdr ph;
-			uint64_t align;
+			struct sf_elf_segment ph;
 
 			get_phdr(&ef, i, &ph);
-			align = get(&ef, ef.data + ef.phoff + i * ef.phentsize, ef.L->p_align);
 			if (ph.type == PT_NOTE &&
-			    find_build_id(&ef, ph.offset, ph.filesz, align, id, len))
+			    find_build_id(&ef, ph.offset, ph.filesz, ph.align, id, len))
 				return true;
 		}
 	}
@@ -1585,6 +1592,57 @@ bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char
 	return false;
 }
 
+int sf_elf_phdrs_read(const unsigned char *file, size_t size, struct sf_elf_phdrs *ph,
+		      char *err, size_t errlen)
+{
+	struct elf_file ef;
+
+	memset(ph, 0, sizeof(*ph));
+	memset(&ef, 0, sizeof(ef));
+	ef.data = file;
+	ef.size = size;
+	if (size < SELFMAG || memcmp(file, ELFMAG, SELFMAG) != 0) {
+		snprintf(err, errlen, "not an ELF file");
+		return -1;
+	}
+	if (parse_ehdr_fields(&ef, "ELF header", err, errlen))
+		return -1;
+	/* Only extended numbering (PN_XNUM) needs the section headers: section 0. */
+	if (ef.phnum == PN_XNUM && parse_ehdr(&ef, "ELF header", err, errlen))
+		return -1;
+	if (ef.phoff == 0)
+		ef.phnum = 0;
+	if (ef.phnum && !phdr_table_ok(&ef)) {
+		snprintf(err, errlen,
+			 "program header table at offset 0x%" PRIx64 " (%" PRIu64 " entries of %"
+			 PRIu64 " bytes) does not fit in the file (%zu bytes)",
+			 ef.phoff, ef.phnum, ef.phentsize, size);
+		return -1;
+	}
+	ph->be = ef.be;
+	ph->is64 = ef.L == &elf64_layout;
+	ph->type = ef.type;
+	ph->machine = ef.machine;
+	ph->phoff = ef.phoff;
+	ph->phnum = ef.phnum;
+	ph->phentsize = ef.phentsize;
+	return 0;
+}
+
+void sf_elf_segment_get(const unsigned char *file, const struct sf_elf_phdrs *ph, uint64_t idx,
+			struct sf_elf_segment *seg)
+{
+	struct elf_file ef;
+
+	memset(&ef, 0, sizeof(ef));
+	ef.data = file;
+	ef.L = ph->is64 ? &elf64_layout : &elf32_layout;
+	ef.be = ph->be;
+	ef.phoff = ph->phoff;
+	ef.phentsize = ph->phentsize;
+	get_phdr(&ef, idx, seg);
+}
+
 /*
  * The header as written: a program header table at offset 0 or a count of
  * PN_XNUM is taken as it stands here, unlike when looking for SFrame.
@@ -1594,7 +1652,7 @@ bool sf_elf_load_bias(const unsigned char *file, size_t size, uint64_t map_start
 {
 	uint64_t i, page = (uint64_t)sysconf(_SC_PAGESIZE);
 	struct elf_file ef;
-	struct elf_phdr ph;
+	struct sf_elf_segment ph;
 	bool found = false;
 
 	if (page == 0 || (page & (page - 1)))

@@ -298,4 +298,99 @@ bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char
 bool sf_notes_build_id(const unsigned char *notes, size_t size, uint64_t align, bool be,
 		       const unsigned char **id, size_t *len);
 
+/**
+ * struct sf_elf_phdrs - an ELF file's header, as far as its program header
+ * table goes (for readers of core files, whose content is all segments).
+ * @be: the file is big-endian (EI_DATA).
+ * @is64: ELFCLASS64.
+ * @type: e_type.
+ * @machine: e_machine.
+ * @phoff: e_phoff.
+ * @phnum: the number of program headers (extended numbering applied).
+ * @phentsize: e_phentsize.
+ */
+struct sf_elf_phdrs {
+	bool be;
+	bool is64;
+	uint16_t type;
+	uint16_t machine;
+	uint64_t phoff;
+	uint64_t phnum;
+	uint64_t phentsize;
+};
+
+/**
+ * struct sf_elf_segment - one program header.
+ * @type: p_type.
+ * @flags: p_flags (PF_R, PF_W, PF_X).
+ * @offset: p_offset.
+ * @vaddr: p_vaddr.
+ * @filesz: p_filesz.
+ * @memsz: p_memsz.
+ * @align: p_align.
+ */
+struct sf_elf_segment {
+	uint32_t type;
+	uint32_t flags;
+	uint64_t offset;
+	uint64_t vaddr;
+	uint64_t filesz;
+	uint64_t memsz;
+	uint64_t align;
+};
+
+/**
+ * sf_elf_phdrs_read() - decode the ELF header and check the program header
+ * table's bounds.
+ * @file: the file's bytes.
+ * @size: their number.
+ * @ph: filled on success.
+ * @err: a message on failure (naming the offsets at fault).
+ * @errlen: its size.
+ *
+ * Return: 0, or -1 when @file is no ELF file or its header or program
+ * header table do not fit in it.
+ */
+int sf_elf_phdrs_read(const unsigned char *file, size_t size, struct sf_elf_phdrs *ph,
+		      char *err, size_t errlen);
+
+/**
+ * sf_elf_segment_get() - program header @idx (below @ph->phnum) of a file
+ * that passed sf_elf_phdrs_read().
+ */
+void sf_elf_segment_get(const unsigned char *file, const struct sf_elf_phdrs *ph, uint64_t idx,
+			struct sf_elf_segment *seg);
+
+/**
+ * struct sf_elf_note - one ELF note.
+ * @type: n_type.
+ * @name: its name's bytes (@namesz of them, the NUL included when written).
+ * @namesz: n_namesz.
+ * @desc: its descriptor's bytes.
+ * @descsz: n_descsz.
+ */
+struct sf_elf_note {
+	uint32_t type;
+	const unsigned char *name;
+	uint32_t namesz;
+	const unsigned char *desc;
+	uint32_t descsz;
+};
+
+/**
+ * sf_elf_note_next() - the note at *@pos of a sequence of notes: the one
+ * decoder of the note header.
+ * @notes: the notes.
+ * @size: their size in bytes.
+ * @align: their alignment: 8, else 4.
+ * @be: they are big-endian.
+ * @pos: the offset of the note in @notes; moved past it.
+ * @note: filled when one is returned.
+ *
+ * Return: 1 a note; 0 the end (fewer bytes left than a note header); -1 the
+ * note at *@pos (left there) runs past @size.
+ */
+int sf_elf_note_next(const unsigned char *notes, size_t size, uint64_t align, bool be,
+		     uint64_t *pos, struct sf_elf_note *note);
+
 #endif /* SFRAME_TOOL_ELF_INPUT_H */

@@ -773,3 +773,9 @@ const struct sf_proc_image *sf_proc_image_at(const struct sf_proc_modules *pm, u
 
 	return m ? m->user : NULL;
 }
+
+void sf_proc_file_load_memory(struct sf_proc_file *f, const struct sf_map *m,
+			      sframe_read_fn read_mem, void *mem_ctx)
+{
+	load_vdso(f, m, read_mem, mem_ctx);
+}

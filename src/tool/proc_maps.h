@@ -238,4 +238,17 @@ void sf_proc_modules_free(struct sf_proc_modules *pm);
  */
 const struct sf_proc_image *sf_proc_image_at(const struct sf_proc_modules *pm, uint64_t addr);
 
+/**
+ * sf_proc_file_load_memory() - load @f from the process's memory, as the
+ * [vdso] is (an ELF image mapped at @m->start, @m's size), for loaders.
+ * @f: the file, not loaded yet.
+ * @m: its mapping.
+ * @read_mem: reads the process's memory.
+ * @mem_ctx: passed to @read_mem.
+ *
+ * @f stays not loaded, with @f->why set, when the memory cannot be read.
+ */
+void sf_proc_file_load_memory(struct sf_proc_file *f, const struct sf_map *m,
+			      sframe_read_fn read_mem, void *mem_ctx);
+
 #endif /* SFRAME_TOOL_PROC_MAPS_H */
