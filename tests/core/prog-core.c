@@ -111,7 +111,7 @@ SFT_LEVEL(, main_a, main_b)
 
 NOINLINE void crash_leaf(unsigned long n)
 {
-	int *volatile p = NULL;
+	volatile int *volatile p = NULL;
 
 	*p = (int)n;
 }
