@@ -97,8 +97,10 @@ awk '/^ *func idx \[[0-9]+\]: pc = 0x[0-9a-f]+, size = [0-9]+ bytes$/ {
 	sub(",", "", $6); printf "%s 0x%x\n", $6, $9 }' "$bin/prog-core-aarch64.sframe.txt" \
 	>"$bin/prog-core-aarch64.functions"
 fdes=$(sed -n 's/^ *Num FDEs: //p' "$bin/prog-core-aarch64.sframe.txt")
-[ -n "$fdes" ] && [ "$fdes" -gt 0 ] && [ "$(wc -l <"$bin/prog-core-aarch64.functions")" = "$fdes" ] ||
+if [ -z "$fdes" ] || [ "$fdes" -eq 0 ] ||
+	[ "$(wc -l <"$bin/prog-core-aarch64.functions")" != "$fdes" ]; then
 	fail "cannot list the SFrame FDEs of $bin/prog-core-aarch64"
+fi
 cp "$repo/fixtures/unwind/v3-s390x/unwind.syms" "$bin/unwind-s390x.functions"
 for f in "$bin"/libcore.so "$bin"/prog-core "$bin"/prog-core-aarch64 "$bin"/unwind-s390x; do
 	# compare.py's test of a module, so that both agree on what has SFrame.
@@ -111,8 +113,7 @@ done
 # ---- 2. cores -----------------------------------------------------------------
 # wait_ready FILE PID: until the program's output says "ready" (10 s at most).
 wait_ready() {
-	local i
-	for i in $(seq 200); do
+	for _ in $(seq 200); do
 		grep -q '^ready$' "$1" 2>/dev/null && return 0
 		kill -0 "$2" 2>/dev/null || fail "the program (pid $2) ended before it was ready"
 		sleep 0.05
