@@ -17,10 +17,12 @@ same core: "TID N:", frames "#N  0xPC SYM+0xOFF - MODULE [marks]", then
 "stop: REASON".
 
 Threads are matched by thread id.  gdb prints the PC of frame 0 and the
-return address of every caller, as sframe stack does.  A run of gdb frames
-with one PC is one machine frame with inlined calls in it: the last of them
-(the function the code belongs to, as a symbol table names it) stands for
-it.  Of gdb's frames the ones compared are those up to and including the
+return address of every caller, as sframe stack does.  gdb's output must
+come without inlined frames (programs built without debug information, gdb
+run without separate debug files, as run.sh does): gdb would print an
+inlined call as a frame of its own, with the PC of the frame it is in, and
+no line of its output tells such a frame from a recursive call's, which
+has the same return address as its caller's too.  Of gdb's frames the ones compared are those up to and including the
 first one whose module has no SFrame (no non-empty .sframe section in its
 ELF file: tests/perf/compare.py's check; the vDSO and addresses in no
 module of "info files" count as without SFrame): the PC of that frame is
@@ -46,6 +48,7 @@ side and at least --min-percent (99.9) of the compared frames are identical;
 """
 
 import argparse
+from collections import Counter
 from fractions import Fraction
 import importlib.util
 import os
@@ -187,20 +190,7 @@ def parse_gdb(path):
             ranges.append((int(m.group('lo'), 16), int(m.group('hi'), 16), mod))
     if exec_path is None:
         raise InputError('%s: no "Local exec file:" (gdb\'s "info files")' % path)
-    for t in threads:
-        t.frames = merge_inlined(t.frames)
     return threads, ranges
-
-
-def merge_inlined(frames):
-    """One frame per machine frame: of a run of frames with one PC, the last."""
-    out = []
-    for fr in frames:
-        if out and fr.pc is not None and out[-1].pc == fr.pc:
-            out[-1] = fr
-        else:
-            out.append(fr)
-    return out
 
 
 def parse_sframe(path):
@@ -291,25 +281,22 @@ def stop_class(reason):
 
 
 class Tally:
+    """The counts of one pair of outputs, or of all: n['compared'],
+    n['identical'], n['beyond'] (frames), n['threads']; the frames and the
+    threads of each class of difference; the walks that stopped, by class."""
+
     def __init__(self):
-        self.compared = 0
-        self.identical = 0
-        self.beyond = 0
-        self.threads = 0
-        self.frames = dict.fromkeys(CLASSES, 0)
-        self.thread_classes = dict.fromkeys(CLASSES, 0)
-        self.stops = {}
+        self.n = Counter()
+        self.frames = Counter()
+        self.thread_classes = Counter()
+        self.stops = Counter()
 
     def add(self, other):
-        self.compared += other.compared
-        self.identical += other.identical
-        self.beyond += other.beyond
-        self.threads += other.threads
-        for c in CLASSES:
-            self.frames[c] += other.frames[c]
-            self.thread_classes[c] += other.thread_classes[c]
-        for r, k in other.stops.items():
-            self.stops[r] = self.stops.get(r, 0) + k
+        for mine, theirs in zip(self.counters(), other.counters()):
+            mine.update(theirs)
+
+    def counters(self):
+        return self.n, self.frames, self.thread_classes, self.stops
 
     def missing(self):
         return self.thread_classes[C_MISSING_SFRAME] + self.thread_classes[C_MISSING_GDB]
@@ -376,15 +363,14 @@ def compare_pair(gdb_path, sframe_path, described, functions, show, out):
         cands = by_tid.get(gt.tid)
         st = cands.pop(0) if cands else None
         cmp, cut = compared_frames(gt.frames, modules)
-        t.compared += len(cmp)
-        t.threads += 1
+        t.n['compared'] += len(cmp)
+        t.n['threads'] += 1
         if st is None:
             t.frames[C_MISSING_SFRAME] += len(cmp)
             note(gt.tid, gt, None, cmp, [C_MISSING_SFRAME])
             continue
         if st.stop is not None:
-            c = stop_class(st.stop)
-            t.stops[c] = t.stops.get(c, 0) + 1
+            t.stops[stop_class(st.stop)] += 1
         classes = []
         for i, (gf, desc) in enumerate(cmp):
             if i >= len(st.frames):
@@ -392,12 +378,12 @@ def compare_pair(gdb_path, sframe_path, described, functions, show, out):
             else:
                 c = same(gf, st.frames[i], desc)
                 if c is None:
-                    t.identical += 1
+                    t.n['identical'] += 1
                     continue
             t.frames[c] += 1
             classes.append(c)
         if not cut and len(st.frames) > len(cmp):
-            t.beyond += len(st.frames) - len(cmp)
+            t.n['beyond'] += len(st.frames) - len(cmp)
         note(gt.tid, gt, st, cmp, classes)
     for cands in by_tid.values():
         for st in cands:
@@ -405,10 +391,15 @@ def compare_pair(gdb_path, sframe_path, described, functions, show, out):
     return t
 
 
+def identical_text(t):
+    n = t.n
+    return '%d/%d frames identical (%.2f%%)' % (n['identical'], n['compared'],
+                                                 percent(n['identical'], n['compared']))
+
+
 def print_tally(out, label, t):
-    print('%s: %d threads, %d/%d frames identical (%.2f%%), %d frames beyond gdb\'s walk'
-          % (label, t.threads, t.identical, t.compared, percent(t.identical, t.compared),
-             t.beyond), file=out)
+    print('%s: %d threads, %s, %d frames beyond gdb\'s walk'
+          % (label, t.n['threads'], identical_text(t), t.n['beyond']), file=out)
 
 
 def main(argv=None, out=sys.stdout):
@@ -441,18 +432,16 @@ def main(argv=None, out=sys.stdout):
     for mod, ranges in sorted(functions.items()):
         print('  %s: SFrame in %d functions only' % (mod, len(ranges)), file=out)
     print('differences by class (frames / threads):', file=out)
-    for c in CLASSES:
-        print('  %-32s %7d / %d' % (c, total.frames[c], total.thread_classes[c]), file=out)
+    print(''.join('  %-32s %7d / %d\n' % (c, total.frames[c], total.thread_classes[c])
+                  for c in CLASSES), end='', file=out)
     print('walks that stopped (any frame position), by reason:', file=out)
-    for c in CLASSES:
-        if c in total.stops:
-            print('  %-32s %7d' % (c, total.stops[c]), file=out)
+    print(''.join('  %-32s %7d\n' % (c, total.stops[c]) for c in CLASSES if total.stops[c]),
+          end='', file=out)
     print_tally(out, 'total', total)
-    print('core-compare: %d/%d frames identical (%.2f%%)'
-          % (total.identical, total.compared, percent(total.identical, total.compared)),
-          file=out)
-    ok = (total.compared > 0 and total.missing() == 0 and
-          total.identical * 100 >= args.min_percent * total.compared)
+    print('core-compare: ' + identical_text(total), file=out)
+    n = total.n
+    ok = (n['compared'] > 0 and total.missing() == 0 and
+          n['identical'] * 100 >= args.min_percent * n['compared'])
     return 0 if ok else 1
 
 

@@ -4,10 +4,10 @@
  * at a different depth of a call chain of its own, all in code with SFrame
  * but for the blocked thread's last frame (a system call in the C library):
  *
- *   recurse  thr_start -> rec_plain -> rec_alloca -> ... (9 levels, every
- *            other one with an alloca of a different size) -> spin
+ *   recurse  thr_start -> recurse -> rec_level -> ... (10 levels,
+ *            alloca frames of different sizes) -> spin
  *   big      thr_start -> big_frame (a 4 KB frame) -> spin
- *   lib      thr_start -> via_lib -> lib_outer -> lib_inner ... then back
+ *   lib      thr_start -> via_lib -> lib_outer -> lib_inner -> back
  *            through a pointer -> spin (libcore.so, or linked in statically)
  *   blocked  thr_start -> blocked_a -> blocked_b -> read() of a pipe no one
  *            writes
@@ -16,7 +16,7 @@
  * Usage: prog-core wait|crash
  *   wait   prints "ready" once every thread is in place, then spins until
  *          it is killed (gcore takes its core meanwhile, or qemu-user
- *          dumps it on SIGQUIT)
+ *          dumps it on SIGABRT)
  *   crash  the same, then main calls crash_a -> crash_alloca -> crash_leaf,
  *          which writes through a null pointer: SIGSEGV, a kernel core
  * Either way it ends itself after 60 s (SIGALRM, no core) if no one does.
@@ -43,33 +43,25 @@ NOINLINE unsigned long spin(unsigned long n)
 	return s;
 }
 
-NOINLINE unsigned long rec_alloca(unsigned long depth, unsigned long n);
-
-NOINLINE unsigned long rec_plain(unsigned long depth, unsigned long n)
+/*
+ * One level of the recursion: an alloca (so the frame is addressed from the
+ * frame pointer) of 1 byte on even levels, of 33 bytes and more on odd ones:
+ * frames of different sizes.
+ */
+NOINLINE unsigned long rec_level(unsigned long depth, unsigned long n)
 {
-	unsigned long s = n + sft_sink;
+	size_t len = depth % 2 ? 8 + depth * 24 : 0;
+	volatile unsigned char *buf = alloca(len + 1);
+	unsigned long s;
 
-	SFT_WORK(n, s);
-	s += depth ? rec_alloca(depth - 1, n) : spin(n);
-	SFT_WORK(n, s);
-	return s;
-}
-
-NOINLINE unsigned long rec_alloca(unsigned long depth, unsigned long n)
-{
-	size_t len = 16 + (depth * 40) % 200;
-	volatile unsigned char *buf = alloca(len);
-	unsigned long s = n + sft_sink;
-
-	for (size_t i = 0; i < len; i++)
-		buf[i] = (unsigned char)(s + i);
-	s += depth ? rec_plain(depth - 1, n) : spin(n);
-	return s + buf[len - 1];
+	buf[len] = (unsigned char)depth;
+	s = depth ? rec_level(depth - 1, n) : spin(n);
+	return s + buf[len];
 }
 
 NOINLINE unsigned long recurse(unsigned long n)
 {
-	return rec_plain(9, n) + sft_sink;
+	return rec_level(9, n) + sft_sink;
 }
 
 /* A frame larger than a page: the stack pointer moves 4 KB at once. */

@@ -48,14 +48,15 @@
 # Needs gcc and binutils >= 2.40, gcc-aarch64-linux-gnu, gdb (gcore),
 # gdb-multiarch, qemu-user-static, python3; root if core_pattern pipes.
 set -euo pipefail
+case $# in
+1 | 2) ;;
+*) echo "usage: $0 OUTDIR [SFRAME]" >&2; exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-	echo "usage: $0 OUTDIR [SFRAME]" >&2
-	exit 2
-fi
-out=$(mkdir -p "$1" && cd "$1" && pwd)
 sframe=${2:-${SFRAME:-$repo/build/sframe}}
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
 
 fail() {
 	echo "core-test: $*" >&2
@@ -226,9 +227,9 @@ qemu_core qemu-s390x qemu-s390x-static "$bin/unwind-s390x" /dev/null
 # ---- 3. both outputs ----------------------------------------------------------
 # NAME GDB EXE FUNCTIONS...: the functions gdb must find in the core.
 cores=(
-	"gcore-x86_64 gdb prog-core spin rec_alloca rec_plain recurse big_frame lib_outer via_lib blocked_b blocked_a main_b main_a main thr_start"
-	"crash-x86_64 gdb prog-core crash_leaf crash_alloca crash_a main spin rec_alloca lib_outer blocked_b"
-	"qemu-aarch64 gdb-multiarch prog-core-aarch64 spin rec_alloca rec_plain recurse big_frame lib_outer via_lib blocked_b blocked_a main_b main_a main thr_start"
+	"gcore-x86_64 gdb prog-core spin rec_level recurse big_frame lib_inner lib_outer via_lib blocked_b blocked_a main_b main_a main thr_start"
+	"crash-x86_64 gdb prog-core crash_leaf crash_alloca crash_a main spin rec_level lib_inner blocked_b"
+	"qemu-aarch64 gdb-multiarch prog-core-aarch64 spin rec_level recurse big_frame lib_inner lib_outer via_lib blocked_b blocked_a main_b main_a main thr_start"
 	"qemu-s390x gdb-multiarch unwind-s390x main __libc_start_call_main"
 )
 pairs=()

@@ -200,12 +200,16 @@ class CompareTest(unittest.TestCase):
             self.assertEqual(self.verdict(out), 'core-compare: %d/1000 frames identical '
                              '(%s%%)' % (1000 - wrong, '99.90' if wrong == 1 else '99.80'))
 
-    def test_inlined_frames_are_one(self):
-        # gdb prints an inlined call as a frame of its own with the same PC.
-        gdb = gdb_out({11: [(0x1130, 'inlined_helper', 'exe')] + CHAIN})
-        rc, out = self.check(gdb, sframe_out({11: described(CHAIN)}))
+    def test_recursion(self):
+        # A recursive call returns to the same PC on every level: each level
+        # is a frame of its own on both sides, none merged.
+        rec = [CHAIN[0]] + [(0x1190, 'rec', 'exe')] * 3 + CHAIN[2:]
+        rc, out = self.check(gdb_out({11: rec}), sframe_out({11: rec[:6]}))
         self.assertEqual(rc, 0, out)
-        self.assertEqual(self.verdict(out), 'core-compare: 4/4 frames identical (100.00%)')
+        self.assertEqual(self.verdict(out), 'core-compare: 6/6 frames identical (100.00%)')
+        rc, out = self.check(gdb_out({11: rec}), sframe_out({11: rec[:1] + rec[3:6]}))
+        self.assertEqual(rc, 1, out)
+        self.assertEqual(self.summary(out, compare.C_PC), (2, 1))
 
     def test_signal_frame(self):
         # No PC for gdb's signal frame: sframe's must be marked [signal];
@@ -267,12 +271,17 @@ class CompareTest(unittest.TestCase):
             self.assertTrue(self.verdict(r.stdout).startswith('core-compare: '))
 
 
-if __name__ == '__main__':
+def main():
+    global EXE, LIB, EMPTY
     if len(sys.argv) != 2:
         print('usage: test_compare.py FIXTURES_DIR', file=sys.stderr)
-        sys.exit(2)
+        return 2
     fixtures = os.path.abspath(sys.argv.pop())
-    EXE = os.path.join(fixtures, 'v1-x86_64', 'exe')
-    LIB = os.path.join(fixtures, 'v1-x86_64', 'lib.so')
-    EMPTY = os.path.join(fixtures, 'lld-x86_64', 'empty')
+    EXE, LIB, EMPTY = (os.path.join(fixtures, *p) for p in (
+        ('v1-x86_64', 'exe'), ('v1-x86_64', 'lib.so'), ('lld-x86_64', 'empty')))
     unittest.main(verbosity=2)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
