@@ -208,8 +208,13 @@ qemu_core() {
 	if [ "$name" = qemu-aarch64 ]; then
 		wait_ready "$dir/stdout" "$pid"
 	else
-		# The fixture enters its chain at once and stays in it for seconds.
-		sleep 0.5
+		# The fixture's samples, taken in its chain, fill its snapshot
+		# file: 64 KiB of them and it is in the chain (for seconds more).
+		for _ in $(seq 200); do
+			[ "$(stat -c %s "$dir/unwind.snap" 2>/dev/null || echo 0)" -ge 65536 ] && break
+			kill -0 "$pid" 2>/dev/null || fail "$*: ended before its chain ran"
+			sleep 0.05
+		done
 	fi
 	kill -ABRT "$pid"
 	rc=0
@@ -222,7 +227,7 @@ qemu_core() {
 	find "$dir" -maxdepth 1 -type f -name 'core*' -delete
 }
 qemu_core qemu-aarch64 qemu-aarch64-static "$bin/prog-core-aarch64" wait
-qemu_core qemu-s390x qemu-s390x-static "$bin/unwind-s390x" /dev/null
+qemu_core qemu-s390x qemu-s390x-static "$bin/unwind-s390x" unwind.snap
 
 # ---- 3. both outputs ----------------------------------------------------------
 # NAME GDB EXE FUNCTIONS...: the functions gdb must find in the core.
