@@ -62,7 +62,7 @@ fail() {
 	echo "core-test: $*" >&2
 	exit 1
 }
-for tool in gcc aarch64-linux-gnu-gcc aarch64-linux-gnu-objdump gdb gcore gdb-multiarch qemu-aarch64-static \
+for tool in gcc nm aarch64-linux-gnu-gcc aarch64-linux-gnu-objdump gdb gcore gdb-multiarch qemu-aarch64-static \
 	qemu-s390x-static python3; do
 	command -v "$tool" >/dev/null || fail "$tool not found"
 done
@@ -92,7 +92,8 @@ cc aarch64-linux-gnu-gcc -static -pthread -o "$bin/prog-core-aarch64" "$here/pro
 cp "$repo/fixtures/unwind/v3-s390x/unwind" "$bin/unwind-s390x"
 # The static programs' functions with SFrame FDEs (their C library has none):
 # the program's own, from objdump (binutils 2.40 dumps SFrame v1) and, for
-# the v3 fixture, from the list that comes with it (fixtures/unwind/README.md).
+# the v3 fixture, the list that comes with it and its SIGPROF handler, which
+# has one too (fixtures/unwind/README.md).
 aarch64-linux-gnu-objdump --sframe=.sframe "$bin/prog-core-aarch64" >"$bin/prog-core-aarch64.sframe.txt"
 awk '/^ *func idx \[[0-9]+\]: pc = 0x[0-9a-f]+, size = [0-9]+ bytes$/ {
 	sub(",", "", $6); printf "%s 0x%x\n", $6, $9 }' "$bin/prog-core-aarch64.sframe.txt" \
@@ -102,7 +103,11 @@ if [ -z "$fdes" ] || [ "$fdes" -eq 0 ] ||
 	[ "$(wc -l <"$bin/prog-core-aarch64.functions")" != "$fdes" ]; then
 	fail "cannot list the SFrame FDEs of $bin/prog-core-aarch64"
 fi
-cp "$repo/fixtures/unwind/v3-s390x/unwind.syms" "$bin/unwind-s390x.functions"
+{
+	cat "$repo/fixtures/unwind/v3-s390x/unwind.syms"
+	nm -S "$bin/unwind-s390x" | awk '$4 == "on_prof" { print "0x" $1, "0x" $2, $4 }'
+} >"$bin/unwind-s390x.functions"
+grep -q ' on_prof$' "$bin/unwind-s390x.functions" || fail "nm finds no on_prof in $bin/unwind-s390x"
 for f in "$bin"/libcore.so "$bin"/prog-core "$bin"/prog-core-aarch64 "$bin"/unwind-s390x; do
 	# compare.py's test of a module, so that both agree on what has SFrame.
 	python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import compare
