@@ -45,8 +45,11 @@
 #   OUTDIR  gets the programs (bin/), the cores (NAME.core), both outputs
 #           (NAME.gdb.txt, NAME.sframe.txt) and compare.txt
 #   SFRAME  the sframe tool (default: $SFRAME, else build/sframe)
+# Environment: CORE_PATTERN_FILE  the file kernel.core_pattern is read from and
+#   written to (/proc/sys/kernel/core_pattern)
 # Needs gcc and binutils >= 2.40, gcc-aarch64-linux-gnu, gdb (gcore),
-# gdb-multiarch, qemu-user-static, python3; root if core_pattern pipes.
+# gdb-multiarch, qemu-user-static, python3; root if core_pattern pipes, and
+# root or kernel.yama.ptrace_scope 0 for gcore.
 set -euo pipefail
 case $# in
 1 | 2) ;;
@@ -147,7 +150,7 @@ echo "=== crash-x86_64"
 crash=$out/crash
 rm -rf "$crash"
 mkdir -p "$crash"
-pattern_file=/proc/sys/kernel/core_pattern
+pattern_file=${CORE_PATTERN_FILE:-/proc/sys/kernel/core_pattern}
 pattern=$(cat "$pattern_file")
 echo "  kernel.core_pattern: $pattern"
 restore=""
