@@ -16,28 +16,31 @@ bt": per thread a line "Thread N (... LWP TID ...):", then its frames
 same core: "TID N:", frames "#N  0xPC SYM+0xOFF - MODULE [marks]", then
 "stop: REASON".
 
-Threads are matched by thread id.  gdb prints the PC of frame 0 and the
-return address of every caller, as sframe stack does.  gdb's output must
-come without inlined frames (programs built without debug information, gdb
-run without separate debug files, as run.sh does): gdb would print an
-inlined call as a frame of its own, with the PC of the frame it is in, and
-no line of its output tells such a frame from a recursive call's, which
-has the same return address as its caller's too.  Of gdb's frames the ones compared are those up to and including the
-first one whose module has no SFrame (no non-empty .sframe section in its
-ELF file: tests/perf/compare.py's check; the vDSO and addresses in no
-module of "info files" count as without SFrame): the PC of that frame is
-still the return address the SFrame-described frame below it gives, above
-it only gdb's DWARF CFI can go.  A static executable holds code with SFrame
-(the program's) and code without (the C library's, not assembled with
---gsframe): --functions MODULE FILE names the functions of MODULE that have
-SFrame FDEs, one "0xSTART 0xSIZE [NAME]" a line (# comments), at the
-addresses the module runs at (a static, non-PIE executable's own); every
-other address of MODULE counts as without SFrame.  Each is compared with sframe's frame at the
-same position: the PC always, the function name where the module has
-SFrame (outside, both tools name addresses from different symbol sources).
-A "<signal handler called>" frame (gdb prints no PC for it) is identical
-when sframe's frame is marked [signal]; gdb knows no module for it, so the
-comparison ends there.  A frame sframe lacks is charged to the reason its
+Threads are matched by thread id. gdb prints the PC of frame 0 and the
+return address of every caller, as sframe stack does. gdb's output must come
+without inlined frames (programs built without debug information, gdb run
+without separate debug files, as run.sh does): gdb would print an inlined
+call as a frame of its own, with the PC of the frame it is in, and no line
+of its output tells such a frame from a recursive call's, which has the same
+return address as its caller's too.
+
+Of gdb's frames the ones compared are those up to and including the first
+one whose module has no SFrame (no non-empty .sframe section in its ELF
+file: tests/perf/compare.py's check; the vDSO and addresses in no module of
+"info files" count as without SFrame): the PC of that frame is still the
+return address the SFrame-described frame below it gives, above it only
+gdb's DWARF CFI can go. A static executable holds code with SFrame (the
+program's) and code without (the C library's, not assembled with --gsframe):
+--functions MODULE FILE names the functions of MODULE that have SFrame FDEs,
+one "0xSTART 0xSIZE [NAME]" a line (# comments), at the addresses the module
+runs at (a static, non-PIE executable's own); every other address of MODULE
+counts as without SFrame. Each compared gdb frame is set against sframe's
+frame at the same position: the PC always, the function name where its code
+has SFrame (outside, the two tools name addresses from different symbol
+sources). A
+"<signal handler called>" frame (gdb prints no PC for it) is identical when
+sframe's frame is marked [signal]; gdb knows no module for it, so the
+comparison ends there. A frame sframe lacks is charged to the reason its
 walk gave for stopping; frames sframe finds beyond the end of gdb's walk are
 counted, not judged.
 
