@@ -12,7 +12,7 @@
 #      fixtures/unwind/v3-s390x/unwind (fixtures/src/unwind.c: a call chain
 #      run in a loop); checks that each program and library has a non-empty
 #      .sframe section;
-#   2. makes four cores:
+#   2. makes six cores:
 #      gcore-x86_64  gdb's gcore of prog-core, its threads in place
 #      crash-x86_64  the kernel's core of prog-core crashing (SIGSEGV, a
 #                    write through a null pointer three calls below main)
@@ -24,11 +24,13 @@
 #                    without root, coredumpctl dump fetches the core the
 #                    pipe stored
 #      qemu-aarch64  prog-core under qemu-aarch64-static, and
-#      qemu-s390x    the s390x fixture under qemu-s390x-static, both sent
-#                    SIGABRT once inside their call chains: qemu-user writes
-#                    the guest's core as qemu_PROG_DATE_PID.core in its
-#                    working directory (and the kernel may write one of
-#                    qemu itself, removed)
+#      qemu-s390x-1, -2, -3
+#                    the s390x fixture under qemu-s390x-static, three times,
+#                    all sent SIGABRT once inside their call chains (each
+#                    stops elsewhere in it): qemu-user writes the guest's
+#                    core as qemu_PROG_DATE_PID.core in its working
+#                    directory (the kernel may write one of qemu itself,
+#                    removed)
 #   3. prints every thread of each core with gdb (gdb-multiarch for aarch64
 #      and s390x; no separate debug files, no debuginfod: the same output on
 #      every machine), checks that the cores hold the threads and functions
@@ -235,7 +237,11 @@ qemu_core() {
 	find "$dir" -maxdepth 1 -type f -name 'core*' -delete
 }
 qemu_core qemu-aarch64 qemu-aarch64-static "$bin/prog-core-aarch64" wait
-qemu_core qemu-s390x qemu-s390x-static "$bin/unwind-s390x" unwind.snap
+# Three of the fixture: each stops at another point of its chain (or of its
+# SIGPROF handler).
+for k in 1 2 3; do
+	qemu_core "qemu-s390x-$k" qemu-s390x-static "$bin/unwind-s390x" unwind.snap
+done
 
 # ---- 3. both outputs ----------------------------------------------------------
 # NAME GDB EXE FUNCTIONS...: the functions gdb must find in the core.
@@ -243,7 +249,9 @@ cores=(
 	"gcore-x86_64 gdb prog-core spin rec_level recurse big_frame lib_inner lib_outer via_lib blocked_b blocked_a main_b main_a main thr_start"
 	"crash-x86_64 gdb prog-core crash_leaf crash_alloca crash_a main spin rec_level lib_inner blocked_b"
 	"qemu-aarch64 gdb-multiarch prog-core-aarch64 spin rec_level recurse big_frame lib_inner lib_outer via_lib blocked_b blocked_a main_b main_a main thr_start"
-	"qemu-s390x gdb-multiarch unwind-s390x main __libc_start_call_main"
+	"qemu-s390x-1 gdb-multiarch unwind-s390x main __libc_start_call_main"
+	"qemu-s390x-2 gdb-multiarch unwind-s390x main __libc_start_call_main"
+	"qemu-s390x-3 gdb-multiarch unwind-s390x main __libc_start_call_main"
 )
 pairs=()
 table=""
