@@ -96,7 +96,7 @@ for p in recurse libs threads; do
 	t_perf=$(best perf --buildid-dir "$cache" script -F $fields --no-inline -i "$data")
 	t_plain=$(best perf --buildid-dir "$cache" script -F comm,tid,time,period,event -i "$data")
 	t_sf=$(best "$sframe" perf -q --buildid-dir "$cache" "$data")
-	summary=$("$sframe" perf --buildid-dir "$cache" "$data" 2>&1 >/dev/null | head -n 1)
+	summary=$("$sframe" perf --buildid-dir "$cache" "$data" 2>&1 >/dev/null | sed -n 1p)
 	samples=$(echo "$summary" | sed -n 's/^sframe perf: \([0-9]*\) samples.*/\1/p')
 	sf_us=$(echo "$summary" | sed -n 's/.*frames, \([0-9.]*\) us per stack.*/\1/p')
 	# perf's share in its unwinding libraries, sampled.
