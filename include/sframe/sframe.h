@@ -158,6 +158,8 @@ typedef int (*sframe_read_fn)(void *ctx, uint64_t addr, void *dst, size_t len);
 /* Largest single read the library asks of a callback. */
 #define SFRAME_MAX_READ 64
 
+struct sframe_index;
+
 /**
  * struct sframe_section - an opened section.
  * @read: the read callback given to sframe_open().
@@ -181,6 +183,8 @@ typedef int (*sframe_read_fn)(void *ctx, uint64_t addr, void *dst, size_t len);
  * @data: the section's bytes when they are in memory (opened over a struct
  *	sframe_buffer): reads then become bounds-checked loads, without a
  *	callback or a copy. NULL for sections behind any other callback.
+ * @index: the lookup index sframe_index_build() attached, or NULL (what
+ *	sframe_open() sets). Set it back to NULL to stop using one.
  *
  * Caller-owned; treat as opaque but for the header fields, which
  * sframe_open() decodes and never changes.
@@ -205,6 +209,7 @@ struct sframe_section {
 	uint8_t fde_size;
 	bool big_endian;
 	const uint8_t *data;
+	const struct sframe_index *index;
 };
 
 /**
@@ -535,6 +540,99 @@ int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *
  * sframe_fre_rules(); or the callback's error.
  */
 int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_row *row);
+
+/**
+ * DOC: lookup index - an optional table that shortens sframe_lookup().
+ *
+ * sframe_lookup() binary-searches the FDE index entries: ceil(log2(FDEs))
+ * dependent probes. A lookup index divides the text the section describes
+ * into blocks of 2^bits bytes and keeps, for each block, the index of the
+ * FDE whose function covers or precedes the block's first byte (as the
+ * kernel's ORC unwinder does for its tables); a lookup then searches only
+ * the FDEs that start inside the PC's block, one or two for the default
+ * block size.
+ *
+ * The index is host data (no byte order of its own), 4 bytes per block plus
+ * a small header, in memory the caller owns: sframe_index_size() says how
+ * much, sframe_index_build() fills it and attaches it to the section
+ * (@sec->index), after which every sframe_lookup() of that section uses it,
+ * and so does the unwinder's module table, which looks rows up through
+ * sframe_lookup(): an attached pointer rather than a lookup entry point of
+ * its own, so that no caller of sframe_lookup() changes. With or without
+ * it, a lookup gives the same return code and the same row for every PC.
+ *
+ * The index describes the section's bytes when it was built: sframe_open()
+ * clears @sec->index, and a caller that reopens the section over other
+ * bytes builds the index again. The memory must stay in place, unchanged,
+ * as long as the section uses it.
+ */
+
+/**
+ * struct sframe_index - the header of a lookup index; its entries follow.
+ * @start: the first function's start, relative to the section's first byte.
+ * @num_fdes: the section's FDE count when the index was built.
+ * @blocks: the number of blocks; @blocks + 1 u32 entries follow the header.
+ * @bits: log2 of the block size in bytes.
+ *
+ * Filled by sframe_index_build() only.
+ */
+struct sframe_index {
+	int64_t start;
+	uint32_t num_fdes;
+	uint32_t blocks;
+	uint32_t bits;
+};
+
+/* sframe_index_size()'s and sframe_index_build()'s @bits: choose the size. */
+#define SFRAME_INDEX_AUTO	0u
+
+/* The largest block size, in bits, the index takes. */
+#define SFRAME_INDEX_MAX_BITS	62u
+
+/**
+ * sframe_index_size() - how many bytes a section's lookup index needs.
+ * @sec: an opened section with at least one FDE: linker output (flagged
+ *	sorted), or assembler output whose FDEs happen to be in address order
+ *	(as in each part of an LLVM lld section, where the index also saves
+ *	the linear scan).
+ * @bits: log2 of the block size, 1 .. SFRAME_INDEX_MAX_BITS; or
+ *	SFRAME_INDEX_AUTO: the smallest size, at least 16 bytes, that makes
+ *	at most one block per function (4 bytes of index or fewer per FDE).
+ * @size: set on success: the bytes sframe_index_build() needs for @bits.
+ *
+ * Reads the first and the last FDE's start (the text they span sets the
+ * number of blocks); allocates nothing.
+ *
+ * Return: 0; -SFRAME_ERR_INVAL (NULL argument, @bits above
+ * SFRAME_INDEX_MAX_BITS, or more than 2^28 blocks: choose a larger block);
+ * -SFRAME_ERR_UNSUPPORTED when the section has no FDE, or is not flagged
+ * sorted and its last function starts before its first (nothing to
+ * index: a linear scan looks its PCs up); -SFRAME_ERR_FDE_ORDER for that
+ * in a section flagged sorted; or the callback's error.
+ */
+int sframe_index_size(const struct sframe_section *sec, unsigned int bits, size_t *size);
+
+/**
+ * sframe_index_build() - build a section's lookup index and attach it.
+ * @sec: an opened section that sframe_check() accepted.
+ * @bits: as for sframe_index_size().
+ * @mem: caller-owned memory, aligned for a uint64_t, that holds the index
+ *	from now on.
+ * @size: the bytes at @mem: at least what sframe_index_size() said.
+ *
+ * Reads the start of every FDE once, in order, and refuses a section whose
+ * starts decrease; the rest of sframe_check()'s findings it does not see:
+ * an index built for a section that sframe_check() did not accept may make
+ * lookups of it give other answers (never read outside the section or the
+ * index). On success, sets @sec->index to @mem; on failure leaves
+ * @sec->index as it was.
+ *
+ * Return: 0; any error of sframe_index_size(); -SFRAME_ERR_INVAL also for a
+ * NULL or misaligned @mem, or @size too small; -SFRAME_ERR_FDE_ORDER when
+ * the starts decrease in a section flagged sorted, -SFRAME_ERR_UNSUPPORTED
+ * in one that is not; or the callback's error.
+ */
+int sframe_index_build(struct sframe_section *sec, unsigned int bits, void *mem, size_t size);
 
 /**
  * sframe_check() - validate the whole section.

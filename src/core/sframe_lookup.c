@@ -182,15 +182,14 @@ static int64_t pc_offset(const struct sframe_section *sec, uint64_t pc)
  * constants (see search_direct()) or the section's own.
  */
 static SFRAME_ALWAYS_INLINE uint64_t search_rounds(const struct sframe_section *sec, int64_t target,
-						   bool v3, bool be)
+						   uint32_t base, uint32_t n, bool v3, bool be)
 {
 	const uint8_t *fdes = sec->data + sec->fde_start;
 	const uint64_t stride = v3 ? SFRAME_V3_FDE_SIZE : sec->fde_size;
 	uint64_t pcrel = 0u - (uint64_t)!!(sec->flags & SFRAME_F_FDE_FUNC_START_PCREL);
+	uint64_t off = (uint64_t)base * stride;
 	/* @target - field_off for the FDE at @off (@target without PCREL). */
-	uint64_t limit = (uint64_t)target - (pcrel & (sec->fde_start + SFRAME_FDE_START));
-	uint32_t n = sec->num_fdes;
-	uint64_t off = 0;
+	uint64_t limit = (uint64_t)target - (pcrel & (sec->fde_start + SFRAME_FDE_START + off));
 
 	/* (A mask in a register, not turned back into a select per round.) */
 	SFRAME_OPTIMIZER_HIDE_VAR(pcrel);
@@ -233,11 +232,13 @@ static SFRAME_ALWAYS_INLINE uint64_t search_rounds(const struct sframe_section *
  * other layout. (Out of line: inlined, its registers would enlarge
  * sframe_lookup()'s frame, the deepest stack path of a lookup.)
  */
-static SFRAME_NOINLINE uint64_t search_direct(const struct sframe_section *sec, int64_t target)
+static SFRAME_NOINLINE uint64_t search_direct(const struct sframe_section *sec, int64_t target,
+					       uint32_t base, uint32_t n)
 {
 	if (sec->version == SFRAME_VERSION_3 && !sec->big_endian)
-		return search_rounds(sec, target, true, false);
-	return search_rounds(sec, target, sec->version == SFRAME_VERSION_3, sec->big_endian);
+		return search_rounds(sec, target, base, n, true, false);
+	return search_rounds(sec, target, base, n, sec->version == SFRAME_VERSION_3,
+			     sec->big_endian);
 }
 
 /* The chosen FDE's index from its offset: division by constants (a multiply). */
@@ -250,10 +251,10 @@ static SFRAME_ALWAYS_INLINE uint32_t fde_index(const struct sframe_section *sec,
 	return (uint32_t)(off / SFRAME_V1_FDE_SIZE);
 }
 
-static int search_sorted_direct(const struct sframe_section *sec, int64_t target,
-				uint32_t *index)
+static int search_sorted_direct(const struct sframe_section *sec, int64_t target, uint32_t base,
+				uint32_t n, uint32_t *index)
 {
-	const uint64_t off = search_direct(sec, target);
+	const uint64_t off = search_direct(sec, target, base, n);
 	const uint8_t *fde = sec->data + sec->fde_start + off;
 	const uint32_t fre_off = sf_entry_fre_off(fde, sec->version == SFRAME_VERSION_3,
 						  sec->big_endian);
@@ -269,9 +270,10 @@ static int search_sorted_direct(const struct sframe_section *sec, int64_t target
 }
 
 /* The general form: one small read (sf_fde_key()) per probe. */
-static int search_general(const struct sframe_section *sec, int64_t target, uint32_t *index)
+static int search_general(const struct sframe_section *sec, int64_t target, uint32_t base,
+			  uint32_t n, uint32_t *index)
 {
-	uint32_t base = 0, n = sec->num_fdes, size;
+	uint32_t size;
 	int64_t key;
 	int ret;
 
@@ -290,14 +292,16 @@ static int search_general(const struct sframe_section *sec, int64_t target, uint
 	return 0;
 }
 
-static int search_sorted(const struct sframe_section *sec, int64_t target, uint32_t *index)
+/* The binary search over FDEs [base, base + n): all of them, or an index's range. */
+static int search_sorted(const struct sframe_section *sec, int64_t target, uint32_t base,
+			 uint32_t n, uint32_t *index)
 {
-	if (sec->num_fdes == 0)
+	if (n == 0)
 		return -SFRAME_ERR_NOT_FOUND;
 	/* (Targets 2^62 away from the section are left to the general loop.) */
 	if (sec->data && target < ((int64_t)1 << 62) && target > -((int64_t)1 << 62))
-		return search_sorted_direct(sec, target, index);
-	return search_general(sec, target, index);
+		return search_sorted_direct(sec, target, base, n, index);
+	return search_general(sec, target, base, n, index);
 }
 
 /*
@@ -354,7 +358,7 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 {
 	uint64_t rel;
 	int64_t target;
-	uint32_t index = 0;
+	uint32_t index = 0, base, n;
 	int ret;
 
 	if (!sec || !row || !sec->read)
@@ -362,8 +366,11 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 	/* Until a function is found, say so: callers tell gaps from empty FDEs. */
 	row->fde.index = SFRAME_NO_INDEX;
 	target = pc_offset(sec, pc);
-	if (sec->flags & SFRAME_F_FDE_SORTED)
-		ret = search_sorted(sec, target, &index);
+	/* An index narrows the search to a range (sframe_index.c says why). */
+	if (sec->index && sf_index_range(sec, target, &base, &n))
+		ret = search_sorted(sec, target, base, n, &index);
+	else if (sec->flags & SFRAME_F_FDE_SORTED)
+		ret = search_sorted(sec, target, 0, sec->num_fdes, &index);
 	else
 		ret = search_linear(sec, target, &index);
 	if (ret)

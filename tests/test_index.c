@@ -1,0 +1,646 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * test_index.c - the lookup index (sframe_index_size(), sframe_index_build()).
+ *
+ * The index may only shorten a lookup, never change it: every PC probed
+ * here is looked up with the index attached and with the same section
+ * without it, through the callback and in memory, and both must give the
+ * same return code and the same bytes of row. The PCs: every function's
+ * first, last and end bytes and their neighbours, every block's first byte
+ * and its neighbours, addresses far below and above the functions, and for
+ * the fixtures of fixtures/v*-* and fixtures/lld-* (every part of an lld
+ * section on its own, and the parts together as src/tool/parts.c looks them
+ * up) their .pcs files too.
+ *
+ * Usage: test_index FIXTURES_DIR
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder.h"
+#include "elf_input.h"
+#include "parts.h"
+
+static struct sfb b;
+static uint8_t buf[SFB_MAX_OUT];
+static struct sframe_section sec;
+static struct sfb_reader rd;
+static const char *fixtures_dir;
+/* Lookups compared, to show that the probes ran. */
+static unsigned long compared;
+
+/* Block sizes every section is indexed with, besides SFRAME_INDEX_AUTO. */
+static const unsigned int some_bits[] = { 1, 4, 6, 12, 20, 40, SFRAME_INDEX_MAX_BITS };
+
+/* @s with and without its index: the same code and the same row. */
+static void agree(const struct sframe_section *s, uint64_t pc)
+{
+	struct sframe_section plain = *s;
+	struct sframe_row with, without;
+	int e1, e2;
+
+	plain.index = NULL;
+	memset(&with, 0, sizeof(with));
+	memset(&without, 0, sizeof(without));
+	e1 = sframe_lookup(&plain, pc, &without);
+	e2 = sframe_lookup(s, pc, &with);
+	if (e1 != e2 || memcmp(&with, &without, sizeof(with)) != 0)
+		print_error("pc %#" PRIx64 ": %s with the index, %s without (fde %u, %u)\n", pc,
+			    sframe_errname(e2), sframe_errname(e1), with.fde.index,
+			    without.fde.index);
+	assert_err(e2, e1);
+	assert_memory_equal(&with, &without, sizeof(with));
+	compared++;
+}
+
+static void agree_near(const struct sframe_section *s, uint64_t pc)
+{
+	agree(s, pc - 1);
+	agree(s, pc);
+	agree(s, pc + 1);
+}
+
+/* Every interesting PC of @s (indexed): functions, blocks, far away. */
+static void probe_all(const struct sframe_section *s)
+{
+	const struct sframe_index *idx = s->index;
+	struct sframe_fde fde;
+	uint64_t blk, k;
+	uint32_t i;
+
+	assert_non_null(idx);
+	for (i = 0; i < s->num_fdes; i++) {
+		assert_err(sframe_get_fde(s, i, &fde), 0);
+		agree_near(s, fde.func_start);
+		agree_near(s, fde.func_start + fde.func_size / 2);
+		agree_near(s, fde.func_start + fde.func_size - 1);
+		agree_near(s, fde.func_start + fde.func_size);
+	}
+	/* Block boundaries (the first 4096 blocks and the last one). */
+	for (k = 0; k <= idx->blocks && k < 4096; k++) {
+		blk = s->vaddr + (uint64_t)idx->start + (k << idx->bits);
+		agree_near(s, blk);
+	}
+	agree_near(s, s->vaddr + (uint64_t)idx->start + ((uint64_t)idx->blocks << idx->bits));
+	for (k = 0; k < 64; k += 7) {
+		agree_near(s, s->vaddr + (uint64_t)idx->start - ((uint64_t)1 << k));
+		agree_near(s, s->vaddr + (uint64_t)idx->start + ((uint64_t)1 << k));
+	}
+	agree_near(s, 0);
+	agree_near(s, UINT64_MAX);
+	agree_near(s, s->vaddr);
+	agree_near(s, (uint64_t)1 << 63);
+}
+
+/*
+ * Index @s with @bits in a fresh allocation of exactly the size
+ * sframe_index_size() gives; the caller frees *@mem. Returns the error of
+ * the size query or the build.
+ */
+static int index_with(struct sframe_section *s, unsigned int bits, void **mem)
+{
+	size_t size = 0;
+	int err;
+
+	*mem = NULL;
+	err = sframe_index_size(s, bits, &size);
+	if (err)
+		return err;
+	*mem = malloc(size);
+	assert_non_null(*mem);
+	err = sframe_index_build(s, bits, *mem, size);
+	if (!err)
+		assert_ptr_equal(s->index, *mem);
+	return err;
+}
+
+/* @s indexed with every block size: all PCs agree. */
+static void probe_every_size(struct sframe_section *s)
+{
+	unsigned int i;
+	void *mem;
+
+	struct sframe_fde f0, fn;
+	uint64_t span;
+
+	assert_err(sframe_get_fde(s, 0, &f0), 0);
+	assert_err(sframe_get_fde(s, s->num_fdes - 1, &fn), 0);
+	span = (uint64_t)fn.func_offset - (uint64_t)f0.func_offset;
+	assert_err(index_with(s, SFRAME_INDEX_AUTO, &mem), 0);
+	/* AUTO: the smallest block of 16 bytes or more, no more blocks than FDEs. */
+	assert_true(s->index->bits >= 4 && s->index->blocks <= s->num_fdes);
+	assert_true(s->index->bits == 4 || (span >> (s->index->bits - 1)) >= s->num_fdes);
+	probe_all(s);
+	free(mem);
+	for (i = 0; i < sizeof(some_bits) / sizeof(some_bits[0]); i++) {
+		int err = index_with(s, some_bits[i], &mem);
+
+		/* Small blocks over a wide span: more than 2^28 blocks. */
+		if ((span >> some_bits[i]) >= ((uint64_t)1 << 28)) {
+			assert_err(err, -SFRAME_ERR_INVAL);
+			continue;
+		}
+		assert_err(err, 0);
+		assert_int_equal(s->index->blocks, (span >> some_bits[i]) + 1);
+		probe_all(s);
+		free(mem);
+	}
+	s->index = NULL;
+}
+
+/* The built section (global @sec), through the callback and in memory. */
+static void probe_built(void)
+{
+	struct sframe_section msec;
+	struct sframe_buffer mbuf;
+
+	assert_err(sframe_check(&sec, NULL), 0);
+	probe_every_size(&sec);
+	assert_err(sframe_open_buffer(&msec, &mbuf, rd.data, rd.size, sec.vaddr), 0);
+	probe_every_size(&msec);
+}
+
+/* One row of one word (CFA = SP + @w): valid on every ABI. */
+static void one_row(uint32_t start, int w)
+{
+	sfb_fre(&b, start, SFRAME_BASE_REG_SP, 1, 1, w);
+}
+
+struct layout {
+	uint8_t version;
+	uint8_t abi;
+	bool be;
+	uint8_t flags;
+};
+
+static const struct layout layouts[] = {
+	{ 1, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED },
+	{ 1, SFRAME_ABI_AARCH64_BE, true, SFRAME_F_FDE_SORTED },
+	{ 2, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED },
+	{ 2, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL },
+	{ 2, SFRAME_ABI_AARCH64_LE, false, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL },
+	{ 2, SFRAME_ABI_S390X_BE, true, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL },
+	{ 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL },
+	{ 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED },
+	{ 3, SFRAME_ABI_AARCH64_BE, true, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL },
+	{ 3, SFRAME_ABI_S390X_BE, true, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL },
+	/* Assembler output, functions in address order: the linear scan's answers. */
+	{ 1, SFRAME_ABI_AMD64_LE, false, 0 },
+	{ 2, SFRAME_ABI_AARCH64_BE, true, 0 },
+	{ 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_FUNC_START_PCREL },
+};
+
+#define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
+
+static void start(const struct layout *l, uint64_t vaddr)
+{
+	sfb_init(&b, l->version, l->abi, l->be, l->flags, vaddr);
+}
+
+static void finish(void)
+{
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	probe_built();
+}
+
+static void test_one_function(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < NLAYOUTS; i++) {
+		start(&layouts[i], 0x400000);
+		sfb_fde(&b, 0x401000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+		one_row(4, 16);
+		finish();
+	}
+}
+
+/*
+ * Functions much larger than a 16-byte block, next to small ones and gaps of
+ * many empty blocks, some FDEs with no rows and one row starting past the
+ * function's first byte.
+ */
+static void test_large_functions_and_gaps(void **state)
+{
+	unsigned int i, j;
+
+	(void)state;
+	for (i = 0; i < NLAYOUTS; i++) {
+		start(&layouts[i], 0x400000);
+		sfb_fde(&b, 0x401000, 0x3000, SFRAME_FRE_TYPE_ADDR2, SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+		sfb_fre(&b, 0x2000, SFRAME_BASE_REG_SP, 1, 1, 16);
+		for (j = 0; j < 20; j++) {
+			sfb_fde(&b, 0x404000 + j * 0x18, 0x11, SFRAME_FRE_TYPE_ADDR1,
+				SFRAME_PC_TYPE_INC);
+			if (j % 5 != 4)
+				one_row(j % 3, (int)(8 + j));
+		}
+		/* After a gap of 4096 16-byte blocks. */
+		sfb_fde(&b, 0x414000, 0x10, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		one_row(1, 8);
+		sfb_fde(&b, 0x420000, 0x20000, SFRAME_FRE_TYPE_ADDR4, SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+		sfb_fre(&b, 0x1fff0, SFRAME_BASE_REG_SP, 1, 1, 24);
+		finish();
+	}
+}
+
+/* Adjacent functions (no gaps), starting below the section's address. */
+static void test_adjacent_below_section(void **state)
+{
+	unsigned int i, j;
+
+	(void)state;
+	for (i = 0; i < NLAYOUTS; i++) {
+		start(&layouts[i], 0x10000000);
+		for (j = 0; j < 300; j++) {
+			sfb_fde(&b, 0x400000 + j * 0x21, 0x21, SFRAME_FRE_TYPE_ADDR1,
+				SFRAME_PC_TYPE_INC);
+			one_row(0, 8);
+			one_row(0x20, 16);
+		}
+		finish();
+	}
+}
+
+/* PLT-like PCMASK functions among PCINC ones. */
+static void test_pcmask(void **state)
+{
+	struct sfb_fde *f;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < NLAYOUTS; i++) {
+		/* v1 PCMASK is read on amd64 only (16-byte entries). */
+		bool mask = layouts[i].version > 1 || layouts[i].abi == SFRAME_ABI_AMD64_LE;
+
+		start(&layouts[i], 0x10000);
+		sfb_fde(&b, 0x1000, 16, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		one_row(0, 16);
+		one_row(6, 24);
+		f = sfb_fde(&b, 0x1010, 0x400, SFRAME_FRE_TYPE_ADDR1,
+			    mask ? SFRAME_PC_TYPE_MASK : SFRAME_PC_TYPE_INC);
+		f->rep_size = 16;
+		one_row(0, 8);
+		one_row(6, 16);
+		one_row(11, 24);
+		sfb_fde(&b, 0x1410, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+		finish();
+	}
+}
+
+/*
+ * v3 starts are 64 bits: functions from just above 2^62 (where the
+ * in-memory search hands over to the general one) up to the last bytes
+ * below 2^63 from the section, the largest offset a start can have.
+ */
+static void test_largest_v3_starts(void **state)
+{
+	static const uint8_t flags[] = { SFRAME_F_FDE_SORTED,
+					 SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL };
+	unsigned int i, j;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, flags[i], 0);
+		sfb_fde(&b, 0x1000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+		sfb_fde(&b, ((uint64_t)1 << 62) - 0x20, 0x40, SFRAME_FRE_TYPE_ADDR1,
+			SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+		for (j = 0; j < 4; j++) {
+			sfb_fde(&b, (uint64_t)INT64_MAX - 0x4000 + j * 0x1000, 0x800,
+				SFRAME_FRE_TYPE_ADDR2, SFRAME_PC_TYPE_INC);
+			one_row(0, 8);
+			one_row(0x7ff, 16);
+		}
+		sfb_fde(&b, (uint64_t)INT64_MAX - 0x3f, 0x40, SFRAME_FRE_TYPE_ADDR1,
+			SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+		finish();
+	}
+}
+
+/*
+ * The index is used: with one block per function (AUTO), a lookup among
+ * 2048 functions reads at most 2 start fields (the range of a block holds
+ * the FDE before it and at most one starting inside it) instead of 11
+ * (ceil(log2 2048)); the FDE and its rows are read as before. So at least
+ * 9 reads fewer.
+ */
+static void test_fewer_reads(void **state)
+{
+	unsigned int j, without, with;
+	struct sframe_row row;
+	void *mem;
+
+	(void)state;
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false,
+		 SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL, 0x400000);
+	for (j = 0; j < 2048; j++) {
+		sfb_fde(&b, 0x401000 + j * 0x40, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+	}
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_err(sframe_check(&sec, NULL), 0);
+	for (j = 0; j < 2048; j += 97) {
+		uint64_t pc = 0x401000 + j * 0x40 + 0x10;
+
+		sec.index = NULL;
+		rd.calls = 0;
+		assert_err(sframe_lookup(&sec, pc, &row), 0);
+		without = rd.calls;
+		assert_err(index_with(&sec, SFRAME_INDEX_AUTO, &mem), 0);
+		rd.calls = 0;
+		assert_err(sframe_lookup(&sec, pc, &row), 0);
+		with = rd.calls;
+		assert_int_equal(row.fde.index, j);
+		assert_true(with + 9 <= without);
+		free(mem);
+	}
+	sec.index = NULL;
+}
+
+/*
+ * Sizes: 64 functions 0x40 apart span 63 * 0x40 = 0xfc0 bytes from the
+ * first start. AUTO takes the smallest block of at least 16 bytes with
+ * fewer than 64 block steps in that span: 0xfc0 >> 6 = 63, so 64-byte
+ * blocks, 64 blocks, 65 entries of 4 bytes after the header.
+ */
+static void test_sizes(void **state)
+{
+	size_t size = 0;
+	unsigned int j;
+
+	(void)state;
+	sfb_init(&b, 2, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
+	for (j = 0; j < 64; j++) {
+		sfb_fde(&b, 0x1000 + j * 0x40, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+	}
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_err(sframe_index_size(&sec, SFRAME_INDEX_AUTO, &size), 0);
+	assert_int_equal(size, sizeof(struct sframe_index) + 65 * 4);
+	/* 16-byte blocks: 0xfc0 >> 4 = 252 steps, 253 blocks, 254 entries. */
+	assert_err(sframe_index_size(&sec, 4, &size), 0);
+	assert_int_equal(size, sizeof(struct sframe_index) + 254 * 4);
+	/* One block holds them all. */
+	assert_err(sframe_index_size(&sec, SFRAME_INDEX_MAX_BITS, &size), 0);
+	assert_int_equal(size, sizeof(struct sframe_index) + 2 * 4);
+}
+
+static void test_errors(void **state)
+{
+	static uint64_t mem[1024];
+	size_t size = 0;
+	unsigned int j;
+
+	(void)state;
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
+	for (j = 0; j < 8; j++) {
+		sfb_fde(&b, 0x1000 + j * 0x40, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+	}
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_err(sframe_index_size(&sec, SFRAME_INDEX_AUTO, &size), 0);
+
+	/* Arguments. */
+	assert_err(sframe_index_size(NULL, 0, &size), -SFRAME_ERR_INVAL);
+	assert_err(sframe_index_size(&sec, 0, NULL), -SFRAME_ERR_INVAL);
+	assert_err(sframe_index_size(&sec, SFRAME_INDEX_MAX_BITS + 1, &size), -SFRAME_ERR_INVAL);
+	assert_err(sframe_index_build(NULL, 0, mem, sizeof(mem)), -SFRAME_ERR_INVAL);
+	assert_err(sframe_index_build(&sec, 0, NULL, sizeof(mem)), -SFRAME_ERR_INVAL);
+	/* Undersized, misaligned: refused, nothing attached. */
+	assert_err(sframe_index_build(&sec, 0, mem, size - 1), -SFRAME_ERR_INVAL);
+	assert_null(sec.index);
+	assert_err(sframe_index_build(&sec, 0, (char *)mem + 4, sizeof(mem) - 4),
+		   -SFRAME_ERR_INVAL);
+	assert_null(sec.index);
+	assert_err(sframe_index_build(&sec, 0, mem, size), 0);
+	assert_ptr_equal(sec.index, mem);
+	/* sframe_open() drops it. */
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_null(sec.index);
+
+	/* 1-byte blocks over 2^40 bytes: more than 2^28 blocks. */
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
+	sfb_fde(&b, 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_fde(&b, 0x1000 + ((uint64_t)1 << 40), 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_err(sframe_check(&sec, NULL), 0);
+	assert_err(sframe_index_size(&sec, 1, &size), -SFRAME_ERR_INVAL);
+	assert_err(sframe_index_build(&sec, 1, mem, sizeof(mem)), -SFRAME_ERR_INVAL);
+	assert_null(sec.index);
+
+	/*
+	 * Not flagged sorted (assembler output), starts out of order: valid
+	 * (sframe_check() accepts it), searched linearly, no index; at the
+	 * end (the size query sees it), then in the middle (the build does).
+	 */
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0, 0);
+	sfb_fde(&b, 0x2000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_fde(&b, 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_err(sframe_check(&sec, NULL), 0);
+	assert_err(sframe_index_size(&sec, 0, &size), -SFRAME_ERR_UNSUPPORTED);
+	assert_err(sframe_index_build(&sec, 0, mem, sizeof(mem)), -SFRAME_ERR_UNSUPPORTED);
+	assert_null(sec.index);
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0, 0);
+	sfb_fde(&b, 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_fde(&b, 0x3000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_fde(&b, 0x2000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_fde(&b, 0x4000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_err(sframe_check(&sec, NULL), 0);
+	assert_err(sframe_index_size(&sec, 0, &size), 0);
+	assert_err(sframe_index_build(&sec, 0, mem, sizeof(mem)), -SFRAME_ERR_UNSUPPORTED);
+	assert_null(sec.index);
+
+	/* Flagged sorted, no FDE. */
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_err(sframe_index_size(&sec, 0, &size), -SFRAME_ERR_UNSUPPORTED);
+
+	/* Flagged sorted, starts decreasing: at the end, then in the middle. */
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
+	sfb_fde(&b, 0x2000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_fde(&b, 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_err(sframe_index_size(&sec, 0, &size), -SFRAME_ERR_FDE_ORDER);
+	assert_err(sframe_index_build(&sec, 0, mem, sizeof(mem)), -SFRAME_ERR_FDE_ORDER);
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
+	sfb_fde(&b, 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_fde(&b, 0x3000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_fde(&b, 0x2000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_fde(&b, 0x4000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_err(sframe_index_size(&sec, 0, &size), 0);
+	assert_err(sframe_index_build(&sec, 0, mem, sizeof(mem)), -SFRAME_ERR_FDE_ORDER);
+	assert_null(sec.index);
+
+	/* A read error while building comes back unchanged. */
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
+	for (j = 0; j < 8; j++) {
+		sfb_fde(&b, 0x1000 + j * 0x40, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+	}
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	rd.fail_at = 5;
+	rd.fail_err = -5;
+	assert_err(sframe_index_build(&sec, 0, mem, sizeof(mem)), -5);
+	assert_null(sec.index);
+}
+
+/* The PCs of FILE.pcs (one hex address a line), if there is one. */
+static void probe_pcs_file(const char *path, const struct sf_parts *p)
+{
+	char line[128];
+	FILE *f = fopen(path, "r");
+	size_t i;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t pc = strtoull(line, NULL, 16);
+		const struct sframe_index *saved[64];
+		const struct sframe_section *part;
+		struct sframe_row r1, r2;
+		int e1, e2;
+
+		for (i = 0; i < p->n; i++)
+			agree_near(&p->sec[i], pc);
+		/* The parts together, with every part indexed and not. */
+		memset(&r1, 0, sizeof(r1));
+		memset(&r2, 0, sizeof(r2));
+		e1 = sf_parts_lookup(p, pc, &r1, &part);
+		for (i = 0; i < p->n; i++) {
+			saved[i] = p->sec[i].index;
+			p->sec[i].index = NULL;
+		}
+		e2 = sf_parts_lookup(p, pc, &r2, &part);
+		for (i = 0; i < p->n; i++)
+			p->sec[i].index = saved[i];
+		assert_err(e1, e2);
+		assert_memory_equal(&r1, &r2, sizeof(r1));
+	}
+	fclose(f);
+}
+
+/* Every part of FILE's section, with every block size. */
+static void probe_fixture(const char *path)
+{
+	struct sf_input in;
+	struct sf_parts p;
+	char err[512], pcs[1100];
+	void *mem[64];
+	unsigned int k;
+	size_t i;
+
+	if (sf_input_load(path, 0, 0, &in, err, sizeof(err)) != SF_INPUT_OK)
+		fail_msg("%s", err);
+	assert_err(sf_parts_open(&p, in.sec, in.sec_size, in.vaddr), 0);
+	assert_true(p.n <= 64);
+	snprintf(pcs, sizeof(pcs), "%s.pcs", path);
+	for (i = 0; i < p.n; i++) {
+		assert_err(sframe_check(&p.sec[i], NULL), 0);
+		probe_every_size(&p.sec[i]);
+	}
+	for (k = 0; k <= sizeof(some_bits) / sizeof(some_bits[0]); k++) {
+		unsigned int bits = k ? some_bits[k - 1] : SFRAME_INDEX_AUTO;
+		int e = 0;
+
+		for (i = 0; i < p.n; i++)
+			e |= index_with(&p.sec[i], bits, &mem[i]);
+		if (!e)
+			probe_pcs_file(pcs, &p);
+		for (i = 0; i < p.n; i++) {
+			p.sec[i].index = NULL;
+			free(mem[i]);
+		}
+	}
+	sf_parts_free(&p);
+	sf_input_free(&in);
+}
+
+static void test_fixtures(void **state)
+{
+	static const char *const files[] = { "exe", "lib.so", "mixed.so", "static" };
+	struct dirent *de;
+	unsigned int n = 0, i;
+	char path[1024];
+	DIR *d;
+
+	(void)state;
+	d = opendir(fixtures_dir);
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		/* v1-x86_64, ..., lld-x86_64: the sections linkers wrote. */
+		if (!strchr(de->d_name, '-') ||
+		    (de->d_name[0] != 'v' && strncmp(de->d_name, "lld-", 4) != 0))
+			continue;
+		for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			FILE *f;
+
+			snprintf(path, sizeof(path), "%s/%s/%s", fixtures_dir, de->d_name, files[i]);
+			f = fopen(path, "rb");
+			if (!f)
+				continue;
+			fclose(f);
+			probe_fixture(path);
+			n++;
+		}
+	}
+	closedir(d);
+	/* Seven v* folders of exe and lib.so, lld's four files. */
+	assert_true(n >= 18);
+	print_message("%u fixture files, %lu lookups compared\n", n, compared);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_fewer_reads),
+		cmocka_unit_test(test_one_function),
+		cmocka_unit_test(test_large_functions_and_gaps),
+		cmocka_unit_test(test_adjacent_below_section),
+		cmocka_unit_test(test_pcmask),
+		cmocka_unit_test(test_largest_v3_starts),
+		cmocka_unit_test(test_fixtures),
+	};
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_index FIXTURES_DIR\n");
+		return 2;
+	}
+	fixtures_dir = argv[1];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
