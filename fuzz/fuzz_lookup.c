@@ -19,6 +19,10 @@
  *   - the section opened in memory (sframe_open_buffer(), read in place
  *     by its own search) answers every PC exactly as through the callback;
  *   - the k-th read of a lookup failing returns that error unchanged;
+ *   - if sframe_check() accepts the section and a lookup index can be
+ *     built for it (default block size, and one of 2^1 .. 2^62 bytes taken
+ *     from vaddr), every lookup gives the same code and the same row with
+ *     the index as without, through the callback and in memory;
  *   - assume-mask build: on accepted sections the same as above; on the
  *     others only memory safety (the bounded reads) and no read error.
  */
@@ -74,6 +78,56 @@ static void check_row(const struct sframe_section *sec, uint64_t pc, const struc
 	FZ_ASSERT(row->fre.num_words <= SFRAME_MAX_WORDS);
 	FZ_ASSERT_ERR(sframe_fre_rules(sec, &row->fde, &row->fre, &rules), 0);
 	fz_assert_rules_eq(&row->rules, &rules);
+}
+
+/* Bigger indexes (small blocks over a wide span) are left out. */
+#define MAX_INDEX_BYTES (1u << 20)
+
+/*
+ * @s indexed with @bits (when it can be): the same answers for @pcs. An
+ * accepted section is refused only for having no FDE or FDEs out of order
+ * without the sorted flag (UNSUPPORTED), or for too many blocks (INVAL).
+ */
+static void index_agrees(struct sframe_section *s, unsigned int bits, const uint64_t *pcs,
+			 size_t n)
+{
+	struct sframe_section plain = *s;
+	struct sframe_row with, without;
+	size_t size, i;
+	void *mem;
+	int ret;
+
+	ret = sframe_index_size(s, bits, &size);
+	if (ret) {
+		FZ_ASSERT(ret == -SFRAME_ERR_UNSUPPORTED || ret == -SFRAME_ERR_INVAL);
+		FZ_ASSERT(ret == -SFRAME_ERR_UNSUPPORTED || bits != SFRAME_INDEX_AUTO);
+		FZ_ASSERT(ret == -SFRAME_ERR_INVAL || s->num_fdes == 0 ||
+			  !(s->flags & SFRAME_F_FDE_SORTED));
+		return;
+	}
+	if (size > MAX_INDEX_BYTES)
+		return;
+	mem = malloc(size);
+	FZ_ASSERT(mem != NULL);
+	FZ_ASSERT_ERR(sframe_index_build(s, bits, mem, size - 1), -SFRAME_ERR_INVAL);
+	ret = sframe_index_build(s, bits, mem, size);
+	if (ret) {
+		FZ_ASSERT_ERR(ret, -SFRAME_ERR_UNSUPPORTED);
+		FZ_ASSERT(!(s->flags & SFRAME_F_FDE_SORTED));
+		free(mem);
+		return;
+	}
+	FZ_ASSERT(s->index == mem);
+	plain.index = NULL;
+	for (i = 0; i < n; i++) {
+		memset(&with, 0, sizeof(with));
+		memset(&without, 0, sizeof(without));
+		ret = sframe_lookup(&plain, pcs[i], &without);
+		FZ_ASSERT_ERR(sframe_lookup(s, pcs[i], &with), ret);
+		FZ_ASSERT(memcmp(&with, &without, sizeof(with)) == 0);
+	}
+	s->index = NULL;
+	free(mem);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -177,6 +231,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FZ_ASSERT_ERR(sframe_lookup(&sec, pc, &row), FZ_INJECTED);
 			FZ_ASSERT(m.failed);
 		}
+	}
+	if (accepted) {
+		unsigned int bits = 1 + (unsigned int)(vaddr >> 58) % SFRAME_INDEX_MAX_BITS;
+
+		m.fail_at = 0;
+		index_agrees(&sec, SFRAME_INDEX_AUTO, pcs, n);
+		index_agrees(&bsec, SFRAME_INDEX_AUTO, pcs, n);
+		index_agrees(&sec, bits, pcs, n);
+		index_agrees(&bsec, bits, pcs, n);
 	}
 	FZ_ASSERT_ERR(sframe_lookup(&sec, vaddr, NULL), -SFRAME_ERR_INVAL);
 	FZ_ASSERT_ERR(sframe_lookup(NULL, vaddr, &row), -SFRAME_ERR_INVAL);
