@@ -518,6 +518,40 @@ static void test_errors(void **state)
 	assert_null(sec.index);
 }
 
+/*
+ * An index of another section attached by hand (the struct copied over
+ * another section's): with another FDE count it is not used, so the
+ * lookups are the section's own. Section A: 3 functions 0x1000 apart from
+ * 0x1000 (4096-byte blocks: block 0 holds FDEs 0 and 1 of A); B: 64
+ * functions 0x40 apart from 0x1000, whose PC 0x1140 (FDE 5) A's index
+ * would send to B's FDEs 0 and 1.
+ */
+static void test_stale_index(void **state)
+{
+	static uint64_t mem[1024];
+	struct sframe_section a;
+	unsigned int j;
+
+	(void)state;
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
+	for (j = 0; j < 3; j++) {
+		sfb_fde(&b, 0x1000 + j * 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		one_row(0, (int)(8 + j));
+	}
+	sfb_open(&b, buf, sizeof(buf), &a, &rd, 0x1000);
+	assert_err(sframe_index_build(&a, 12, mem, sizeof(mem)), 0);
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
+	for (j = 0; j < 64; j++) {
+		sfb_fde(&b, 0x1000 + j * 0x40, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+		one_row(0, 8);
+	}
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	sec.index = a.index;
+	for (j = 0; j < 64; j++)
+		agree_near(&sec, 0x1000 + j * 0x40);
+	sec.index = NULL;
+}
+
 /* The PCs of FILE.pcs (one hex address a line), if there is one. */
 static void probe_pcs_file(const char *path, const struct sf_parts *p)
 {
@@ -629,6 +663,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_fewer_reads),
+		cmocka_unit_test(test_stale_index),
 		cmocka_unit_test(test_one_function),
 		cmocka_unit_test(test_large_functions_and_gaps),
 		cmocka_unit_test(test_adjacent_below_section),

@@ -96,6 +96,8 @@ echo "== lookups"
 for f in real689.so real60000; do
 	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" $peer_arg
 	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --callback
+	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --index
+	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --index --callback
 done
 for v in v1 v2 v3; do
 	run lookup "fixtures/$v-x86_64/lib.so" "fixtures/$v-x86_64/lib.so.pcs" --seconds "$seconds" \

@@ -36,13 +36,16 @@
 
 /* Each command's synopsis and description: its help, and part of the general one. */
 #define LOOKUP_TEXT \
-	"lookup FILE PCS [--callback] [--seconds S] [--vaddr ADDR] [--libsframe LIB]\n" \
+	"lookup FILE PCS [--callback] [--index] [--seconds S] [--vaddr ADDR]\n" \
+	"        [--libsframe LIB]\n" \
 	"        time sframe_lookup() of every PC in the file PCS (one hex PC a line)\n" \
 	"        in FILE's section (as for 'sframe'); print\n" \
 	"        lookup fdes=N pcs=M ns_per_lookup=X reads_per_lookup=Y\n" \
 	"               bytes_per_lookup=Z open_ns=W\n" \
 	"        --callback  read the section through a copying, counting callback\n" \
 	"                    over the file bytes instead of the in-memory reader\n" \
+	"        --index     attach a lookup index (sframe_index_build(), default\n" \
+	"                    block size) first; the line ends index_bytes=N\n" \
 	"        --libsframe LIB  also time GNU libsframe (dlopen'ed) on the same PCs:\n" \
 	"                    peer libsframe ns_per_lookup=X decode_ns=Y ratio=OURS/THEIRS\n"
 #define SCALE_TEXT \
@@ -286,12 +289,47 @@ static void measure_peer(const char *lib, const struct section_src *src,
 }
 
 /*
+ * Attach a lookup index of the default block size to @s, in *@mem (the
+ * caller frees it), of *@bytes bytes. Returns 0 or prints why not.
+ */
+static int attach_index(struct sframe_section *s, void **mem, size_t *bytes)
+{
+	uint64_t t0;
+	int r;
+
+	r = sframe_index_size(s, SFRAME_INDEX_AUTO, bytes);
+	if (!r) {
+		*mem = malloc(*bytes);
+		if (!*mem)
+			r = -ENOMEM;
+	}
+	if (r) {
+		fprintf(stderr, "sframe-bench: cannot index the section: %s\n",
+			r == -ENOMEM ? strerror(ENOMEM) : sframe_strerror(r));
+		return 1;
+	}
+	t0 = bench_now_ns();
+	r = sframe_index_build(s, SFRAME_INDEX_AUTO, *mem, *bytes);
+	if (r) {
+		fprintf(stderr, "sframe-bench: cannot index the section: %s\n", sframe_strerror(r));
+		return 1;
+	}
+	fprintf(stderr, "# index: %u blocks of %llu bytes, built in %llu ns\n", s->index->blocks,
+		1ull << s->index->bits, (unsigned long long)(bench_now_ns() - t0));
+	return 0;
+}
+
+/*
  * Time lookups of @pcs in @src, then count what one pass asks of the read
  * callback, and the heap allocations it makes. Prints the "<label> ..." line.
+ * With @index, both sections get a lookup index first (not counted as heap
+ * allocations of the lookups: the embedder makes it once).
  */
 static int measure_section(const char *label, const struct section_src *src, const uint64_t *pcs,
-			   size_t n, bool callback, double seconds, const char *peer)
+			   size_t n, bool callback, bool index, double seconds, const char *peer)
 {
+	void *imem = NULL, *cmem = NULL;
+	size_t ibytes = 0;
 	struct bench_file_reader reader = { src->file, src->file_size, 0, 0 };
 	struct bench_counter counter;
 	struct sframe_section sec, csec;
@@ -319,6 +357,11 @@ static int measure_section(const char *label, const struct section_src *src, con
 	r = sframe_open(&csec, bench_counting_read, &counter, src->base, src->size, src->vaddr);
 	if (r) {
 		fprintf(stderr, "sframe-bench: cannot open the section: %s\n", sframe_strerror(r));
+		return 1;
+	}
+	if (index && (attach_index(&sec, &imem, &ibytes) || attach_index(&csec, &cmem, &ibytes))) {
+		free(imem);
+		free(cmem);
 		return 1;
 	}
 	counter.reads = 0;
@@ -353,9 +396,12 @@ static int measure_section(const char *label, const struct section_src *src, con
 	bench_time(op_open, &oc, seconds * 0.2, 1, &open_res);
 
 	printf("%s fdes=%" PRIu32 " pcs=%zu ns_per_lookup=%.1f reads_per_lookup=%.2f"
-	       " bytes_per_lookup=%.1f open_ns=%.1f\n",
+	       " bytes_per_lookup=%.1f open_ns=%.1f",
 	       label, sec.num_fdes, n, lookup_res.min_ns, (double)counter.reads / (double)n,
 	       (double)counter.bytes / (double)n, open_res.min_ns);
+	if (index)
+		printf(" index_bytes=%zu", ibytes);
+	printf("\n");
 	fprintf(stderr, "# %s: v%u %s, found=%zu not_found=%zu errors=%zu heap_allocs=%ld"
 		" max_reads=%" PRIu64 " median_ns=%.1f runs=%u open_median_ns=%.1f\n",
 		label, sec.version, callback ? "callback" : "buffer", found, notfound, errors, heap,
@@ -367,6 +413,8 @@ static int measure_section(const char *label, const struct section_src *src, con
 	fflush(stdout);
 	if (peer)
 		measure_peer(peer, src, &sec, pcs, n, seconds);
+	free(imem);
+	free(cmem);
 	return errors ? 1 : 0;
 }
 
@@ -402,7 +450,7 @@ static int load_file(const char *path, bool have_vaddr, uint64_t vaddr, struct s
 static int cmd_lookup(int argc, char **argv)
 {
 	const char *file = NULL, *pcs_path = NULL, *peer = NULL;
-	bool callback = false, have_vaddr = false;
+	bool callback = false, index = false, have_vaddr = false;
 	double seconds = 1;
 	uint64_t vaddr = 0, *pcs;
 	struct section_src src;
@@ -413,6 +461,8 @@ static int cmd_lookup(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--callback") == 0) {
 			callback = true;
+		} else if (strcmp(argv[i], "--index") == 0) {
+			index = true;
 		} else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
 			if (!bench_parse_seconds(argv[++i], &seconds))
 				return usage_error("bad --seconds", argv[i]);
@@ -441,7 +491,7 @@ static int cmd_lookup(int argc, char **argv)
 		sf_input_free(&in);
 		return 2;
 	}
-	status = measure_section("lookup", &src, pcs, n, callback, seconds, peer);
+	status = measure_section("lookup", &src, pcs, n, callback, index, seconds, peer);
 	free(pcs);
 	sf_input_free(&in);
 	return status;
@@ -533,7 +583,7 @@ static int cmd_scale(int argc, char **argv)
 		src.vaddr = syn.vaddr;
 		fprintf(stderr, "# scale: %u functions, %" PRIu64 " rows, section %" PRIu64 " bytes\n",
 			syn.nfuncs, syn.nfres, syn.size);
-		if (measure_section("scale", &src, pcs, npcs, callback, seconds, peer))
+		if (measure_section("scale", &src, pcs, npcs, callback, false, seconds, peer))
 			status = 1;
 		free(pcs);
 		bench_synth_free(&syn);
