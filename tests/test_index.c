@@ -335,6 +335,25 @@ static void test_largest_v3_starts(void **state)
 }
 
 /*
+ * A v3 amd64 section with @flags at address 0 into @s, through the
+ * callback: @n functions of 0x30 bytes with one row each, starting at
+ * @starts[j], or @stride apart from 0x1000 when @starts is NULL.
+ */
+static void build_v3(struct sframe_section *s, uint8_t flags, const uint64_t *starts,
+		     unsigned int n, uint64_t stride)
+{
+	unsigned int j;
+
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, flags, 0);
+	for (j = 0; j < n; j++) {
+		sfb_fde(&b, starts ? starts[j] : 0x1000 + j * stride, 0x30, SFRAME_FRE_TYPE_ADDR1,
+			SFRAME_PC_TYPE_INC);
+		one_row(0, (int)(8 + j % 64));
+	}
+	sfb_open(&b, buf, sizeof(buf), s, &rd, 0x1000);
+}
+
+/*
  * The index is used: with one block per function (AUTO), a lookup among
  * 2048 functions reads at most 2 start fields (the range of a block holds
  * the FDE before it and at most one starting inside it) instead of 11
@@ -348,16 +367,10 @@ static void test_fewer_reads(void **state)
 	void *mem;
 
 	(void)state;
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false,
-		 SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL, 0x400000);
-	for (j = 0; j < 2048; j++) {
-		sfb_fde(&b, 0x401000 + j * 0x40, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-		one_row(0, 8);
-	}
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, SFRAME_F_FDE_SORTED | SFRAME_F_FDE_FUNC_START_PCREL, NULL, 2048, 0x40);
 	assert_err(sframe_check(&sec, NULL), 0);
 	for (j = 0; j < 2048; j += 97) {
-		uint64_t pc = 0x401000 + j * 0x40 + 0x10;
+		uint64_t pc = 0x1000 + j * 0x40 + 0x10;
 
 		sec.index = NULL;
 		rd.calls = 0;
@@ -383,15 +396,9 @@ static void test_fewer_reads(void **state)
 static void test_sizes(void **state)
 {
 	size_t size = 0;
-	unsigned int j;
 
 	(void)state;
-	sfb_init(&b, 2, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
-	for (j = 0; j < 64; j++) {
-		sfb_fde(&b, 0x1000 + j * 0x40, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-		one_row(0, 8);
-	}
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 64, 0x40);
 	assert_err(sframe_index_size(&sec, SFRAME_INDEX_AUTO, &size), 0);
 	assert_int_equal(size, sizeof(struct sframe_index) + 65 * 4);
 	/* 16-byte blocks: 0xfc0 >> 4 = 252 steps, 253 blocks, 254 entries. */
@@ -404,17 +411,13 @@ static void test_sizes(void **state)
 
 static void test_errors(void **state)
 {
+	static const uint64_t down[] = { 0x2000, 0x1000 };
+	static const uint64_t middle[] = { 0x1000, 0x3000, 0x2000, 0x4000 };
 	static uint64_t mem[1024];
 	size_t size = 0;
-	unsigned int j;
 
 	(void)state;
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
-	for (j = 0; j < 8; j++) {
-		sfb_fde(&b, 0x1000 + j * 0x40, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-		one_row(0, 8);
-	}
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 8, 0x40);
 	assert_err(sframe_index_size(&sec, SFRAME_INDEX_AUTO, &size), 0);
 
 	/* Arguments. */
@@ -432,16 +435,11 @@ static void test_errors(void **state)
 	assert_err(sframe_index_build(&sec, 0, mem, size), 0);
 	assert_ptr_equal(sec.index, mem);
 	/* sframe_open() drops it. */
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 8, 0x40);
 	assert_null(sec.index);
 
 	/* 1-byte blocks over 2^40 bytes: more than 2^28 blocks. */
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
-	sfb_fde(&b, 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_fde(&b, 0x1000 + ((uint64_t)1 << 40), 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 2, (uint64_t)1 << 40);
 	assert_err(sframe_check(&sec, NULL), 0);
 	assert_err(sframe_index_size(&sec, 1, &size), -SFRAME_ERR_INVAL);
 	assert_err(sframe_index_build(&sec, 1, mem, sizeof(mem)), -SFRAME_ERR_INVAL);
@@ -452,66 +450,32 @@ static void test_errors(void **state)
 	 * (sframe_check() accepts it), searched linearly, no index; at the
 	 * end (the size query sees it), then in the middle (the build does).
 	 */
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0, 0);
-	sfb_fde(&b, 0x2000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_fde(&b, 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, 0, down, 2, 0);
 	assert_err(sframe_check(&sec, NULL), 0);
 	assert_err(sframe_index_size(&sec, 0, &size), -SFRAME_ERR_UNSUPPORTED);
 	assert_err(sframe_index_build(&sec, 0, mem, sizeof(mem)), -SFRAME_ERR_UNSUPPORTED);
 	assert_null(sec.index);
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0, 0);
-	sfb_fde(&b, 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_fde(&b, 0x3000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_fde(&b, 0x2000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_fde(&b, 0x4000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, 0, middle, 4, 0);
 	assert_err(sframe_check(&sec, NULL), 0);
 	assert_err(sframe_index_size(&sec, 0, &size), 0);
 	assert_err(sframe_index_build(&sec, 0, mem, sizeof(mem)), -SFRAME_ERR_UNSUPPORTED);
 	assert_null(sec.index);
 
 	/* Flagged sorted, no FDE. */
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 0, 0);
 	assert_err(sframe_index_size(&sec, 0, &size), -SFRAME_ERR_UNSUPPORTED);
 
 	/* Flagged sorted, starts decreasing: at the end, then in the middle. */
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
-	sfb_fde(&b, 0x2000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_fde(&b, 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, SFRAME_F_FDE_SORTED, down, 2, 0);
 	assert_err(sframe_index_size(&sec, 0, &size), -SFRAME_ERR_FDE_ORDER);
 	assert_err(sframe_index_build(&sec, 0, mem, sizeof(mem)), -SFRAME_ERR_FDE_ORDER);
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
-	sfb_fde(&b, 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_fde(&b, 0x3000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_fde(&b, 0x2000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_fde(&b, 0x4000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-	one_row(0, 8);
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, SFRAME_F_FDE_SORTED, middle, 4, 0);
 	assert_err(sframe_index_size(&sec, 0, &size), 0);
 	assert_err(sframe_index_build(&sec, 0, mem, sizeof(mem)), -SFRAME_ERR_FDE_ORDER);
 	assert_null(sec.index);
 
 	/* A read error while building comes back unchanged. */
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
-	for (j = 0; j < 8; j++) {
-		sfb_fde(&b, 0x1000 + j * 0x40, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-		one_row(0, 8);
-	}
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 8, 0x40);
 	rd.fail_at = 5;
 	rd.fail_err = -5;
 	assert_err(sframe_index_build(&sec, 0, mem, sizeof(mem)), -5);
@@ -533,19 +497,9 @@ static void test_stale_index(void **state)
 	unsigned int j;
 
 	(void)state;
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
-	for (j = 0; j < 3; j++) {
-		sfb_fde(&b, 0x1000 + j * 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-		one_row(0, (int)(8 + j));
-	}
-	sfb_open(&b, buf, sizeof(buf), &a, &rd, 0x1000);
+	build_v3(&a, SFRAME_F_FDE_SORTED, NULL, 3, 0x1000);
 	assert_err(sframe_index_build(&a, 12, mem, sizeof(mem)), 0);
-	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
-	for (j = 0; j < 64; j++) {
-		sfb_fde(&b, 0x1000 + j * 0x40, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
-		one_row(0, 8);
-	}
-	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 64, 0x40);
 	sec.index = a.index;
 	for (j = 0; j < 64; j++)
 		agree_near(&sec, 0x1000 + j * 0x40);
