@@ -359,6 +359,7 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 	uint64_t rel;
 	int64_t target;
 	uint32_t index = 0, base, n;
+	bool sorted;
 	int ret;
 
 	if (!sec || !row || !sec->read)
@@ -366,11 +367,18 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 	/* Until a function is found, say so: callers tell gaps from empty FDEs. */
 	row->fde.index = SFRAME_NO_INDEX;
 	target = pc_offset(sec, pc);
-	/* An index narrows the search to a range (sframe_index.c says why). */
+	sorted = sec->flags & SFRAME_F_FDE_SORTED;
+	base = 0;
+	n = sec->num_fdes;
+	/*
+	 * An index narrows either search to a range of FDEs, searched by
+	 * halving (sframe_index.c says why). (One call of search_sorted():
+	 * inline, it adds no frame to a lookup's stack.)
+	 */
 	if (sec->index && sf_index_range(sec, target, &base, &n))
+		sorted = true;
+	if (sorted)
 		ret = search_sorted(sec, target, base, n, &index);
-	else if (sec->flags & SFRAME_F_FDE_SORTED)
-		ret = search_sorted(sec, target, 0, sec->num_fdes, &index);
 	else
 		ret = search_linear(sec, target, &index);
 	if (ret)
