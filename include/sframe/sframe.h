@@ -519,6 +519,9 @@ int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *
  * the repetition size. v1 sections have no repetition size: on amd64 (the
  * only ABI whose v1 linker output has PCMASK FDEs, for 16-byte PLT entries)
  * a v1 PCMASK FDE repeats every 16 bytes; on other ABIs it is unsupported.
+ * With a lookup index attached (@sec->index, sframe_index_build()), either
+ * search runs over the few FDEs the index gives for @pc, with the same
+ * result and row.
  *
  * Damage fails only the lookups that reach it: an FDE that cannot be
  * decoded fails the PCs inside its function (by the start and size of its
