@@ -83,15 +83,6 @@ static const char *main_executable(const struct sf_core *c)
 	return c->nmaps ? c->maps[0].name : NULL;
 }
 
-static void hex(char *out, const unsigned char *id, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[2 * len] = '\0';
-}
-
 /*
  * The core's copy of the first page of the file @name (its mapping at file
  * offset 0): its bytes there, 0 when the core does not hold it.
@@ -133,9 +124,9 @@ static void compare_build_id(const struct core_run *run, struct sf_proc_file *f,
 	if (sf_elf_build_id(f->in.file, f->in.file_size, &have, &have_len)) {
 		if (have_len == want_len && memcmp(have, want, want_len) == 0)
 			return;
-		hex(found, have, have_len);
+		sf_build_id_hex(found, have, have_len);
 	}
-	hex(dumped, want, want_len);
+	sf_build_id_hex(dumped, want, want_len);
 	sf_input_free(&f->in);
 	f->loaded = false;
 	snprintf(f->why, sizeof(f->why), "%.100s is not the file the core mapped (build id %.40s, "

@@ -479,14 +479,6 @@ static int add_recorded_id(struct run *run, const char *path, const unsigned cha
 	return 0;
 }
 
-static void hex(char *out, const unsigned char *id, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		snprintf(out + 2 * i, 3, "%02x", id[i]);
-}
-
 /*
  * A file whose build id is not the recorded one was rebuilt or replaced
  * since: its symbols and SFrame rows would describe other code. Unload it.
@@ -505,9 +497,9 @@ static void check_build_id(const struct run *run, struct sf_proc_file *f, const 
 		/* perf keeps at most 20 bytes of a longer id. */
 		if (len >= want->len && memcmp(id, want->id, want->len) == 0)
 			return;
-		hex(h2, id, len);
+		sf_build_id_hex(h2, id, len);
 	}
-	hex(h1, want->id, want->len);
+	sf_build_id_hex(h1, want->id, want->len);
 	sf_input_free(&f->in);
 	f->loaded = false;
 	snprintf(f->why, sizeof(f->why), "%.120s is not the file recorded (build id %.40s, recorded %.40s)",
@@ -536,7 +528,7 @@ static const char *cache_path(const struct run *run, const char *path, char *buf
 		leaf = "vdso";
 	else if (path[0] != '/')
 		return NULL;
-	hex(h, id->id, id->len);
+	sf_build_id_hex(h, id->id, id->len);
 	if ((size_t)snprintf(buf, len, "%s/.build-id/%.2s/%s/%s", run->buildid_dir, h, h + 2,
 			     leaf) >= len)
 		return NULL;

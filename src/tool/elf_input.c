@@ -1555,6 +1555,18 @@ uint16_t sf_elf_machine(const unsigned char *file, size_t size)
 	return ef.machine;
 }
 
+void sf_build_id_hex(char *out, const unsigned char *id, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		out[2 * i] = digits[id[i] >> 4];
+		out[2 * i + 1] = digits[id[i] & 15];
+	}
+	out[2 * len] = '\0';
+}
+
 bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char **id,
 		     size_t *len)
 {

@@ -284,6 +284,14 @@ bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char
 		     size_t *len);
 
 /**
+ * sf_build_id_hex() - a build id in lowercase hex, as paths and tools name it.
+ * @out: 2 * @len + 1 bytes: the digits, then a NUL.
+ * @id: the id's bytes.
+ * @len: their number.
+ */
+void sf_build_id_hex(char *out, const unsigned char *id, size_t len);
+
+/**
  * sf_notes_build_id() - the GNU build id in a sequence of ELF notes (such
  * as /sys/kernel/notes, the running kernel's).
  * @notes: the notes.

@@ -510,20 +510,17 @@ static int foreign_root(pid_t pid, char *note, size_t notelen)
  */
 static void load_debug_symbols(const struct sf_image_set *set, struct sf_proc_file *f)
 {
-	char path[PATH_MAX + 2 * SF_BUILD_ID_MAX], err[512];
+	char path[PATH_MAX + 2 * SF_BUILD_ID_MAX + 32], h[2 * SF_BUILD_ID_MAX + 1], err[512];
 	const unsigned char *id, *dbg_id;
 	struct sf_elf_info info;
-	size_t len, dbg_len, i;
-	int n;
+	size_t len, dbg_len;
 
 	if (f->info.has_symtab || !sf_elf_build_id(f->in.file, f->in.file_size, &id, &len) ||
 	    len < 2)
 		return;
-	n = snprintf(path, sizeof(path), "%.*s/.build-id/%02x/", PATH_MAX,
-		     set->debug_dir ? set->debug_dir : SF_DEBUG_DIR, id[0]);
-	for (i = 1; i < len; i++)
-		n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", id[i]);
-	snprintf(path + n, sizeof(path) - (size_t)n, ".debug");
+	sf_build_id_hex(h, id, len);
+	snprintf(path, sizeof(path), "%.*s/.build-id/%.2s/%s.debug", PATH_MAX,
+		 set->debug_dir ? set->debug_dir : SF_DEBUG_DIR, h, h + 2);
 	if (access(path, R_OK) != 0 || sf_input_bytes(path, &f->debug, err, sizeof(err)))
 		return;
 	if (sf_elf_build_id(f->debug.file, f->debug.file_size, &dbg_id, &dbg_len) &&
