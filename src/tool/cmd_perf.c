@@ -538,14 +538,16 @@ static const char *cache_path(const struct run *run, const char *path, char *buf
 /*
  * The places a recorded file is read from, in order: perf's build-id
  * cache, then the path itself (under --symfs DIR: DIR/PATH, then
- * DIR/BASENAME). Returns how many there are in @paths.
+ * DIR/BASENAME). Returns how many there are in @paths; @cached says
+ * whether the first is the cache's.
  */
 static int recorded_paths(const struct run *run, const char *path, char bufs[3][PATH_MAX + 256],
-			  const char *paths[3])
+			  const char *paths[3], bool *cached)
 {
 	int n = 0;
 
 	paths[n] = cache_path(run, path, bufs[n], sizeof(bufs[n]));
+	*cached = paths[n] != NULL;
 	if (paths[n])
 		n++;
 	paths[n] = file_path(run, path, bufs[n], sizeof(bufs[n]), false);
@@ -622,8 +624,8 @@ static void load_recorded_file(struct sf_proc_file *f, const struct sf_map *m, v
 	struct run *run = ctx;
 	char bufs[3][PATH_MAX + 256];
 	const char *paths[3];
-	bool cached = cache_path(run, m->path, bufs[0], sizeof(bufs[0])) != NULL;
-	int i, n = recorded_paths(run, m->path, bufs, paths);
+	bool cached;
+	int i, n = recorded_paths(run, m->path, bufs, paths, &cached);
 
 	if (n == 0) {
 		snprintf(f->why, sizeof(f->why), "the recording holds no copy of %.200s", m->path);
@@ -649,7 +651,8 @@ static uint16_t file_machine(const struct run *run, const char *recorded)
 {
 	char bufs[3][PATH_MAX + 256], err[512];
 	const char *paths[3];
-	int i, n = recorded_paths(run, recorded, bufs, paths);
+	bool cached;
+	int i, n = recorded_paths(run, recorded, bufs, paths, &cached);
 	struct sf_input in;
 	uint16_t machine;
 
