@@ -429,7 +429,8 @@ static void test_errors(void **state)
 	/* Undersized, misaligned: refused, nothing attached. */
 	assert_err(sframe_index_build(&sec, 0, mem, size - 1), -SFRAME_ERR_INVAL);
 	assert_null(sec.index);
-	assert_err(sframe_index_build(&sec, 0, (char *)mem + 4, sizeof(mem) - 4),
+	/* (One byte off: i386 aligns a uint64_t to 4 bytes only.) */
+	assert_err(sframe_index_build(&sec, 0, (char *)mem + 1, sizeof(mem) - 8),
 		   -SFRAME_ERR_INVAL);
 	assert_null(sec.index);
 	assert_err(sframe_index_build(&sec, 0, mem, size), 0);

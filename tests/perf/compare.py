@@ -13,7 +13,10 @@ line of sframe perf's starting with a tab and "#" annotates its sample:
 
 Samples are matched by thread id and time.  Their kernel frames (the
 recorded callchain, named from kallsyms) are compared one by one, the same
-on both sides.  Of perf's user frames the ones compared are those up to and
+on both sides; an entry perf prints as "ffffffffffffffff [unknown]
+([unknown])" (an address of -1 it resolved to nothing, seen on a sample
+taken in the dynamic loader right after an exec) is no frame of either
+kind: it is counted and shown, not compared.  Of perf's user frames the ones compared are those up to and
 including the first frame whose module has no SFrame (no non-empty .sframe
 section in its ELF file on disk): the PC of that frame is still the return
 address the SFrame-described frame below it gives; above it only perf's DWARF
@@ -73,7 +76,10 @@ class Frame:
     def is_kernel(self):
         # Kernel addresses have the top bit set on x86_64 and aarch64;
         # elsewhere (s390x) only the module name tells.
-        return self.dso in KERNEL_DSOS or self.addr >= 1 << 63
+        return (self.dso in KERNEL_DSOS or self.addr >= 1 << 63) and not self.is_unresolved()
+
+    def is_unresolved(self):
+        return self.addr == (1 << 64) - 1 and self.sym == '[unknown]' and self.dso == '[unknown]'
 
 
 class Sample:
@@ -85,7 +91,7 @@ class Sample:
         self.stop = None
 
     def user_frames(self):
-        return [f for f in self.frames if not f.is_kernel()]
+        return [f for f in self.frames if not f.is_kernel() and not f.is_unresolved()]
 
     def kernel_frames(self):
         return [f for f in self.frames if f.is_kernel()]
@@ -230,6 +236,7 @@ class Tally:
         self.identical = 0
         self.kcompared = 0
         self.kidentical = 0
+        self.unresolved = 0
         self.beyond = 0
         self.samples = 0
         self.frames = dict.fromkeys(CLASSES, 0)
@@ -241,6 +248,7 @@ class Tally:
         self.identical += other.identical
         self.kcompared += other.kcompared
         self.kidentical += other.kidentical
+        self.unresolved += other.unresolved
         self.beyond += other.beyond
         self.samples += other.samples
         for c in CLASSES:
@@ -307,6 +315,7 @@ def compare_pair(perf_path, sframe_path, described, show, out):
         su = ss.user_frames()
         classes = []
         pk, sk = ps.kernel_frames(), ss.kernel_frames()
+        t.unresolved += sum(1 for f in ps.frames if f.is_unresolved())
         t.kcompared += max(len(pk), len(sk))
         for i in range(max(len(pk), len(sk))):
             if i < len(pk) and i < len(sk) and pk[i].key() == sk[i].key():
@@ -375,6 +384,8 @@ def main(argv=None, out=sys.stdout):
         if c in total.stops:
             print('  %-32s %7d' % (c, total.stops[c]), file=out)
     print_tally(out, 'total', total)
+    print("perf's unresolved entries (ffffffffffffffff [unknown]), not compared: %d"
+          % total.unresolved, file=out)
     print('kernel frames: %d/%d frames identical (%.2f%%)'
           % (total.kidentical, total.kcompared, percent(total.kidentical, total.kcompared)),
           file=out)

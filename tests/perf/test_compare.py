@@ -114,6 +114,18 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(self.last(out), 'perf-compare: 4/4 frames identical (100.00%)')
         self.assertIn('kernel frames: 1/1 frames identical (100.00%)', out)
 
+    def test_unresolved_entry_not_compared(self):
+        # perf's "ffffffffffffffff [unknown] ([unknown])" (a -1 it resolved
+        # to nothing) is neither a kernel nor a user frame: counted only.
+        bad = ['\tffffffffffffffff [unknown] ([unknown])']
+        rc, out = self.run_compare(sample(11, 1, chain(), kernel=bad),
+                                   sample(11, 1, *sframe_side(chain())))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("perf's unresolved entries (ffffffffffffffff [unknown]), not compared: 1",
+                      out)
+        self.assertIn('kernel frames: 0/0 frames identical', out)
+        self.assertEqual(self.last(out), 'perf-compare: 4/4 frames identical (100.00%)')
+
     def test_kernel_frame_differs(self):
         # A kernel frame named otherwise, and one missing: both counted
         # against the kernel frames, which then fail the run on their own.
