@@ -22,6 +22,10 @@
  *   - libunwind: unw_backtrace() of libunwind.so.8, and _Unwind_Backtrace()
  *     of LLVM's libunwind.so.1, when they can be loaded.
  * Every walk must find the same return addresses, or the command fails.
+ * With --index, the section gets a lookup index of the default block size
+ * first (sframe_index_build()), which every lookup then uses: what the
+ * uncached walks measure (the cached ones look up nothing once warm); their
+ * lines end index_bytes=N.
  *
  * Each timed walk ends with a fence (lfence on x86_64): a walk is timed
  * from its start to its end, as a profiler takes one per sample. Without
@@ -37,7 +41,8 @@
  * fixtures/unwind), walked as "sframe unwind" walks them; then again by
  * sframe_unwind_pcs() with each sample's stack as the window and one cache
  * for all the samples of a program, as a profiler would (the PCs found
- * must add up to the same number of frames).
+ * must add up to the same number of frames). --index gives each fixture's
+ * section a lookup index too.
  */
 #include "bench_unwind.h"
 
@@ -146,6 +151,9 @@ struct inproc {
 	uint32_t timed_n;
 	uint64_t caller_local;		/* a local of the chain's caller: above the chain */
 	struct bench_result b2b_pcs, b2b_fp;	/* sframe-pcs and fp without fences */
+	bool index;			/* --index: the section has a lookup index */
+	void *imem;
+	size_t ibytes;
 };
 
 /* Stack reads for our unwinder: straight from this process's memory. */
@@ -254,6 +262,10 @@ static int inproc_setup(struct inproc *ip, char *err, size_t errlen)
 		snprintf(err, errlen, "own .sframe: %s", sframe_strerror(r));
 		return -1;
 	}
+	if (ip->index && bench_attach_index(&ip->sec, &ip->imem, &ip->ibytes)) {
+		snprintf(err, errlen, "own .sframe: no lookup index");
+		return -1;
+	}
 	sframe_modules_init(&ip->mods, ip->slots, SF_MAX_TEXT);
 	for (i = 0; i < ip->info.ntext; i++) {
 		r = sframe_modules_add(&ip->mods, ip->info.text[i].start + bias,
@@ -292,6 +304,7 @@ static void inproc_free(struct inproc *ip)
 	if (ip->unw_handle)
 		dlclose(ip->unw_handle);
 	free(ip->stack_copy);
+	free(ip->imem);
 	sf_elf_info_free(&ip->info);
 	sf_input_free(&ip->in);
 }
@@ -642,7 +655,7 @@ static double per_frame(const struct method_result *m)
 	return m->r.min_ns / m->frames;
 }
 
-static int run_inproc(double seconds)
+static int run_inproc(double seconds, bool index)
 {
 	static struct inproc ip;
 	char err[512];
@@ -654,6 +667,7 @@ static int run_inproc(double seconds)
 	}
 	memset(&ip, 0, sizeof(ip));
 	ip.seconds = seconds;
+	ip.index = index;
 	if (inproc_setup(&ip, err, sizeof(err))) {
 		printf("unwind inproc skipped: %s\n", err);
 		inproc_free(&ip);
@@ -672,6 +686,8 @@ static int run_inproc(double seconds)
 			/* (The counter does not see into the peers' libraries.) */
 			if (m->heap >= 0 && i <= M_FP)
 				printf(" heap_allocs=%ld", m->heap);
+			if (ip.index && i == M_SFRAME)
+				printf(" index_bytes=%zu", ip.ibytes);
 			printf("\n");
 			fprintf(stderr, "# unwind %s: median ns_per_frame=%.2f runs=%u\n", method_name[i],
 				m->r.median_ns / m->frames, m->r.runs);
@@ -712,6 +728,7 @@ struct offline {
 	uint64_t frames;
 	struct sframe_unwind_cache cache;
 	struct sframe_cache_entry centries[CACHE_ENTRIES];
+	size_t ibytes;			/* its lookup index's size; 0: none */
 };
 
 /*
@@ -763,7 +780,10 @@ static uint64_t op_offline(void *ctx, uint64_t first, uint64_t count)
 	return acc;
 }
 
-/* Heap calls of one pass, then the timing; one line "unwind LABEL fixture=NAME ...". */
+/*
+ * Heap calls of one pass, then the timing; one line "unwind LABEL
+ * fixture=NAME ...", ending index_bytes=N when the section has an index.
+ */
 static void time_offline(struct offline *o, const char *label, const char *name, bench_op_fn op,
 			 double seconds)
 {
@@ -780,13 +800,16 @@ static void time_offline(struct offline *o, const char *label, const char *name,
 	       res.min_ns / (double)o->frames);
 	if (heap >= 0)
 		printf(" heap_allocs=%ld", heap);
+	if (o->ibytes)
+		printf(" index_bytes=%zu", o->ibytes);
 	printf("\n");
 	fprintf(stderr, "# %s %s: median ns_per_frame=%.2f runs=%u\n", label, name,
 		res.median_ns / (double)o->frames, res.runs);
 }
 
-static int offline_one(const char *dir, const char *name, double seconds)
+static int offline_one(const char *dir, const char *name, double seconds, bool index)
 {
+	void *imem = NULL;
 	struct offline o;
 	struct sf_snapshot snap;
 	char path[4096], err[512];
@@ -808,6 +831,10 @@ static int offline_one(const char *dir, const char *name, double seconds)
 		fprintf(stderr, "sframe-bench: %s\n", err);
 		sf_target_free(&o.t);
 		return 1;
+	}
+	if (index && o.t.has_sframe && bench_attach_index(&o.t.sec, &imem, &o.ibytes)) {
+		status = 1;
+		goto out;
 	}
 	for (;;) {
 		if (o.n == cap) {
@@ -853,6 +880,7 @@ static int offline_one(const char *dir, const char *name, double seconds)
 	fprintf(stderr, "# offline-cached %s: cache hits=%" PRIu64 " misses=%" PRIu64 "\n", name,
 		o.cache.hits, o.cache.misses);
 out:
+	free(imem);
 	free(o.samples);
 	sf_snapshot_close(&snap);
 	sf_target_free(&o.t);
@@ -911,7 +939,7 @@ int bench_cmd_unwind(int argc, char **argv)
 	const char *fixtures = "fixtures";
 	char dir[4096], *names[64];
 	double seconds = 1;
-	bool inproc = true, offline = true;
+	bool inproc = true, offline = true, index = false;
 	size_t n = 0, k;
 	int i, status = 0;
 
@@ -927,6 +955,8 @@ int bench_cmd_unwind(int argc, char **argv)
 			offline = false;
 		} else if (strcmp(argv[i], "--no-inproc") == 0) {
 			inproc = false;
+		} else if (strcmp(argv[i], "--index") == 0) {
+			index = true;
 		} else {
 			fprintf(stderr, "sframe-bench: unwind: unknown argument '%s'\n", argv[i]);
 			return 2;
@@ -939,10 +969,10 @@ int bench_cmd_unwind(int argc, char **argv)
 		if (status)
 			return status;
 	}
-	if (inproc && run_inproc(seconds))
+	if (inproc && run_inproc(seconds, index))
 		status = 1;
 	for (k = 0; k < n; k++) {
-		if (offline_one(dir, names[k], seconds))
+		if (offline_one(dir, names[k], seconds, index))
 			status = 1;
 		free(names[k]);
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * bench_util.c - clock, timing loop, random numbers, counting readers.
+ * bench_util.c - clock, timing loop, random numbers, counting readers, the
+ * lookup index.
  */
 #include "bench_util.h"
 
@@ -266,4 +267,31 @@ fail:
 	fclose(f);
 	free(v);
 	return -1;
+}
+
+int bench_attach_index(struct sframe_section *s, void **mem, size_t *bytes)
+{
+	uint64_t t0;
+	int r;
+
+	r = sframe_index_size(s, SFRAME_INDEX_AUTO, bytes);
+	if (!r) {
+		*mem = malloc(*bytes);
+		if (!*mem)
+			r = -ENOMEM;
+	}
+	if (r) {
+		fprintf(stderr, "sframe-bench: cannot index the section: %s\n",
+			r == -ENOMEM ? strerror(ENOMEM) : sframe_strerror(r));
+		return 1;
+	}
+	t0 = bench_now_ns();
+	r = sframe_index_build(s, SFRAME_INDEX_AUTO, *mem, *bytes);
+	if (r) {
+		fprintf(stderr, "sframe-bench: cannot index the section: %s\n", sframe_strerror(r));
+		return 1;
+	}
+	fprintf(stderr, "# index: %u blocks of %llu bytes, built in %llu ns\n", s->index->blocks,
+		1ull << s->index->bits, (unsigned long long)(bench_now_ns() - t0));
+	return 0;
 }

@@ -2,7 +2,8 @@
 /*
  * bench_util.h - what every sframe-bench command shares: a clock, a timing
  * loop that repeats short runs and reports their median, a seeded random
- * generator, counting read callbacks and a heap-allocation counter.
+ * generator, counting read callbacks, a heap-allocation counter and the
+ * lookup index of lookup --index and unwind --index.
  */
 #ifndef SFRAME_TOOL_BENCH_UTIL_H
 #define SFRAME_TOOL_BENCH_UTIL_H
@@ -120,5 +121,12 @@ bool bench_parse_hex(const char *s, uint64_t *out);
 
 /* Parse a positive decimal number of seconds; false when malformed. */
 bool bench_parse_seconds(const char *s, double *out);
+
+/*
+ * Attach a lookup index of the default block size (SFRAME_INDEX_AUTO) to
+ * @s, in *@mem (malloc'ed: the caller frees it), of *@bytes bytes. Returns
+ * 0, or 1 with a message on stderr.
+ */
+int bench_attach_index(struct sframe_section *s, void **mem, size_t *bytes);
 
 #endif /* SFRAME_TOOL_BENCH_UTIL_H */

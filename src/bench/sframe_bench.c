@@ -55,9 +55,13 @@
 	"        (up to --max), one line per size\n"
 #define UNWIND_TEXT \
 	"unwind [--seconds S] [--fixtures DIR] [--no-inproc] [--no-offline]\n" \
+	"        [--index]\n" \
 	"        in-process: a 32-frame chain built with SFrame, walked by sframe,\n" \
 	"        frame pointers, libgcc and libunwind; offline: every sample of\n" \
-	"        DIR/unwind/* (default DIR: fixtures, in the current directory)\n"
+	"        DIR/unwind/* (default DIR: fixtures, in the current directory)\n" \
+	"        --index     attach a lookup index (default block size) to each\n" \
+	"                    section first, for the uncached walks; their lines\n" \
+	"                    end index_bytes=N\n"
 #define PCS_TEXT \
 	"pcs FILE N [--seed S] [--vaddr ADDR]\n" \
 	"        print N random PCs inside FILE's functions\n"
@@ -289,37 +293,6 @@ static void measure_peer(const char *lib, const struct section_src *src,
 }
 
 /*
- * Attach a lookup index of the default block size to @s, in *@mem (the
- * caller frees it), of *@bytes bytes. Returns 0 or prints why not.
- */
-static int attach_index(struct sframe_section *s, void **mem, size_t *bytes)
-{
-	uint64_t t0;
-	int r;
-
-	r = sframe_index_size(s, SFRAME_INDEX_AUTO, bytes);
-	if (!r) {
-		*mem = malloc(*bytes);
-		if (!*mem)
-			r = -ENOMEM;
-	}
-	if (r) {
-		fprintf(stderr, "sframe-bench: cannot index the section: %s\n",
-			r == -ENOMEM ? strerror(ENOMEM) : sframe_strerror(r));
-		return 1;
-	}
-	t0 = bench_now_ns();
-	r = sframe_index_build(s, SFRAME_INDEX_AUTO, *mem, *bytes);
-	if (r) {
-		fprintf(stderr, "sframe-bench: cannot index the section: %s\n", sframe_strerror(r));
-		return 1;
-	}
-	fprintf(stderr, "# index: %u blocks of %llu bytes, built in %llu ns\n", s->index->blocks,
-		1ull << s->index->bits, (unsigned long long)(bench_now_ns() - t0));
-	return 0;
-}
-
-/*
  * Time lookups of @pcs in @src, then count what one pass asks of the read
  * callback, and the heap allocations it makes. Prints the "<label> ..." line.
  * With @index, both sections get a lookup index first (not counted as heap
@@ -359,7 +332,8 @@ static int measure_section(const char *label, const struct section_src *src, con
 		fprintf(stderr, "sframe-bench: cannot open the section: %s\n", sframe_strerror(r));
 		return 1;
 	}
-	if (index && (attach_index(&sec, &imem, &ibytes) || attach_index(&csec, &cmem, &ibytes))) {
+	if (index && (bench_attach_index(&sec, &imem, &ibytes) ||
+		      bench_attach_index(&csec, &cmem, &ibytes))) {
 		free(imem);
 		free(cmem);
 		return 1;
