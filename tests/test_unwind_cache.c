@@ -97,6 +97,26 @@ static void assert_links(const struct sframe_cache_entry *e, int n, const uint64
 }
 
 /*
+ * The walks of amd64_three_frames() with a cache of 256 entries @e (@c)
+ * and the stack as a window: @x receives the expected frames, @pcs their
+ * PCs.
+ */
+static void guesses_setup(struct xf *x, uint64_t *pcs, struct sframe_unwind_cache *c,
+			  struct sframe_cache_entry *e)
+{
+	uint32_t i;
+
+	amd64_three_frames_expect(x, X_START_RA);
+	for (i = 0; i < 4; i++)
+		pcs[i] = x[i].pc;
+	assert_err(sframe_unwind_cache_init(c, e, 256), 0);
+	u.cache = c;
+	u.stack_data = stk.mem;
+	u.stack_addr = stk.base;
+	u.stack_len = STK_SIZE;
+}
+
+/*
  * sframe_unwind_pcs() with a cache and a window follows each entry's guess
  * of the next one: wrong guesses (garbage, another PC's entry, the exact
  * entry of the right PC) must change nothing but the time, and be mended.
@@ -113,14 +133,7 @@ static void test_cache_guesses(void **state)
 	int s0, s1, spare;
 
 	(void)state;
-	amd64_three_frames_expect(x, X_START_RA);
-	for (i = 0; i < 4; i++)
-		want[i] = x[i].pc;
-	assert_err(sframe_unwind_cache_init(&c, e, 256), 0);
-	u.cache = &c;
-	u.stack_data = stk.mem;
-	u.stack_addr = stk.base;
-	u.stack_len = STK_SIZE;
+	guesses_setup(x, want, &c, e);
 	for (i = 0; i < 2; i++) {
 		assert_err(sframe_unwind_pcs(&u, &r, pcs, 16, &n), SFRAME_UNWIND_END);
 		assert_int_equal(n, 4);
@@ -163,6 +176,46 @@ static void test_cache_guesses(void **state)
 	assert_int_equal(c.misses, misses);
 	u.cache = NULL;
 	u.stack_data = NULL;
+}
+
+/*
+ * sframe_unwind_stack() with a cache and a window takes the steps the
+ * cache serves as sframe_unwind_pcs() does: it links each entry to the
+ * next frame's and follows the links, wrong ones mended, and every field
+ * of every frame is what the walk from the rows gives (the expected frames
+ * of amd64_three_frames_expect()). The first walk looks every step up;
+ * the others are served whole, the last step (the end) included.
+ */
+static void test_cache_stack_guesses(void **state)
+{
+	struct sframe_regs r = amd64_three_frames(X_START_RA);
+	static struct sframe_cache_entry e[256];
+	struct sframe_unwind_cache c;
+	uint64_t pcs[4];
+	struct xf x[4];
+	uint32_t i;
+	int k;
+
+	(void)state;
+	guesses_setup(x, pcs, &c, e);
+	for (k = 0; k < 4; k++) {
+		/* The last walk: every guess off by one. */
+		if (k == 3)
+			for (i = 0; i < 256; i++)
+				sf_cache_set_next(&e[i], (sf_cache_next(&e[i]) + 1) & 255);
+		memset(fr, 0x5a, sizeof(fr));
+		assert_err(sframe_unwind_stack(&u, &r, fr, 16, &nfr), SFRAME_UNWIND_END);
+		assert_int_equal(nfr, 4);
+		EXPECT_FRAMES(x, 4);
+		if (k > 0)
+			assert_links(e, 256, pcs, 4);
+	}
+	assert_int_equal(c.misses, 4);
+	assert_int_equal(c.hits, 12);
+	u.cache = NULL;
+	u.stack_data = NULL;
+	u.stack_addr = 0;
+	u.stack_len = 0;
 }
 
 /*
@@ -409,6 +462,7 @@ int main(void)
 		T(test_cache_init, setup_amd64),
 		T(test_cache_hits, setup_amd64),
 		T(test_cache_guesses, setup_amd64),
+		T(test_cache_stack_guesses, setup_amd64),
 		T(test_cache_entry_fields, setup_amd64),
 		T(test_cache_insert_shapes, setup_amd64),
 		T(test_cache_insert_placement, setup_amd64),

@@ -698,12 +698,17 @@ static int find_rule(const struct sframe_unwinder *u, const struct sframe_cursor
 	return ret;
 }
 
-/* The module of cache index @index (0: none; NULL also when the table has shrunk). */
-static const struct sframe_module *module_at(const struct sframe_unwinder *u, uint32_t index)
+/*
+ * The module of cache index @index in table @t (0: none; NULL also when
+ * the table has shrunk). (Inline: the cached walk of sframe_unwind_stack()
+ * asks at every change of module.)
+ */
+static SFRAME_ALWAYS_INLINE const struct sframe_module *
+module_at(const struct sframe_module_table *t, uint32_t index)
 {
-	if (index == 0 || !u->modules || index - 1 >= u->modules->count)
+	if (index == 0 || !t || index - 1 >= t->count)
 		return NULL;
-	return &u->modules->slots[index - 1];
+	return &t->slots[index - 1];
 }
 
 /* The cache's index of module @m: 1 + its place in the table, 0 for none. */
@@ -737,7 +742,7 @@ static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 		e = sf_cache_find(cache, c->regs.pc, exact);
 	if (e) {
 		cache->hits++;
-		*mod = module_at(u, sf_cache_module(e));
+		*mod = module_at(u->modules, sf_cache_module(e));
 		if (!sf_cache_rule(e, &rule))
 			return step_no_sframe(u, c);
 	} else {
@@ -768,7 +773,7 @@ int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
 }
 
 /* A new frame; its module is filled in later (see sframe_unwind_stack()). */
-static void frame_from(struct sframe_frame *f, const struct sframe_cursor *c)
+static SFRAME_ALWAYS_INLINE void frame_from(struct sframe_frame *f, const struct sframe_cursor *c)
 {
 	f->pc = c->regs.pc;
 	f->sp = c->regs.sp;
@@ -777,6 +782,18 @@ static void frame_from(struct sframe_frame *f, const struct sframe_cursor *c)
 	f->valid = c->regs.valid;
 	f->flags = c->flags;
 	f->module = NULL;
+}
+
+/*
+ * After a step from frame @f[0] that succeeded: what the step found of
+ * that frame, and the caller as @f[1].
+ */
+static SFRAME_ALWAYS_INLINE void frame_stepped(struct sframe_frame *f,
+					       const struct sframe_cursor *c)
+{
+	f[0].cfa = c->prev_cfa;
+	f[0].flags |= c->prev_flags;
+	frame_from(&f[1], c);
 }
 
 /*
@@ -803,70 +820,41 @@ static int walk_begin(const struct sframe_unwinder *u, const struct sframe_regs 
 	return 0;
 }
 
-int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_regs *regs,
-			struct sframe_frame *frames, uint32_t max, uint32_t *count)
-{
-	struct sframe_cursor c;
-	const struct sframe_module *m;
-	uint32_t n;
-	int ret;
-
-	ret = walk_begin(u, regs, frames != NULL, max, count, &c);
-	if (ret)
-		return ret;
-	frame_from(&frames[0], &c);
-	n = 1;
-	/*
-	 * Each round adds a frame or returns; step() bounds depth. A frame's
-	 * module is the one its step found (from the module table or the
-	 * cache); only a frame no step looked at needs a search of its own.
-	 */
-	while (n < max) {
-		ret = step(u, &c, &m);
-		frames[n - 1].module = ret == -SFRAME_ERR_DEPTH ?
-			sframe_modules_find(u->modules, frames[n - 1].pc) : m;
-		if (ret) {
-			if (ret == -SFRAME_ERR_NOT_FOUND)
-				frames[n - 1].flags |= SFRAME_FRAME_NO_SFRAME;
-			frames[n - 1].flags |= c.flags & SFRAME_FRAME_NO_SFRAME;
-			*count = n;
-			return ret;
-		}
-		frames[n - 1].cfa = c.prev_cfa;
-		frames[n - 1].flags |= c.prev_flags;
-		frame_from(&frames[n], &c);
-		n++;
-	}
-	frames[n - 1].module = sframe_modules_find(u->modules, frames[n - 1].pc);
-	*count = n;
-	return SFRAME_UNWIND_FULL;
-}
-
 /*
- * The steps of sframe_unwind_pcs() that the cache serves: apply_rule() on
- * a copy of the cursor that nothing takes the address of (so it stays in
- * registers), one store per frame, and each next entry found through the
- * last one's guess (sf_cache_follow()): the next rule is loaded while the
- * return address is still on its way. sf_cache_rule()'s constant mask
- * leaves out the branches of apply_rule() no cached rule takes.
+ * The steps of sframe_unwind_pcs() and sframe_unwind_stack() that the
+ * cache serves: apply_rule() on a copy of the cursor that nothing takes
+ * the address of (so it stays in registers), the frame's stores, and each
+ * next entry found through the last one's guess (sf_cache_follow()): the
+ * next rule is loaded while the return address is still on its way.
+ * sf_cache_rule()'s constant mask leaves out the branches of apply_rule()
+ * no cached rule takes.
+ *
+ * Fills either @pcs (a PC per frame) or @frames (the other is NULL, a
+ * constant in each copy), as the full walks do from index @n on; a frame
+ * gets its module from the entry of its step (as step() gives it), also
+ * when that step ends the walk. (Callers mostly share their callee's
+ * module: the table is read when the entry's module differs from the
+ * last, which took a tenth of the time per frame otherwise.)
  *
  * The caller checked lean_window(). Stops, the cursor at the last frame
  * reached, at the first frame the
  * cache does not serve (no entry, or no SFrame there), that the lean step
  * declines, or at the depth bound, all for step() to take; *@res receives
  * the result of a step that ended the walk (END or an error), else 0.
- * Returns the new number of PCs. @plain: the stack is little-endian and
+ * Returns the new number of frames. @plain: the stack is little-endian and
  * the caller's SP is the CFA.
  */
-static SFRAME_ALWAYS_INLINE uint32_t cached_pcs(const struct sframe_unwinder *u,
-						struct sframe_cursor *cursor, uint64_t *pcs,
-						uint32_t n, uint32_t max, int *res, bool plain)
+static SFRAME_ALWAYS_INLINE uint32_t cached_steps(const struct sframe_unwinder *u,
+						  struct sframe_cursor *cursor, uint64_t *pcs,
+						  struct sframe_frame *frames, uint32_t n,
+						  uint32_t max, int *res, bool plain)
 {
 	struct sframe_unwind_cache *const cache = u->cache;
 	const uint32_t max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
 	struct sframe_cursor c = *cursor;
 	struct sframe_cache_entry *e = NULL;
-	uint64_t *out = pcs + n, *end = out;
+	uint32_t k = n, end = n, mod_index = 0;
+	const struct sframe_module *mod = NULL;
 	struct unwind_rule r;
 	struct walk w;
 	int ret = 0;
@@ -883,7 +871,7 @@ static SFRAME_ALWAYS_INLINE uint32_t cached_pcs(const struct sframe_unwinder *u,
 		e = sf_cache_find(cache, c.regs.pc, exact_pc(c.flags));
 	if ((c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) != (SFRAME_REG_SP | SFRAME_REG_FP))
 		e = NULL;
-	while (e && out < end && sf_cache_rule(e, &r)) {
+	while (e && k < end && sf_cache_rule(e, &r)) {
 		/*
 		 * What a lean step from a cached rule leaves in these fields
 		 * (commit()), FP known as it was: stated here, so that the
@@ -897,22 +885,33 @@ static SFRAME_ALWAYS_INLINE uint32_t cached_pcs(const struct sframe_unwinder *u,
 		c.regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
 		c.sigctx = 0;
 		c.prev_flags = 0;
+		if (frames) {
+			if (sf_cache_module(e) != mod_index) {
+				mod_index = sf_cache_module(e);
+				mod = module_at(u->modules, mod_index);
+			}
+			frames[k - 1].module = mod;
+		}
 		ret = apply_rule(&w, &c, &r);
 		if (ret)
 			break;
-		*out++ = c.regs.pc;
+		if (frames)
+			frame_stepped(&frames[k - 1], &c);
+		else
+			pcs[k] = c.regs.pc;
+		k++;
 		e = sf_cache_follow(cache, e, c.regs.pc);
 	}
-	if (out != pcs + n)
+	if (k != n)
 		*cursor = c;
 	/* (A step that ended the walk from the cache was served by it too.) */
-	cache->hits += (uint64_t)(out - (pcs + n)) + (ret != 0 && ret != STEP_DECLINED);
+	cache->hits += (uint64_t)(k - n) + (ret != 0 && ret != STEP_DECLINED);
 	*res = ret == STEP_DECLINED ? 0 : ret;
-	return (uint32_t)(out - pcs);
+	return k;
 }
 
 /*
- * cached_pcs() for the ABIs whose stack is little-endian and whose
+ * cached_steps() for the ABIs whose stack is little-endian and whose
  * caller's SP is the CFA (amd64, aarch64), both facts then constants: the
  * byte swap and the bias test took a tenth of the time per frame. (Out of
  * line, as is the other copy: sframe_unwind_pcs()'s own frame stays small
@@ -922,15 +921,76 @@ static SFRAME_NOINLINE uint32_t cached_pcs_plain(const struct sframe_unwinder *u
 						 struct sframe_cursor *cursor, uint64_t *pcs,
 						 uint32_t n, uint32_t max, int *res)
 {
-	return cached_pcs(u, cursor, pcs, n, max, res, true);
+	return cached_steps(u, cursor, pcs, NULL, n, max, res, true);
 }
 
 static SFRAME_NOINLINE uint32_t cached_pcs_any(const struct sframe_unwinder *u,
 					       struct sframe_cursor *cursor, uint64_t *pcs,
 					       uint32_t n, uint32_t max, int *res)
 {
-	return cached_pcs(u, cursor, pcs, n, max, res, false);
+	return cached_steps(u, cursor, pcs, NULL, n, max, res, false);
 }
+
+/* The same for sframe_unwind_stack(), both copies in one function. */
+static SFRAME_NOINLINE uint32_t cached_frames(const struct sframe_unwinder *u,
+					      struct sframe_cursor *cursor,
+					      struct sframe_frame *frames, uint32_t n, uint32_t max,
+					      int *res)
+{
+	const struct unwind_abi *abi = unwind_abi_of(u->abi);
+
+	return !abi->stack_be && !abi->sp_bias ?
+		cached_steps(u, cursor, NULL, frames, n, max, res, true) :
+		cached_steps(u, cursor, NULL, frames, n, max, res, false);
+}
+
+int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_regs *regs,
+			struct sframe_frame *frames, uint32_t max, uint32_t *count)
+{
+	struct sframe_cursor c;
+	const struct sframe_module *m;
+	uint32_t n;
+	bool lean;
+	int ret;
+
+	ret = walk_begin(u, regs, frames != NULL, max, count, &c);
+	if (ret)
+		return ret;
+	lean = u->cache && lean_window(u);
+	frame_from(&frames[0], &c);
+	n = 1;
+	/*
+	 * Each round adds a frame or returns; step() bounds depth. A frame's
+	 * module is the one its step found (from the module table or the
+	 * cache); only a frame no step looked at needs a search of its own.
+	 */
+	while (n < max) {
+		ret = 0;
+		if (lean) {
+			n = cached_frames(u, &c, frames, n, max, &ret);
+			if (n >= max)
+				break;
+		}
+		if (!ret) {
+			ret = step(u, &c, &m);
+			frames[n - 1].module = ret == -SFRAME_ERR_DEPTH ?
+				sframe_modules_find(u->modules, frames[n - 1].pc) : m;
+		}
+		if (ret) {
+			if (ret == -SFRAME_ERR_NOT_FOUND)
+				frames[n - 1].flags |= SFRAME_FRAME_NO_SFRAME;
+			frames[n - 1].flags |= c.flags & SFRAME_FRAME_NO_SFRAME;
+			*count = n;
+			return ret;
+		}
+		frame_stepped(&frames[n - 1], &c);
+		n++;
+	}
+	frames[n - 1].module = sframe_modules_find(u->modules, frames[n - 1].pc);
+	*count = n;
+	return SFRAME_UNWIND_FULL;
+}
+
 
 int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 		      uint64_t *pcs, uint32_t max, uint32_t *count)
