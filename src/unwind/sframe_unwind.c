@@ -91,9 +91,13 @@ static SFRAME_ALWAYS_INLINE bool window_read(const struct walk *w, uint64_t addr
 	return false;
 }
 
-/* A stack read the window cannot serve (out of line: rare, and at every read). */
-static SFRAME_NOINLINE int read_callback(const struct sframe_unwinder *u, bool be,
-					  uint64_t addr, uint64_t *val)
+/*
+ * A stack read the window cannot serve. (Inline: without a window, every
+ * read of a walk comes here, and a call of its own around the callback's
+ * showed in the time per frame; lean steps decline before it.)
+ */
+static inline int read_callback(const struct sframe_unwinder *u, bool be, uint64_t addr,
+				uint64_t *val)
 {
 	uint8_t b[8];
 	int ret;
@@ -568,7 +572,8 @@ static inline bool exact_pc(uint32_t frame_flags)
  * Find the row for the current frame's PC, and the section it came from.
  * *@mod receives the module of the PC itself, the frame's: a return
  * address is looked up at PC - 1, which lies in another module when the
- * call was the last instruction of its module.
+ * call was the last instruction of its module. On entry, *@mod is a guess
+ * at the module of PC - 1 (the last frame's, in a walk) or NULL.
  */
 static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor *c,
 		    struct sframe_row *row, const struct sframe_section **sec,
@@ -581,8 +586,12 @@ static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor 
 	 * instruction of its function (noreturn callees): look up PC - 1.
 	 */
 	const uint64_t at = !exact && pc > 0 ? pc - 1 : pc;
-	const struct sframe_module *m = sframe_modules_find(u->modules, at);
+	const struct sframe_module *m = *mod;
 	int ret;
+
+	/* (Modules do not overlap: the one that holds @at is the search's answer.) */
+	if (!m || at < m->start || at >= m->end)
+		m = sframe_modules_find(u->modules, at);
 
 	*mod = at == pc || (m && pc < m->end) ? m : sframe_modules_find(u->modules, pc);
 	*sec = m ? m->sec : NULL;
@@ -673,7 +682,8 @@ static void rule_from_row(const struct unwind_abi *abi, const struct sframe_row 
 /*
  * The rule for the current frame's PC from its row: 0 (a rule, or the end
  * of the stack as a rule), ROWLESS_SIGNAL, -SFRAME_ERR_NOT_FOUND (no
- * SFrame for this PC) or another error. *@mod receives the frame's module.
+ * SFrame for this PC) or another error. *@mod receives the frame's module
+ * (on entry, find_row()'s guess).
  */
 static int find_rule(const struct sframe_unwinder *u, const struct sframe_cursor *c,
 		     struct unwind_rule *r, const struct sframe_module **mod)
@@ -721,7 +731,9 @@ static uint32_t module_index(const struct sframe_unwinder *u, const struct sfram
 /*
  * sframe_unwind_step() without the argument checks. *@mod receives the
  * current frame's module, unless the depth bound ends the walk before the
- * step looks at the frame (-SFRAME_ERR_DEPTH).
+ * step looks at the frame (-SFRAME_ERR_DEPTH); on entry it is a guess at
+ * it (find_row()): the walks pass the last frame's module, which saves the
+ * table search for most frames.
  */
 static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 		const struct sframe_module **mod)
@@ -765,7 +777,7 @@ static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 
 int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
 {
-	const struct sframe_module *m;
+	const struct sframe_module *m = NULL;
 
 	if (!usable(u) || !c)
 		return -SFRAME_ERR_INVAL;
@@ -948,7 +960,7 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 			struct sframe_frame *frames, uint32_t max, uint32_t *count)
 {
 	struct sframe_cursor c;
-	const struct sframe_module *m;
+	const struct sframe_module *m = NULL;
 	uint32_t n;
 	bool lean;
 	int ret;
@@ -998,7 +1010,7 @@ int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs 
 	const struct unwind_abi *abi;
 	struct sframe_cursor c;
 	bool lean, plain;
-	const struct sframe_module *m;
+	const struct sframe_module *m = NULL;
 	uint32_t n;
 	int ret;
 
