@@ -1003,7 +1003,6 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 	return SFRAME_UNWIND_FULL;
 }
 
-
 int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 		      uint64_t *pcs, uint32_t max, uint32_t *count)
 {
