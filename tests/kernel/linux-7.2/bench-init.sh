@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
-# init of bench.sh's guests.  Two methods: the static test program without
-# frame pointers with the SFrame walk (knob 1), and its frame-pointer build
-# with the walk off (knob 0).  sfpart (kernel command line) picks the part:
+# init of bench.sh's guests.  Three methods: the static test program without
+# frame pointers with the SFrame walk and its lookup index (sframe: knobs
+# enabled 1, index 1), the same without the index (noindex: enabled 1,
+# index 0), and its frame-pointer build with the SFrame walk off (fp:
+# enabled 0).  sfpart (kernel command line) picks the part:
 #
 # sfpart=sample (default): the program's own system and user time for a
 #   fixed amount of work, unsampled and sampled with perf --call-graph
@@ -32,18 +34,21 @@ rounds=${sfrounds:-5000}
 runs=${sfruns:-5}
 rate=${sfrate:-4000}
 knob=/sys/module/sframe_user/parameters/enabled
+iknob=/sys/module/sframe_user/parameters/index
+methods="sframe noindex fp"
 # No throttling: every sample must be taken at the rate asked for.
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 echo 200000 >/proc/sys/kernel/perf_event_max_sample_rate
 
-# use METHOD: set $prog and the knob for METHOD (sframe or fp).
+# use METHOD: set $prog and the knobs for METHOD (sframe, noindex or fp).
 use() {
-	if [ "$1" = sframe ]; then
-		prog=/sft/bin/prog-static v=1
-	else
-		prog=/sft/bin/prog-static-fp v=0
-	fi
+	case $1 in
+	sframe) prog=/sft/bin/prog-static v=1 i=1 ;;
+	noindex) prog=/sft/bin/prog-static v=1 i=0 ;;
+	*) prog=/sft/bin/prog-static-fp v=0 i=1 ;;
+	esac
 	[ -e "$knob" ] && echo "$v" >"$knob"
+	[ -e "$iknob" ] && echo "$i" >"$iknob"
 }
 # record: one sampled run of $prog into /tmp/b.data; prints its own line.
 record() {
@@ -56,7 +61,7 @@ if [ "$part" = walk ]; then
 	mount -t tracefs nodev "$t"
 	echo unwind_user_faultable sframe_lookup >"$t/set_ftrace_filter"
 	echo 1 >"$t/function_profile_enabled"
-	for method in sframe fp; do
+	for method in $methods; do
 		use "$method"
 		record >/dev/null
 		cat "$t"/trace_stat/function* >"$out/walk-$method.txt"
@@ -70,7 +75,7 @@ if [ "$part" = walk ]; then
 		rm -f /tmp/b.data
 	done
 	echo 0 >"$t/function_profile_enabled"
-	[ -e "$knob" ] && echo 1 >"$knob"
+	use sframe
 	dmesg >"$out/walk-dmesg.txt"
 	echo "done" >"$out/walk-done"
 	sync
@@ -81,7 +86,8 @@ res=$out/results.txt
 : >"$res"
 echo "kernel $(uname -r) rounds $rounds runs $runs rate $rate" >>"$res"
 [ -e "$knob" ] || echo "knob absent" >>"$res"
-for method in sframe fp; do
+[ -e "$iknob" ] || echo "index knob absent" >>"$res"
+for method in $methods; do
 	use "$method"
 	for run in $(seq "$runs"); do
 		line=$("$prog" 0 "$rounds")
@@ -92,7 +98,7 @@ for method in sframe fp; do
 		rm -f /tmp/b.data
 	done
 done
-[ -e "$knob" ] && echo 1 >"$knob"
+use sframe
 dmesg >"$out/dmesg.txt"
 echo "done" >"$out/done"
 sync

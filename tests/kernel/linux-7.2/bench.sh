@@ -12,9 +12,10 @@
 #   guest delivers about 1000, its tick rate).
 #
 # What it runs (bench-init.sh in the guest, part "sample"): prog-static
-# (no frame pointers) with the sframe_user knob at 1, prog-static-fp (the
-# same source with frame pointers) with the knob at 0, RUNS times each
-# without perf and under perf record -e cpu-clock -F RATE --call-graph
+# (no frame pointers) with the sframe_user knobs enabled and index at 1
+# ("sframe": the SFrame walk with the lookup index), the same with index at
+# 0 ("noindex": without it), prog-static-fp (the same source with frame
+# pointers) with enabled at 0 ("fp"), RUNS times each without perf and under perf record -e cpu-clock -F RATE --call-graph
 # fp,defer.  Each run reports its own system and user time (getrusage) and
 # elapsed time; the cost per sample is the mean sampled time less the mean
 # unsampled one, divided by the mean sample count.  The kernel splits a
@@ -22,15 +23,15 @@
 # time" is a statistical estimate; "user+system" is the task's precise run
 # time.  It counts everything a sample costs in the sampled task (the timer
 # interrupt, perf's record, the deferred walk at the return to user space);
-# the difference between the two methods is the walk's.  The guest is
+# the differences between the methods are the walks'.  The guest is
 # emulated (TCG): the figures compare, they are not native times.
 #
 # Then the walk alone (bench-init.sh, part "walk"): a kernel built once more
 # from run.sh's patched tree with ftrace's function profiler
 # (WORKDIR/bzImage-profile) times every call of unwind_user_faultable(),
-# the deferred walk, in the kernel; perf script counts the user frames of
-# each walk. Printed per method: microseconds per walk and per frame, and
-# their ratio.
+# the deferred walk, and of sframe_lookup() in the kernel; perf script
+# counts the user frames of each walk. Printed per method: microseconds per
+# walk and per frame, and their ratios.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 WORKDIR [BZIMAGE]" >&2; exit 2; }
@@ -55,12 +56,16 @@ mkdir -p "$work/logs"
 res=$sft/out/bench/results.txt
 [ -e "$sft/out/bench/done" ] || { tail -30 "$work/logs/qemu-bench.log"; echo "bench.sh: the guest did not finish" >&2; exit 1; }
 echo "kernel: $kernel"
-echo "ran: prog-static (knob 1, SFrame walk) and prog-static-fp (knob 0, frame pointers),"
+echo "ran: prog-static (knob 1: SFrame walk; index 1: sframe, index 0: noindex) and prog-static-fp (knob 0: fp),"
 echo "     $rounds rounds each, $runs runs unsampled and $runs under perf record -e cpu-clock -F $rate --call-graph fp,defer"
 cat "$res"
 status=0
 grep -q "knob absent" "$res" && {
-	echo "NOTE: no /sys/module/sframe_user/parameters/enabled: not the patched kernel, both rows use its one method"
+	echo "NOTE: no /sys/module/sframe_user/parameters/enabled: not the patched kernel, all rows use its one method"
+	status=1
+}
+grep -q "index knob absent" "$res" && {
+	echo "NOTE: no /sys/module/sframe_user/parameters/index: the sframe and noindex rows are the same walk"
 	status=1
 }
 awk '
@@ -75,7 +80,11 @@ awk '
 function per(a, m) { return (a[m, "sampled"] / n[m, "sampled"] - a[m, "base"] / n[m, "base"]) / c[m] }
 END {
 	printf "%-7s %9s | %12s %12s %12s (us per sample, from the means)\n", "method", "samples", "system time", "user+system", "elapsed"
-	for (m in seen) {
+	nm = split("sframe noindex fp", order)
+	for (j = 1; j <= nm; j++) {
+		m = order[j]
+		if (!(m in seen))
+			continue
 		c[m] = smp[m, "sampled"] / n[m, "sampled"]
 		if (!c[m]) { printf "%-7s no samples\n", m; continue }
 		s_[m] = per(sys, m); u_[m] = per(cpu, m); w_[m] = per(wall, m)
@@ -86,11 +95,17 @@ END {
 		sd[m] = sqrt(cpu2[m, "base"] / n[m, "base"] - mb * mb)
 		noise[m] = sd[m] * sqrt(2 / n[m, "base"]) / c[m]
 	}
-	for (m in seen)
-		if (c[m])
+	for (j = 1; j <= nm; j++) {
+		m = order[j]
+		if ((m in seen) && c[m])
 			printf "%-7s user+system per sample: %.2f +- %.2f us (unsampled runs spread %.0f us)\n", m, u_[m], noise[m], sd[m]
+	}
 	if (("sframe" in seen) && ("fp" in seen) && u_["fp"] > 0)
-		printf "SFrame / frame pointers, user+system time per sample: %.2fx\n", u_["sframe"] / u_["fp"]
+		printf "SFrame with index / frame pointers, user+system time per sample: %.2fx\n", u_["sframe"] / u_["fp"]
+	if (("noindex" in seen) && ("fp" in seen) && u_["fp"] > 0)
+		printf "SFrame without index / frame pointers, user+system time per sample: %.2fx\n", u_["noindex"] / u_["fp"]
+	if (("noindex" in seen) && ("sframe" in seen) && u_["noindex"] > 0)
+		printf "SFrame with index / without, user+system time per sample: %.2fx\n", u_["sframe"] / u_["noindex"]
 }' "$res"
 if grep -E 'Oops|BUG|WARNING|general protection' "$sft/out/bench/dmesg.txt"; then
 	echo "bench.sh: the kernel log has the lines above" >&2
@@ -127,30 +142,48 @@ echo
 echo "kernel: $pkernel (function profiler on unwind_user_faultable)"
 echo "ran: the same programs and knob settings, one run each under perf record -F $rate --call-graph fp,defer"
 # The profiler's rows, one table per CPU: "unwind_user_faultable HIT TIME us
-# AVG us S2 us", counted from before the first program: the second
-# program's are the difference.
+# AVG us S2 us", counted from before the first program: each later
+# program's are the difference from the one before.
 walk_sums() {
 	awk -v fn="${2:-unwind_user_faultable}" '$1 == fn {
 		hit += $2; t = $3; if ($4 == "ms") t *= 1000; if ($4 == "ns") t /= 1000; time += t
 	} END { printf "%d %.3f\n", hit, time }' "$1"
 }
-read -r s_hit s_time < <(walk_sums "$sft/out/bench/walk-sframe.txt")
-read -r a_hit a_time < <(walk_sums "$sft/out/bench/walk-fp.txt")
-read -r _ s_walks _ s_frames < "$sft/out/bench/frames-sframe.txt"
-read -r _ f_walks _ f_frames < "$sft/out/bench/frames-fp.txt"
-awk -v sh="$s_hit" -v st="$s_time" -v ah="$a_hit" -v at="$a_time" \
-    -v sw="$s_walks" -v sf="$s_frames" -v fw="$f_walks" -v ff="$f_frames" 'BEGIN {
-	fh = ah - sh; ft = at - st
-	if (sh <= 0 || fh <= 0 || sw <= 0 || fw <= 0) { print "no walks profiled"; exit 1 }
-	printf "%-7s walks %d (perf: %d, %.1f user frames each) | %.2f us per walk, %.2f us per frame\n", "sframe", sh, sw, sf / sw, st / sh, st / sh / (sf / sw)
-	printf "%-7s walks %d (perf: %d, %.1f user frames each) | %.2f us per walk, %.2f us per frame\n", "fp", fh, fw, ff / fw, ft / fh, ft / fh / (ff / fw)
-	printf "SFrame / frame pointers: %.2fx per walk, %.2fx per frame\n", (st / sh) / (ft / fh), (st / sh / (sf / sw)) / (ft / fh / (ff / fw))
+# Per method: walks and their time, sframe_lookup()'s calls and time, perf's
+# walks and user frames; the profiler's counts are cumulative, in the order
+# bench-init.sh ran the methods (sframe, noindex, fp).
+walk_rows() {
+	local m prev="0 0.000 0 0.000" cur
+	for m in sframe noindex fp; do
+		cur="$(walk_sums "$sft/out/bench/walk-$m.txt") $(walk_sums "$sft/out/bench/walk-$m.txt" sframe_lookup)"
+		read -r _ walks _ frames <"$sft/out/bench/frames-$m.txt"
+		echo "$m $prev $cur $walks $frames"
+		prev=$cur
+	done
+}
+walk_rows | awk '{
+	m = $1; ph = $2; pt = $3; plh = $4; plt = $5
+	h[m] = $6 - ph; t[m] = $7 - pt; lh[m] = $8 - plh; lt[m] = $9 - plt; pw[m] = $10; pf[m] = $11
+}
+END {
+	nm = split("sframe noindex fp", order)
+	for (j = 1; j <= nm; j++) {
+		m = order[j]
+		if (h[m] <= 0 || pw[m] <= 0) { printf "%-7s no walks profiled\n", m; bad = 1; continue }
+		w[m] = t[m] / h[m]; f[m] = w[m] / (pf[m] / pw[m])
+		printf "%-7s walks %d (perf: %d, %.1f user frames each) | %.2f us per walk, %.2f us per frame", m, h[m], pw[m], pf[m] / pw[m], w[m], f[m]
+		if (lh[m] > 0)
+			printf " | sframe_lookup(): %d calls, %.2f us each, %.0f%% of the walks", lh[m], lt[m] / lh[m], 100 * lt[m] / t[m]
+		printf "\n"
+	}
+	if (bad)
+		exit 1
+	printf "SFrame with index / frame pointers: %.2fx per walk, %.2fx per frame\n", w["sframe"] / w["fp"], f["sframe"] / f["fp"]
+	printf "SFrame without index / frame pointers: %.2fx per walk, %.2fx per frame\n", w["noindex"] / w["fp"], f["noindex"] / f["fp"]
+	printf "SFrame with index / without: %.2fx per walk, %.2fx per frame\n", w["sframe"] / w["noindex"], f["sframe"] / f["noindex"]
+	if (lh["sframe"] > 0 && lh["noindex"] > 0)
+		printf "sframe_lookup() with index / without: %.2fx per call\n", (lt["sframe"] / lh["sframe"]) / (lt["noindex"] / lh["noindex"])
 }' || status=1
-read -r l_hit l_time < <(walk_sums "$sft/out/bench/walk-sframe.txt" sframe_lookup)
-awk -v lh="$l_hit" -v lt="$l_time" -v st="$s_time" 'BEGIN {
-	if (lh > 0 && st > 0)
-		printf "sframe  of which sframe_lookup(): %d calls, %.2f us each, %.0f%% of the walks\n", lh, lt / lh, 100 * lt / st
-}'
 if grep -E 'Oops|BUG|WARNING|general protection' "$sft/out/bench/walk-dmesg.txt"; then
 	echo "bench.sh: the profiling kernel's log has the lines above" >&2
 	status=1

@@ -66,6 +66,9 @@ UNMAP = {
 # program run name -> (call structure, the corrupt library or None)
 PROGRAMS = {
     "static": (STATIC, None),
+    # prog-static with the sframe_user knob "index" off: lookups without
+    # the lookup index.
+    "static-noindex": (STATIC, None),
     "static-v2": (STATIC, None),
     "static-v2pcrel": (STATIC, None),
     "dyn": (DYN, None),

@@ -4,7 +4,9 @@
 # /sft/progs.list with perf and copies the data and the kernel log to
 # /sft/out/$sfout/.  sfout comes from the kernel command line.  Ends by
 # exiting: with panic=-1 and -no-reboot that stops qemu.
-# progs.list lines: NAME SECONDS [VAR=VALUE] PROGRAM [ARGS...]
+# progs.list lines: NAME SECONDS [knob:PARAM=VALUE] [VAR=VALUE] PROGRAM [ARGS...]
+# knob:PARAM=VALUE sets the sframe_user module parameter PARAM for that
+# program only (where the kernel has it).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -21,8 +23,22 @@ if [ -e "$knob" ]; then
 else
 	echo "sframe knob: absent" >>"$out/guest.log"
 fi
+params=/sys/module/sframe_user/parameters
 while read -r name secs rest; do
 	case "$name" in ''|'#'*) continue ;; esac
+	param="" old=""
+	case "$rest" in
+	knob:*)
+		param=${rest%% *}
+		param=${param#knob:}
+		rest=${rest#* }
+		if [ -e "$params/${param%%=*}" ]; then
+			old=$(cat "$params/${param%%=*}")
+			echo "${param#*=}" >"$params/${param%%=*}"
+			echo "$name: knob ${param%%=*} $(cat "$params/${param%%=*}")" >>"$out/guest.log"
+		fi
+		;;
+	esac
 	echo "sframe-harness: begin $name" >/dev/kmsg
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2086 # rest holds env and command words
@@ -36,6 +52,7 @@ while read -r name secs rest; do
 	cp "/tmp/$name.out" "$out/$name.out"
 	cp "/tmp/$name.data" "$out/$name.data" 2>/dev/null
 	rm -f "/tmp/$name.data"
+	[ -n "$old" ] && echo "$old" >"$params/${param%%=*}"
 done </sft/progs.list
 dmesg >"$out/dmesg.txt"
 echo "done" >"$out/done"

@@ -16,8 +16,12 @@
 #      (guest-init.sh), runs perf script in the root;
 #   6. check.py judges every sample whose top user frame is in our code
 #      against each program's known call structure, and the hostile runs.
+#   7. disassembles the patched kernel's reader (kernel/unwind/sframe_*.o):
+#      its section reads are inline user reads (the env header's read hook),
+#      so no object may hold an indirect call.
 # Exits 0 only if the patched kernel walks >= 99% of the samples to main
-# (or the thread start routine) and the hostile and unmap checks pass.
+# (or the thread start routine), the hostile and unmap checks pass and the
+# reader has no indirect call.
 # Last line: "sframe-perf: N/M samples complete (stock kernel: K/L)".
 #
 # Usage: run.sh WORKDIR
@@ -81,7 +85,7 @@ twice() {
 # ---------------------------------------------------------------- host
 phase "host packages"
 pkgs="debootstrap qemu-system-x86 make gcc libc6-dev flex bison libelf-dev bc
-      patch python3 xz-utils ca-certificates"
+      patch python3 xz-utils ca-certificates binutils"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null | grep -qx installed ||
@@ -255,6 +259,8 @@ fi
 secs=1.0
 {
 	echo "static $secs /sft/bin/prog-static"
+	# The same with the lookup index off: the lookups without it.
+	echo "static-noindex $secs knob:index=0 /sft/bin/prog-static"
 	echo "dyn $secs /sft/bin/prog-dyn"
 	echo "threads $secs /sft/bin/prog-threads"
 	echo "unmap $secs /sft/bin/prog-unmap"
@@ -302,6 +308,20 @@ fi
 phase "check"
 status=0
 python3 "$here/check.py" "$sft/out" $kernels >"$logs/check.txt" || status=$?
+# The reader's objects as the patched kernel was built (also when reused):
+# indirect calls, direct or through a retpoline thunk, tail calls included.
+indirect="" nobj=0
+if [ "$patched" = 1 ]; then
+	for o in "$ksrc"/kernel/unwind/sframe_*.o; do
+		[ -e "$o" ] || continue
+		nobj=$((nobj + 1))
+		dis=$logs/objdump-$(basename "$o" .o).txt
+		objdump -dr "$o" >"$dis"
+		hits=$(grep -E 'call +\*|jmp +\*|__x86_indirect_' "$dis" |
+			sed "s|^|$(basename "$o"): |" || true)
+		[ -z "$hits" ] || indirect="$indirect$hits"$'\n'
+	done
+fi
 phase ""
 echo
 echo "Phase timings:"
@@ -310,6 +330,18 @@ printf '%-34s %5ds\n' "total" $(($(date +%s) - run_start))
 echo
 [ "$patched" = 1 ] || { echo "FAIL: no patched kernel (src/linux/apply.sh missing)"; status=1; }
 [ "$hostile" = 1 ] || { echo "FAIL: no v2/corrupt programs (sframe-elf.py missing)"; status=1; }
+if [ "$patched" = 1 ]; then
+	if [ "$nobj" = 0 ]; then
+		echo "FAIL: no kernel/unwind/sframe_*.o in $ksrc to disassemble"
+		status=1
+	elif [ -n "$indirect" ]; then
+		echo "FAIL: indirect calls in the reader's objects (kernel/unwind/sframe_*.o):"
+		printf '%s' "$indirect"
+		status=1
+	else
+		echo "reader objects: $nobj (kernel/unwind/sframe_*.o), no indirect call"
+	fi
+fi
 # check.py's last line is the summary; it stays the last line.
 cat "$logs/check.txt"
 exit "$status"

@@ -22,6 +22,23 @@
  * mapping left the tree), and an insertion re-checks the mapping first, so
  * no entry is added for a mapping already gone. No lock is held while the
  * section is read, since reads may fault.
+ *
+ * Each section gets a lookup index (sframe_index_build(): about 4 bytes per
+ * function, kmalloc'd) when it is found, so that a lookup reads a few FDEs
+ * instead of binary-searching all of them; the reads are the reader's own
+ * inline user reads (SFRAME_READ_HOOK in sframe_env_kernel.h). A lookup
+ * copies the section out of the table and runs unlocked, while removal or
+ * eviction may drop the entry: so the index is refcounted. The table holds
+ * one reference; a lookup takes another under the table's spinlock, with
+ * the copy, and puts it when done; whoever puts the last one frees it.
+ * kfree() is safe under the spinlock, where removal and eviction put theirs.
+ * The knob "index" (default on) decides whether indexes are built and used;
+ * one that cannot be built (no memory, FDEs out of order) means lookups
+ * without it, as with the knob off. Sections are not validated whole
+ * (sframe_check() reads every FRE): in a damaged one, a lookup with the
+ * index may find another row than one without it, as the reader allows,
+ * but reads nothing outside the section or the index, and user.c checks
+ * each frame as always.
  */
 #include <linux/elf.h>
 #include <linux/file.h>
@@ -30,6 +47,7 @@
 #include <linux/mmap_lock.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -57,6 +75,10 @@
 static bool enabled = true;
 module_param(enabled, bool, 0644);
 
+/* Build and use lookup indexes; off, e.g. to compare. */
+static bool use_index = true;
+module_param_named(index, use_index, bool, 0644);
+
 enum sframe_mod_state {
 	SFRAME_MOD_FREE,
 	SFRAME_MOD_NONE,	/* no usable section: other methods */
@@ -64,25 +86,84 @@ enum sframe_mod_state {
 	SFRAME_MOD_BAD,		/* corrupt: walks stop in it */
 };
 
+/* A section's lookup index; sframe_index_build() fills @mem. */
+struct sframe_user_index {
+	refcount_t ref;
+	u64 mem[];
+};
+
+/*
+ * @sec.index is the table's reference to the section's index (NULL: none),
+ * so that the table fits the kmalloc-2k slab; the age is 32 bits for the
+ * same reason: when the clock wraps, a few entries are evicted too early.
+ */
 struct sframe_mod {
 	const struct file *file;
 	unsigned long map_base;
-	unsigned long last_use;
+	u32 last_use;
 	enum sframe_mod_state state;
 	struct sframe_section sec;
 };
 
 struct unwind_user_sframe_mm {
 	spinlock_t lock;	/* protects clock and mod[] */
-	unsigned long clock;
+	u32 clock;
 	struct sframe_mod mod[SFRAME_MM_MODULES];
 };
 
-static int sframe_user_read(void *ctx, uint64_t addr, void *dst, size_t len)
+/*
+ * The sections' callback. The reader built into the kernel does not call
+ * it: its read hook recognises it and reads the same bytes inline.
+ */
+int sframe_user_read(void *ctx, uint64_t addr, void *dst, size_t len)
 {
 	if (copy_from_user(dst, (const void __user *)(unsigned long)addr, len))
 		return -EFAULT;
 	return 0;
+}
+
+/* The index attached to @sec, or NULL. */
+static struct sframe_user_index *sframe_index_of(const struct sframe_section *sec)
+{
+	if (!sec->index)
+		return NULL;
+	return container_of((void *)sec->index, struct sframe_user_index, mem);
+}
+
+static void sframe_index_put(struct sframe_user_index *index)
+{
+	if (index && refcount_dec_and_test(&index->ref))
+		kfree(index);
+}
+
+/* Called with sm->lock held: the entry's index goes with the entry. */
+static void sframe_mod_drop_index(struct sframe_mod *m)
+{
+	sframe_index_put(sframe_index_of(&m->sec));
+	m->sec.index = NULL;
+}
+
+/*
+ * Attaches a new index to @sec, with one reference for the caller, if one
+ * can be built; lookups without it search all FDEs.
+ */
+static void sframe_index_new(struct sframe_section *sec)
+{
+	struct sframe_user_index *index;
+	size_t size;
+
+	if (sframe_index_size(sec, SFRAME_INDEX_AUTO, &size) ||
+	    size > KMALLOC_MAX_SIZE - sizeof(*index))
+		return;
+	/* Large ones only if they come easily: the index is optional. */
+	index = kmalloc(sizeof(*index) + size,
+			GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY);
+	if (!index)
+		return;
+	refcount_set(&index->ref, 1);
+	/* Attaches it on success only. */
+	if (sframe_index_build(sec, SFRAME_INDEX_AUTO, index->mem, size))
+		kfree(index);
 }
 
 /* Called with sm->lock held. */
@@ -254,12 +335,16 @@ static void sframe_mod_add(struct mm_struct *mm, unsigned long ip,
 		spin_lock(&sm->lock);
 		if (!sframe_mod_find(sm, file, map_base)) {
 			m = sframe_mod_victim(sm);
+			sframe_mod_drop_index(m);
 			m->file = file;
 			m->map_base = map_base;
 			m->last_use = ++sm->clock;
 			m->state = state;
-			if (state == SFRAME_MOD_OK)
+			if (state == SFRAME_MOD_OK) {
 				m->sec = *sec;
+				if (sec->index)
+					refcount_inc(&sframe_index_of(sec)->ref);
+			}
 		}
 		spin_unlock(&sm->lock);
 	}
@@ -267,7 +352,9 @@ static void sframe_mod_add(struct mm_struct *mm, unsigned long ip,
 }
 
 /*
- * Copies the section describing @ip to @sec.
+ * Copies the section describing @ip to @sec, with its index attached when
+ * there is one and the knob is on: the caller then holds a reference to it
+ * (sframe_index_of(@sec)), which it puts when the lookup is done.
  *
  * Return: an enum sframe_mod_state (SFRAME_MOD_OK: @sec is set), or a
  * negative errno.
@@ -299,8 +386,13 @@ static int sframe_mod_get(struct mm_struct *mm, unsigned long ip,
 		if (m) {
 			m->last_use = ++sm->clock;
 			state = m->state;
-			if (state == SFRAME_MOD_OK)
+			if (state == SFRAME_MOD_OK) {
 				*sec = m->sec;
+				if (sec->index && READ_ONCE(use_index))
+					refcount_inc(&sframe_index_of(sec)->ref);
+				else
+					sec->index = NULL;
+			}
 		}
 		spin_unlock(&sm->lock);
 	}
@@ -312,6 +404,8 @@ static int sframe_mod_get(struct mm_struct *mm, unsigned long ip,
 	mmap_read_unlock(mm);
 
 	state = sframe_discover(file, map_base, offset, sec);
+	if (state == SFRAME_MOD_OK && READ_ONCE(use_index))
+		sframe_index_new(sec);
 	if (state >= 0)
 		sframe_mod_add(mm, ip, file, map_base, state, sec);
 	fput(file);
@@ -334,6 +428,7 @@ static void sframe_mod_corrupt(struct mm_struct *mm,
 		struct sframe_mod *m = &sm->mod[i];
 
 		if (m->state == SFRAME_MOD_OK && m->sec.base == sec->base) {
+			sframe_mod_drop_index(m);
 			m->state = SFRAME_MOD_BAD;
 			first = true;
 		}
@@ -419,6 +514,7 @@ int unwind_user_sframe_frame(struct unwind_user_state *state,
 	/* A caller's PC is a return address: it may be its function's end. */
 	pc = state->topmost ? state->ip : state->ip - 1;
 	ret = sframe_lookup(&sec, pc, &row);
+	sframe_index_put(sframe_index_of(&sec));
 	if (ret == -SFRAME_ERR_NOT_FOUND || ret == -SFRAME_ERR_UNSUPPORTED)
 		return -ENOENT;
 	if (sframe_is_read_error(ret))
@@ -437,7 +533,15 @@ void unwind_user_sframe_mm_init(struct mm_struct *mm)
 
 void unwind_user_sframe_mm_free(struct mm_struct *mm)
 {
-	kfree(mm->sframe);
+	struct unwind_user_sframe_mm *sm = mm->sframe;
+	unsigned int i;
+
+	if (sm) {
+		/* No lookup runs any more: the table's references are the last. */
+		for (i = 0; i < SFRAME_MM_MODULES; i++)
+			sframe_index_put(sframe_index_of(&sm->mod[i].sec));
+		kfree(sm);
+	}
 	mm->sframe = NULL;
 }
 
@@ -450,8 +554,10 @@ void unwind_user_sframe_vma_removed(struct vm_area_struct *vma)
 		return;
 	spin_lock(&sm->lock);
 	for (i = 0; i < SFRAME_MM_MODULES; i++) {
-		if (sm->mod[i].file == vma->vm_file)
+		if (sm->mod[i].file == vma->vm_file) {
+			sframe_mod_drop_index(&sm->mod[i]);
 			sm->mod[i].state = SFRAME_MOD_FREE;
+		}
 	}
 	spin_unlock(&sm->lock);
 }
