@@ -16,7 +16,8 @@
  * callback sframe_user_read(): the hook reads those bytes from user memory
  * itself, inline, so that no read is an indirect call (a retpoline where
  * they are on). It loads fixed-size words with unsafe_get_user() between
- * user_read_access_begin() and user_read_access_end(), with no call in
+ * masked_user_read_access_begin() (or user_read_access_begin() where the
+ * architecture cannot mask) and user_read_access_end(), with no call in
  * between; x86's copy_from_user() would be an out-of-line call. Reads may
  * fault and sleep (the deferred unwind runs in task context); a fault is
  * -EFAULT, as sframe_user_read() says. A section opened with any other
@@ -75,7 +76,10 @@ static __always_inline int sframe_env_user_read(uint64_t addr, void *dst,
 	u8 v1;
 
 	might_fault();
-	if (!user_read_access_begin(src, len))
+	/* As copy_from_user(): a kernel address becomes one that faults. */
+	if (can_do_masked_user_access())
+		src = masked_user_read_access_begin(src);
+	else if (!user_read_access_begin(src, len))
 		return -EFAULT;
 	for (; len >= 8; len -= 8, src += 8, d += 8) {
 		unsafe_get_user(v8, (const u64 __user *)src, fault);
