@@ -14,13 +14,18 @@
 #   and /sft/out/bench/done.
 # sfpart=walk (a kernel with ftrace's function profiler): the time of each
 #   deferred user walk, measured by the kernel around unwind_user_faultable()
-#   and sframe_lookup() (the profiler's Hit, Time and Avg), one sampled run
-#   of each method, and the user frames per walk from perf script.  The
-#   profiler is switched on once and its counters read after each program
-#   (turning it off and on again between them made 7.2's profiler hook call
-#   a NULL function).  Writes /sft/out/bench/walk-METHOD.txt (the profiler's
-#   table, all CPUs, counted from the start), frames-METHOD.txt ("walks N
-#   user_frames N") and walk-done.
+#   and sframe_lookup() (the profiler's Hit, Time and Avg), and the user
+#   frames per walk from perf script.  First one short sampled run of each
+#   method, not counted: under emulation, code runs slower the first time
+#   (qemu translates it), which favoured whichever SFrame method ran second
+#   by 20 to 30%.  Then two sampled runs of each method, in the order of
+#   walk-order.txt (sframe noindex fp fp noindex sframe, so that a drift
+#   favours none).  The profiler is switched on once and its counters read
+#   after each program (turning it off and on again between them made 7.2's
+#   profiler hook call a NULL function).  Writes /sft/out/bench/walk-N.txt
+#   (the profiler's table, all CPUs, counted from the start; walk-0.txt
+#   after the uncounted runs), frames-N.txt ("walks N user_frames N") for
+#   the N-th counted run, walk-order.txt and walk-done.
 # sfrounds, sfruns and sfrate come from the kernel command line too.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
@@ -50,10 +55,11 @@ use() {
 	[ -e "$knob" ] && echo "$v" >"$knob"
 	[ -e "$iknob" ] && echo "$i" >"$iknob"
 }
-# record: one sampled run of $prog into /tmp/b.data; prints its own line.
+# record [ROUNDS]: one sampled run of $prog into /tmp/b.data; prints its
+# own line.
 record() {
 	perf --no-pager record -e cpu-clock -F "$rate" --call-graph fp,defer \
-		-o /tmp/b.data -- "$prog" 0 "$rounds" 2>/tmp/rec.err </dev/null
+		-o /tmp/b.data -- "$prog" 0 "${1:-$rounds}" 2>/tmp/rec.err </dev/null
 }
 
 if [ "$part" = walk ]; then
@@ -63,15 +69,25 @@ if [ "$part" = walk ]; then
 	echo 1 >"$t/function_profile_enabled"
 	for method in $methods; do
 		use "$method"
+		record $((rounds / 5 + 1)) >/dev/null
+	done
+	rm -f /tmp/b.data
+	cat "$t"/trace_stat/function* >"$out/walk-0.txt"
+	order="sframe noindex fp fp noindex sframe"
+	echo "$order" >"$out/walk-order.txt"
+	n=0
+	for method in $order; do
+		n=$((n + 1))
+		use "$method"
 		record >/dev/null
-		cat "$t"/trace_stat/function* >"$out/walk-$method.txt"
+		cat "$t"/trace_stat/function* >"$out/walk-$n.txt"
 		# User frames of each sample's deferred chain (addresses below
 		# the kernel's half).
 		perf --no-pager script -i /tmp/b.data -F ip 2>/dev/null | awk '
 			/^$/ { if (n) { w++; f += n } n = 0; next }
 			{ a = $1; if (length(a) < 16 || a < "ffff800000000000") n++ }
 			END { if (n) { w++; f += n } printf "walks %d user_frames %d\n", w, f }' \
-			>"$out/frames-$method.txt"
+			>"$out/frames-$n.txt"
 		rm -f /tmp/b.data
 	done
 	echo 0 >"$t/function_profile_enabled"

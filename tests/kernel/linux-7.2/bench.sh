@@ -140,7 +140,8 @@ fi
 	{ tail -30 "$work/logs/qemu-bench-walk.log"; echo "bench.sh: the profiling guest did not finish" >&2; exit 1; }
 echo
 echo "kernel: $pkernel (function profiler on unwind_user_faultable)"
-echo "ran: the same programs and knob settings, one run each under perf record -F $rate --call-graph fp,defer"
+echo "ran: the same programs and knob settings, one short run each (not counted), then two runs each"
+echo "     ($(cat "$sft/out/bench/walk-order.txt")) under perf record -F $rate --call-graph fp,defer"
 # The profiler's rows, one table per CPU: "unwind_user_faultable HIT TIME us
 # AVG us S2 us", counted from before the first program: each later
 # program's are the difference from the one before.
@@ -149,21 +150,23 @@ walk_sums() {
 		hit += $2; t = $3; if ($4 == "ms") t *= 1000; if ($4 == "ns") t /= 1000; time += t
 	} END { printf "%d %.3f\n", hit, time }' "$1"
 }
-# Per method: walks and their time, sframe_lookup()'s calls and time, perf's
-# walks and user frames; the profiler's counts are cumulative, in the order
-# bench-init.sh ran the methods (sframe, noindex, fp).
+# Per counted run (bench-init.sh's walk-order.txt): the method, the
+# profiler's cumulative walks and time and sframe_lookup()'s calls and time
+# before and after it, perf's walks and user frames.
 walk_rows() {
-	local m prev="0 0.000 0 0.000" cur
-	for m in sframe noindex fp; do
-		cur="$(walk_sums "$sft/out/bench/walk-$m.txt") $(walk_sums "$sft/out/bench/walk-$m.txt" sframe_lookup)"
-		read -r _ walks _ frames <"$sft/out/bench/frames-$m.txt"
+	local m n=0 prev cur
+	prev="$(walk_sums "$sft/out/bench/walk-0.txt") $(walk_sums "$sft/out/bench/walk-0.txt" sframe_lookup)"
+	for m in $(cat "$sft/out/bench/walk-order.txt"); do
+		n=$((n + 1))
+		cur="$(walk_sums "$sft/out/bench/walk-$n.txt") $(walk_sums "$sft/out/bench/walk-$n.txt" sframe_lookup)"
+		read -r _ walks _ frames <"$sft/out/bench/frames-$n.txt"
 		echo "$m $prev $cur $walks $frames"
 		prev=$cur
 	done
 }
 walk_rows | awk '{
 	m = $1; ph = $2; pt = $3; plh = $4; plt = $5
-	h[m] = $6 - ph; t[m] = $7 - pt; lh[m] = $8 - plh; lt[m] = $9 - plt; pw[m] = $10; pf[m] = $11
+	h[m] += $6 - ph; t[m] += $7 - pt; lh[m] += $8 - plh; lt[m] += $9 - plt; pw[m] += $10; pf[m] += $11
 }
 END {
 	nm = split("sframe noindex fp", order)
