@@ -4,12 +4,14 @@
 # frame pointers with the SFrame walk and its lookup index (sframe: knobs
 # enabled 1, index 1), the same without the index (noindex: enabled 1,
 # index 0), and its frame-pointer build with the SFrame walk off (fp:
-# enabled 0).  sfpart (kernel command line) picks the part:
+# enabled 0); in the walk part also prog-static-big (prog-static with 4000
+# more functions in its section) with and without the index (big,
+# bignoindex).  sfpart (kernel command line) picks the part:
 #
 # sfpart=sample (default): the program's own system and user time for a
 #   fixed amount of work, unsampled and sampled with perf --call-graph
 #   fp,defer at a fixed high rate, and the number of samples; RUNS times
-#   each.  Writes result lines to /sft/out/bench/results.txt:
+#   each, after one short sampled run of each, not counted.  Writes result lines to /sft/out/bench/results.txt:
 #     METHOD base|sampled RUN sys_us=N user_us=N samples=N
 #   and /sft/out/bench/done.
 # sfpart=walk (a kernel with ftrace's function profiler): the time of each
@@ -19,8 +21,7 @@
 #   method, not counted: under emulation, code runs slower the first time
 #   (qemu translates it), which favoured whichever SFrame method ran second
 #   by 20 to 30%.  Then two sampled runs of each method, in the order of
-#   walk-order.txt (sframe noindex fp fp noindex sframe, so that a drift
-#   favours none).  The profiler is switched on once and its counters read
+#   walk-order.txt (there and back again, so that a drift favours none).  The profiler is switched on once and its counters read
 #   after each program (turning it off and on again between them made 7.2's
 #   profiler hook call a NULL function).  Writes /sft/out/bench/walk-N.txt
 #   (the profiler's table, all CPUs, counted from the start; walk-0.txt
@@ -45,11 +46,14 @@ methods="sframe noindex fp"
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 echo 200000 >/proc/sys/kernel/perf_event_max_sample_rate
 
-# use METHOD: set $prog and the knobs for METHOD (sframe, noindex or fp).
+# use METHOD: set $prog and the knobs for METHOD (sframe, noindex, fp, big
+# or bignoindex).
 use() {
 	case $1 in
 	sframe) prog=/sft/bin/prog-static v=1 i=1 ;;
 	noindex) prog=/sft/bin/prog-static v=1 i=0 ;;
+	big) prog=/sft/bin/prog-static-big v=1 i=1 ;;
+	bignoindex) prog=/sft/bin/prog-static-big v=1 i=0 ;;
 	*) prog=/sft/bin/prog-static-fp v=0 i=1 ;;
 	esac
 	[ -e "$knob" ] && echo "$v" >"$knob"
@@ -67,13 +71,13 @@ if [ "$part" = walk ]; then
 	mount -t tracefs nodev "$t"
 	echo unwind_user_faultable sframe_lookup >"$t/set_ftrace_filter"
 	echo 1 >"$t/function_profile_enabled"
-	for method in $methods; do
+	for method in $methods big bignoindex; do
 		use "$method"
 		record $((rounds / 5 + 1)) >/dev/null
 	done
 	rm -f /tmp/b.data
 	cat "$t"/trace_stat/function* >"$out/walk-0.txt"
-	order="sframe noindex fp fp noindex sframe"
+	order="sframe noindex fp big bignoindex bignoindex big fp noindex sframe"
 	echo "$order" >"$out/walk-order.txt"
 	n=0
 	for method in $order; do
@@ -103,6 +107,12 @@ res=$out/results.txt
 echo "kernel $(uname -r) rounds $rounds runs $runs rate $rate" >>"$res"
 [ -e "$knob" ] || echo "knob absent" >>"$res"
 [ -e "$iknob" ] || echo "index knob absent" >>"$res"
+# Not counted: the first run of new code is slower (see the walk part).
+for method in $methods; do
+	use "$method"
+	record $((rounds / 5 + 1)) >/dev/null
+done
+rm -f /tmp/b.data
 for method in $methods; do
 	use "$method"
 	for run in $(seq "$runs"); do

@@ -31,7 +31,10 @@
 # (WORKDIR/bzImage-profile) times every call of unwind_user_faultable(),
 # the deferred walk, and of sframe_lookup() in the kernel; perf script
 # counts the user frames of each walk. Printed per method: microseconds per
-# walk and per frame, and their ratios.
+# walk and per frame, and their ratios.  The walk part also runs
+# prog-static-big (prog-static with 4000 more functions in its section, so
+# that the index has something to shorten: prog-static's section has 6
+# FDEs) with and without the index.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 WORKDIR [BZIMAGE]" >&2; exit 2; }
@@ -41,7 +44,7 @@ root=${SFRAME_SID_ROOT:-$work/root}
 root=$(cd "$root" && pwd)
 sft=$root/sft
 [ -s "$kernel" ] || { echo "bench.sh: no kernel $kernel (run run.sh first)" >&2; exit 1; }
-for p in prog-static prog-static-fp; do
+for p in prog-static prog-static-fp prog-static-big; do
 	[ -x "$sft/bin/$p" ] || { echo "bench.sh: $sft/bin/$p missing (run run.sh first)" >&2; exit 1; }
 done
 rounds=${BENCH_ROUNDS:-5000}
@@ -169,12 +172,12 @@ walk_rows | awk '{
 	h[m] += $6 - ph; t[m] += $7 - pt; lh[m] += $8 - plh; lt[m] += $9 - plt; pw[m] += $10; pf[m] += $11
 }
 END {
-	nm = split("sframe noindex fp", order)
+	nm = split("sframe noindex fp big bignoindex", order)
 	for (j = 1; j <= nm; j++) {
 		m = order[j]
-		if (h[m] <= 0 || pw[m] <= 0) { printf "%-7s no walks profiled\n", m; bad = 1; continue }
+		if (h[m] <= 0 || pw[m] <= 0) { printf "%-10s no walks profiled\n", m; bad = 1; continue }
 		w[m] = t[m] / h[m]; f[m] = w[m] / (pf[m] / pw[m])
-		printf "%-7s walks %d (perf: %d, %.1f user frames each) | %.2f us per walk, %.2f us per frame", m, h[m], pw[m], pf[m] / pw[m], w[m], f[m]
+		printf "%-10s walks %d (perf: %d, %.1f user frames each) | %.2f us per walk, %.2f us per frame", m, h[m], pw[m], pf[m] / pw[m], w[m], f[m]
 		if (lh[m] > 0)
 			printf " | sframe_lookup(): %d calls, %.2f us each, %.0f%% of the walks", lh[m], lt[m] / lh[m], 100 * lt[m] / t[m]
 		printf "\n"
@@ -186,6 +189,10 @@ END {
 	printf "SFrame with index / without: %.2fx per walk, %.2fx per frame\n", w["sframe"] / w["noindex"], f["sframe"] / f["noindex"]
 	if (lh["sframe"] > 0 && lh["noindex"] > 0)
 		printf "sframe_lookup() with index / without: %.2fx per call\n", (lt["sframe"] / lh["sframe"]) / (lt["noindex"] / lh["noindex"])
+	printf "prog-static-big, SFrame with index / without: %.2fx per walk, %.2fx per frame\n", w["big"] / w["bignoindex"], f["big"] / f["bignoindex"]
+	printf "prog-static-big, SFrame with index / frame pointers (prog-static-fp): %.2fx per frame; without index: %.2fx\n", f["big"] / f["fp"], f["bignoindex"] / f["fp"]
+	if (lh["big"] > 0 && lh["bignoindex"] > 0)
+		printf "prog-static-big, sframe_lookup() with index / without: %.2fx per call\n", (lt["big"] / lh["big"]) / (lt["bignoindex"] / lh["bignoindex"])
 }' || status=1
 if grep -E 'Oops|BUG|WARNING|general protection' "$sft/out/bench/walk-dmesg.txt"; then
 	echo "bench.sh: the profiling kernel's log has the lines above" >&2

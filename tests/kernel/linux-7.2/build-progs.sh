@@ -33,6 +33,16 @@ cc -o "$out/bin/prog-unmap" "$src/prog-unmap.c" -Wl,-rpath,"$out/lib"
 gcc -O2 -g0 -Wall -Werror -D_GNU_SOURCE -DSFT_LEAF_FRAME -fno-omit-frame-pointer \
 	-mno-omit-leaf-frame-pointer -Wa,--gsframe -I"$src" \
 	-static -o "$out/bin/prog-static-fp" "$src/prog-static.c"
+# For bench.sh: the static program with 4000 more functions, never called,
+# in its .sframe, so that a lookup without the lookup index is a binary
+# search of 12 steps (prog-static has 6 functions: 3 steps).
+i=0
+while [ "$i" -lt 4000 ]; do
+	echo "int sft_pad$i(int x);"
+	echo "int sft_pad$i(int x) { return x * $((i + 3)) + (x >> 3); }"
+	i=$((i + 1))
+done >"$src/sft_pad.c"
+cc -static -o "$out/bin/prog-static-big" "$src/prog-static.c" "$src/sft_pad.c"
 
 # Every program and library must carry a .sframe section.
 for f in "$out"/bin/* "$out"/lib/*; do
