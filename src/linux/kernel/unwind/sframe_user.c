@@ -34,11 +34,13 @@
  * kfree() is safe under the spinlock, where removal and eviction put theirs.
  * The knob "index" (default on) decides whether indexes are built and used;
  * one that cannot be built (no memory, FDEs out of order) means lookups
- * without it, as with the knob off. Sections are not validated whole
- * (sframe_check() reads every FRE): in a damaged one, a lookup with the
- * index may find another row than one without it, as the reader allows,
- * but reads nothing outside the section or the index, and user.c checks
- * each frame as always.
+ * without it, as with the knob off. The build reads every FDE's start and
+ * refuses starts that decrease, the one property the index relies on, so
+ * sections are not validated whole (sframe_check() reads every FRE). The
+ * section is the process's memory, though, which it may rewrite after the
+ * index was built: a lookup may then settle on another FDE than one
+ * without the index would, but reads nothing outside the section or the
+ * index, and user.c checks each frame as always.
  */
 #include <linux/elf.h>
 #include <linux/file.h>
