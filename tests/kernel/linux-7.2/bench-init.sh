@@ -11,7 +11,8 @@
 # sfpart=sample (default): the program's own system and user time for a
 #   fixed amount of work, unsampled and sampled with perf --call-graph
 #   fp,defer at a fixed high rate, and the number of samples; RUNS times
-#   each, after one short sampled run of each, not counted.  Writes result lines to /sft/out/bench/results.txt:
+#   each, after one short sampled run of each, not counted.  Writes result
+#   lines to /sft/out/bench/results.txt:
 #     METHOD base|sampled RUN sys_us=N user_us=N samples=N
 #   and /sft/out/bench/done.
 # sfpart=walk (a kernel with ftrace's function profiler): the time of each
@@ -21,9 +22,10 @@
 #   method, not counted: under emulation, code runs slower the first time
 #   (qemu translates it), which favoured whichever SFrame method ran second
 #   by 20 to 30%.  Then two sampled runs of each method, in the order of
-#   walk-order.txt (there and back again, so that a drift favours none).  The profiler is switched on once and its counters read
-#   after each program (turning it off and on again between them made 7.2's
-#   profiler hook call a NULL function).  Writes /sft/out/bench/walk-N.txt
+#   walk-order.txt (there and back again, so that a drift favours none).
+#   The profiler is switched on once and its counters read after each
+#   program (turning it off and on again between them made 7.2's profiler
+#   hook call a NULL function).  Writes /sft/out/bench/walk-N.txt
 #   (the profiler's table, all CPUs, counted from the start; walk-0.txt
 #   after the uncounted runs), frames-N.txt ("walks N user_frames N") for
 #   the N-th counted run, walk-order.txt and walk-done.
