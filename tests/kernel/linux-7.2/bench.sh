@@ -15,8 +15,8 @@
 # (no frame pointers) with the sframe_user knobs enabled and index at 1
 # ("sframe": the SFrame walk with the lookup index), the same with index at
 # 0 ("noindex": without it), prog-static-fp (the same source with frame
-# pointers) with enabled at 0 ("fp"), RUNS times each without perf and under perf record -e cpu-clock -F RATE --call-graph
-# fp,defer.  Each run reports its own system and user time (getrusage) and
+# pointers) with enabled at 0 ("fp"), RUNS times each without perf and
+# under perf record -e cpu-clock -F RATE --call-graph fp,defer.  Each run reports its own system and user time (getrusage) and
 # elapsed time; the cost per sample is the mean sampled time less the mean
 # unsampled one, divided by the mean sample count.  The kernel splits a
 # task's run time into user and system by where its ticks land, so "system
