@@ -103,6 +103,7 @@ void fz_assert_rules_eq(const struct sframe_rules *a, const struct sframe_rules 
 {
 	FZ_ASSERT(a->ra_undefined == b->ra_undefined);
 	FZ_ASSERT(a->ra_mangled == b->ra_mangled);
+	FZ_ASSERT(a->signal == b->signal);
 	fz_assert_loc_eq(&a->ra, &b->ra);
 	fz_assert_loc_eq(&a->fp, &b->fp);
 	FZ_ASSERT(a->cfa.reg == b->cfa.reg);

@@ -12,6 +12,11 @@
  * section on its own, and the parts together as src/tool/parts.c looks them
  * up) their .pcs files too.
  *
+ * sframe_lookup_rules() is held to sframe_lookup() the same way, with and
+ * without a row table (SFRAME_INDEX_ROWS): the same code for every PC, and
+ * the row's rules on success; the PCs then include every span's first byte
+ * and its neighbours.
+ *
  * Usage: test_index FIXTURES_DIR
  */
 #include <stdarg.h>
@@ -41,6 +46,44 @@ static unsigned long compared;
 /* Block sizes every section is indexed with, besides SFRAME_INDEX_AUTO. */
 static const unsigned int some_bits[] = { 1, 4, 6, 12, 20, 40, SFRAME_INDEX_MAX_BITS };
 
+static void loc_same(const struct sframe_loc *x, const struct sframe_loc *y)
+{
+	assert_int_equal(x->kind, y->kind);
+	assert_int_equal(x->deref, y->deref);
+	assert_int_equal(x->reg, y->reg);
+	assert_int_equal(x->offset, y->offset);
+}
+
+/* Every member (padding aside: sframe_lookup_rules() copies structures). */
+static void rules_same(const struct sframe_rules *x, const struct sframe_rules *y)
+{
+	assert_int_equal(x->cfa.reg, y->cfa.reg);
+	assert_int_equal(x->cfa.deref, y->cfa.deref);
+	assert_int_equal(x->cfa.offset, y->cfa.offset);
+	loc_same(&x->ra, &y->ra);
+	loc_same(&x->fp, &y->fp);
+	assert_int_equal(x->ra_undefined, y->ra_undefined);
+	assert_int_equal(x->ra_mangled, y->ra_mangled);
+	assert_int_equal(x->signal, y->signal);
+}
+
+/* sframe_lookup_rules() of @s: sframe_lookup()'s code @err and rules of @row. */
+static void rules_agree(const struct sframe_section *s, uint64_t pc, int err,
+			const struct sframe_row *row)
+{
+	struct sframe_rules rules;
+	int e;
+
+	memset(&rules, 0x5a, sizeof(rules));
+	e = sframe_lookup_rules(s, pc, &rules);
+	if (e != err)
+		print_error("pc %#" PRIx64 ": sframe_lookup_rules() %s, sframe_lookup() %s\n", pc,
+			    sframe_errname(e), sframe_errname(err));
+	assert_err(e, err);
+	if (!e)
+		rules_same(&rules, &row->rules);
+}
+
 /* @s with and without its index: the same code and the same row. */
 static void agree(const struct sframe_section *s, uint64_t pc)
 {
@@ -59,6 +102,8 @@ static void agree(const struct sframe_section *s, uint64_t pc)
 			    without.fde.index);
 	assert_err(e2, e1);
 	assert_memory_equal(&with, &without, sizeof(with));
+	rules_agree(&plain, pc, e1, &without);
+	rules_agree(s, pc, e1, &without);
 	compared++;
 }
 
@@ -67,6 +112,27 @@ static void agree_near(const struct sframe_section *s, uint64_t pc)
 	agree(s, pc - 1);
 	agree(s, pc);
 	agree(s, pc + 1);
+}
+
+/*
+ * The first byte of every span of @s's row table and its neighbours, and
+ * of every row block: the layout of struct sframe_index's comment (the
+ * packed answers at @rows_at, then the spans' starts, then the blocks).
+ */
+static void probe_spans(const struct sframe_section *s)
+{
+	const struct sframe_index *idx = s->index;
+	const uint8_t *rows = (const uint8_t *)idx + idx->rows_at;
+	const uint64_t base = s->vaddr + (uint64_t)idx->start;
+	uint32_t start, k;
+
+	assert_true(idx->spans > 0 && idx->row_bits >= 2 && idx->row_bits <= 6);
+	for (k = 0; k < idx->spans; k++) {
+		memcpy(&start, rows + 8 * (uint64_t)idx->spans + 4 * (uint64_t)k, 4);
+		agree_near(s, base + start);
+	}
+	for (k = 0; k <= idx->row_blocks && k < 4096; k++)
+		agree_near(s, base + ((uint64_t)k << idx->row_bits));
 }
 
 /* Every interesting PC of @s (indexed): functions, blocks, far away. */
@@ -99,6 +165,8 @@ static void probe_all(const struct sframe_section *s)
 	agree_near(s, UINT64_MAX);
 	agree_near(s, s->vaddr);
 	agree_near(s, (uint64_t)1 << 63);
+	if (idx->row_blocks)
+		probe_spans(s);
 }
 
 /*
@@ -128,6 +196,7 @@ static void probe_every_size(struct sframe_section *s)
 {
 	unsigned int i;
 	void *mem;
+	int err;
 
 	struct sframe_fde f0, fn;
 	uint64_t span;
@@ -139,10 +208,27 @@ static void probe_every_size(struct sframe_section *s)
 	/* AUTO: the smallest block of 16 bytes or more, no more blocks than FDEs. */
 	assert_true(s->index->bits >= 4 && s->index->blocks <= s->num_fdes);
 	assert_true(s->index->bits == 4 || (span >> (s->index->bits - 1)) >= s->num_fdes);
+	assert_int_equal(s->index->row_blocks, 0);
 	probe_all(s);
 	free(mem);
+	/*
+	 * With the row table (its blocks of 4 to 64 bytes, at most one per two
+	 * spans), unless the functions span 4 GB or more (32-bit span starts).
+	 */
+	err = index_with(s, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &mem);
+	if (span + fn.func_size >= ((uint64_t)1 << 32)) {
+		assert_err(err, -SFRAME_ERR_UNSUPPORTED);
+		free(mem);
+	} else {
+		assert_err(err, 0);
+		assert_true(s->index->row_blocks > 0);
+		assert_true(s->index->row_bits == 6 ||
+			    s->index->row_blocks <= s->index->spans / 2 + 1);
+		probe_all(s);
+		free(mem);
+	}
 	for (i = 0; i < sizeof(some_bits) / sizeof(some_bits[0]); i++) {
-		int err = index_with(s, some_bits[i], &mem);
+		err = index_with(s, some_bits[i], &mem);
 
 		/* Small blocks over a wide span: more than 2^28 blocks. */
 		if ((span >> some_bits[i]) >= ((uint64_t)1 << 28)) {
@@ -409,6 +495,125 @@ static void test_sizes(void **state)
 	assert_int_equal(size, sizeof(struct sframe_index) + 2 * 4);
 }
 
+/*
+ * The row table's size: build_v3()'s 64 functions of 0x30 bytes, 0x40
+ * apart, one row each (all CFA offsets differ), make two spans each: the
+ * row from the function's start and the gap from its end, 128 in all, the
+ * last starting at 63 * 0x40 + 0x30 = 0xff0. Row blocks: the smallest of 4
+ * bytes or more with at most 128 / 2 + 1 = 65 of them: 0xff0 >> 6 = 63,
+ * so 64-byte blocks, 64 blocks, 65 entries. The packed answers start
+ * 8-aligned after the FDE part (the header and its 65 entries, as in
+ * test_sizes()): then 8 + 4 bytes per span, then the row blocks' entries.
+ */
+static void test_row_table_size(void **state)
+{
+	const size_t fde_part = sizeof(struct sframe_index) + 65 * 4;
+	const size_t rows_at = (fde_part + 7) & ~(size_t)7;
+	size_t size = 0;
+	void *mem;
+
+	(void)state;
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 64, 0x40);
+	assert_err(sframe_index_size(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &size), 0);
+	assert_int_equal(size, rows_at + 128 * 12 + 65 * 4);
+	mem = malloc(size);
+	assert_non_null(mem);
+	assert_err(sframe_index_build(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, mem, size - 1),
+		   -SFRAME_ERR_INVAL);
+	assert_null(sec.index);
+	assert_err(sframe_index_build(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, mem, size), 0);
+	assert_int_equal(sec.index->spans, 128);
+	assert_int_equal(sec.index->row_bits, 6);
+	assert_int_equal(sec.index->row_blocks, 64);
+	assert_int_equal(sec.index->rows_at, rows_at);
+	/* Flags other than SFRAME_INDEX_ROWS are refused like a bad block size. */
+	assert_err(sframe_index_size(&sec, SFRAME_INDEX_ROWS << 1, &size), -SFRAME_ERR_INVAL);
+	sec.index = NULL;
+	free(mem);
+}
+
+/*
+ * What the row table answers itself, without reading the section (no
+ * callback read), and what it leaves to sframe_lookup(): rows whose rules
+ * it packs and the gaps, against a PCMASK function, a function without
+ * rows, a row whose CFA offset passes 16 bits and a row with an FP rule
+ * (FLEX: FP in register 12). Every answer equals sframe_lookup()'s.
+ */
+static void test_row_table_answers(void **state)
+{
+	static const struct {
+		uint64_t pc;
+		bool from_table;
+	} probes[] = {
+		{ 0x1000, true }, { 0x1004, true }, { 0x102f, true },	/* rows */
+		{ 0x1030, true }, { 0x103f, true },			/* gap */
+		{ 0x1040, false }, { 0x1055, false },			/* PCMASK */
+		{ 0x1060, true },					/* before its first row */
+		{ 0x1064, false },					/* CFA + 0x12345 */
+		{ 0x1068, true },
+		{ 0x1080, false },					/* no rows (v3) */
+		{ 0x10a0, false },					/* FP in a register */
+		{ 0x10a8, true },					/* end of the functions */
+		{ 0xfff, true },					/* before them */
+	};
+	struct sframe_section plain;
+	struct sframe_rules rules;
+	struct sframe_row row;
+	struct sfb_fde *f;
+	unsigned int k;
+	void *mem;
+	int e;
+
+	(void)state;
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, SFRAME_F_FDE_SORTED, 0);
+	sfb_fde(&b, 0x1000, 0x30, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(0, 8);
+	sfb_fre(&b, 4, SFRAME_BASE_REG_SP, 1, 2, 16, -16);
+	f = sfb_fde(&b, 0x1040, 0x20, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_MASK);
+	f->rep_size = 16;
+	one_row(0, 8);
+	one_row(6, 16);
+	sfb_fde(&b, 0x1060, 0x20, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	one_row(2, 8);
+	sfb_fre(&b, 4, SFRAME_BASE_REG_SP, 4, 1, 0x12345);
+	one_row(8, 8);
+	sfb_fde(&b, 0x1080, 0x20, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	f = sfb_fde(&b, 0x10a0, 0x8, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	f->fde_type = SFRAME_FDE_TYPE_FLEX;
+	/*
+	 * CFA = r7 (SP) + 16, RA padding, FP = r12: control words are
+	 * regnum << 3 | deref << 1 | 1 for a register (sframe_format.h).
+	 */
+	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 5, 7 << 3 | 1, 16, 0, 12 << 3 | 1, 0);
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
+	assert_err(sframe_check(&sec, NULL), 0);
+	assert_err(index_with(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &mem), 0);
+	plain = sec;
+	plain.index = NULL;
+	for (k = 0; k < sizeof(probes) / sizeof(probes[0]); k++) {
+		memset(&row, 0, sizeof(row));
+		e = sframe_lookup(&plain, probes[k].pc, &row);
+		rd.calls = 0;
+		memset(&rules, 0x5a, sizeof(rules));
+		assert_err(sframe_lookup_rules(&sec, probes[k].pc, &rules), e);
+		if (!e)
+			rules_same(&rules, &row.rules);
+		if (probes[k].from_table != (rd.calls == 0))
+			print_error("pc %#" PRIx64 ": %u reads\n", probes[k].pc, rd.calls);
+		assert_int_equal(probes[k].from_table, rd.calls == 0);
+	}
+	/* Without the table (the FDE part alone), the same through sframe_lookup(). */
+	free(mem);
+	assert_err(index_with(&sec, SFRAME_INDEX_AUTO, &mem), 0);
+	rd.calls = 0;
+	assert_err(sframe_lookup_rules(&sec, 0x1000, &rules), 0);
+	assert_true(rd.calls > 0);
+	assert_err(sframe_lookup_rules(NULL, 0x1000, &rules), -SFRAME_ERR_INVAL);
+	assert_err(sframe_lookup_rules(&sec, 0x1000, NULL), -SFRAME_ERR_INVAL);
+	sec.index = NULL;
+	free(mem);
+}
+
 static void test_errors(void **state)
 {
 	static const uint64_t down[] = { 0x2000, 0x1000 };
@@ -616,6 +821,8 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_row_table_size),
+		cmocka_unit_test(test_row_table_answers),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_fewer_reads),
 		cmocka_unit_test(test_stale_index),

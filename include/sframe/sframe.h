@@ -343,6 +343,8 @@ struct sframe_cfa {
  * @ra_undefined: the row marks the outermost frame; nothing else is
  *	meaningful.
  * @ra_mangled: aarch64: the return address is PAuth-signed.
+ * @signal: the row's function is a signal trampoline (v3 FDE flag; the
+ *	same in every row of the function).
  */
 struct sframe_rules {
 	struct sframe_cfa cfa;
@@ -350,6 +352,7 @@ struct sframe_rules {
 	struct sframe_loc fp;
 	bool ra_undefined;
 	bool ra_mangled;
+	bool signal;
 };
 
 /**
@@ -545,6 +548,25 @@ int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *
 int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_row *row);
 
 /**
+ * sframe_lookup_rules() - the rules of the row that describes @pc.
+ * @sec: an opened section.
+ * @pc: run-time address.
+ * @rules: filled on success: what sframe_lookup() puts in @row->rules.
+ *
+ * What an unwinder needs of a lookup, without the function's and the row's
+ * own fields. The same return code as sframe_lookup() for every PC, and on
+ * success the same rules. With a row table in the section's lookup index
+ * (SFRAME_INDEX_ROWS), the answer for most PCs comes from the table: a
+ * search among the few rows of the PC's block and no decoding; the other
+ * PCs (rows the table cannot hold in its packed form, PCMASK functions,
+ * functions without rows) and sections without a row table go through
+ * sframe_lookup().
+ *
+ * Return: as sframe_lookup().
+ */
+int sframe_lookup_rules(const struct sframe_section *sec, uint64_t pc, struct sframe_rules *rules);
+
+/**
  * DOC: lookup index - an optional table that shortens sframe_lookup().
  *
  * sframe_lookup() binary-searches the FDE index entries: ceil(log2(FDEs))
@@ -564,6 +586,14 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
  * its own, so that no caller of sframe_lookup() changes. With or without
  * it, a lookup gives the same return code and the same row for every PC.
  *
+ * With SFRAME_INDEX_ROWS the index also holds a row table for
+ * sframe_lookup_rules(): the text cut into spans of one answer each (a row,
+ * a gap between functions, or "ask sframe_lookup()"), each span its start
+ * (4 bytes) and its rules packed in 8, plus 4 bytes per block of its own
+ * (one block per span or fewer). About 12 to 16 bytes per row: the figure
+ * of the kernel's ORC tables (10 bytes a row), and more than the section
+ * itself. sframe_lookup() does not use it.
+ *
  * The index describes the section's bytes when it was built: sframe_open()
  * clears @sec->index, and a caller that reopens the section over other
  * bytes builds the index again. The memory must stay in place, unchanged,
@@ -576,6 +606,10 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
  * @num_fdes: the section's FDE count when the index was built.
  * @blocks: the number of blocks; @blocks + 1 u32 entries follow the header.
  * @bits: log2 of the block size in bytes.
+ * @row_bits: log2 of the row table's block size in bytes.
+ * @row_blocks: the row table's blocks (0: no row table).
+ * @spans: the row table's spans.
+ * @rows_at: the row table's first byte, from the header's.
  *
  * Filled by sframe_index_build() only.
  */
@@ -584,6 +618,10 @@ struct sframe_index {
 	uint32_t num_fdes;
 	uint32_t blocks;
 	uint32_t bits;
+	uint32_t row_bits;
+	uint32_t row_blocks;
+	uint32_t spans;
+	uint64_t rows_at;
 };
 
 /* sframe_index_size()'s and sframe_index_build()'s @bits: choose the size. */
@@ -591,6 +629,12 @@ struct sframe_index {
 
 /* The largest block size, in bits, the index takes. */
 #define SFRAME_INDEX_MAX_BITS	62u
+
+/*
+ * OR'ed into the @bits of sframe_index_size() and sframe_index_build(): add
+ * the row table of sframe_lookup_rules().
+ */
+#define SFRAME_INDEX_ROWS	0x100u
 
 /**
  * sframe_index_size() - how many bytes a section's lookup index needs.

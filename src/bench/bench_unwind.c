@@ -262,7 +262,7 @@ static int inproc_setup(struct inproc *ip, char *err, size_t errlen)
 		snprintf(err, errlen, "own .sframe: %s", sframe_strerror(r));
 		return -1;
 	}
-	if (ip->index && bench_attach_index(&ip->sec, &ip->imem, &ip->ibytes)) {
+	if (ip->index && bench_attach_index(&ip->sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &ip->imem, &ip->ibytes)) {
 		snprintf(err, errlen, "own .sframe: no lookup index");
 		return -1;
 	}
@@ -832,7 +832,7 @@ static int offline_one(const char *dir, const char *name, double seconds, bool i
 		sf_target_free(&o.t);
 		return 1;
 	}
-	if (index && o.t.has_sframe && bench_attach_index(&o.t.sec, &imem, &o.ibytes)) {
+	if (index && o.t.has_sframe && bench_attach_index(&o.t.sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &imem, &o.ibytes)) {
 		status = 1;
 		goto out;
 	}

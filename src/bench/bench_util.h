@@ -127,6 +127,6 @@ bool bench_parse_seconds(const char *s, double *out);
  * @s, in *@mem (malloc'ed: the caller frees it), of *@bytes bytes. Returns
  * 0, or 1 with a message on stderr.
  */
-int bench_attach_index(struct sframe_section *s, void **mem, size_t *bytes);
+int bench_attach_index(struct sframe_section *s, unsigned int bits, void **mem, size_t *bytes);
 
 #endif /* SFRAME_TOOL_BENCH_UTIL_H */

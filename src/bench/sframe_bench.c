@@ -36,8 +36,8 @@
 
 /* Each command's synopsis and description: its help, and part of the general one. */
 #define LOOKUP_TEXT \
-	"lookup FILE PCS [--callback] [--index] [--seconds S] [--vaddr ADDR]\n" \
-	"        [--libsframe LIB]\n" \
+	"lookup FILE PCS [--callback] [--index] [--rules] [--seconds S]\n" \
+	"        [--vaddr ADDR] [--libsframe LIB]\n" \
 	"        time sframe_lookup() of every PC in the file PCS (one hex PC a line)\n" \
 	"        in FILE's section (as for 'sframe'); print\n" \
 	"        lookup fdes=N pcs=M ns_per_lookup=X reads_per_lookup=Y\n" \
@@ -46,6 +46,8 @@
 	"                    over the file bytes instead of the in-memory reader\n" \
 	"        --index     attach a lookup index (sframe_index_build(), default\n" \
 	"                    block size) first; the line ends index_bytes=N\n" \
+	"        --rules     time sframe_lookup_rules() instead (with --index, the\n" \
+	"                    index has the row table); the line ends api=rules\n" \
 	"        --libsframe LIB  also time GNU libsframe (dlopen'ed) on the same PCs:\n" \
 	"                    peer libsframe ns_per_lookup=X decode_ns=Y ratio=OURS/THEIRS\n"
 #define SCALE_TEXT \
@@ -116,7 +118,22 @@ struct lookup_ctx {
 	const struct sframe_section *sec;
 	const uint64_t *pcs;
 	size_t n;
+	bool rules;	/* sframe_lookup_rules() rather than sframe_lookup() */
 };
+
+static uint64_t op_lookup_rules(const struct lookup_ctx *c, size_t i, uint64_t count)
+{
+	struct sframe_rules rules;
+	uint64_t acc = 0, k;
+
+	for (k = 0; k < count; k++) {
+		if (sframe_lookup_rules(c->sec, c->pcs[i], &rules) == 0)
+			acc += (uint64_t)rules.cfa.offset + (uint64_t)rules.fp.offset;
+		if (++i == c->n)
+			i = 0;
+	}
+	return acc;
+}
 
 static uint64_t op_lookup(void *ctx, uint64_t first, uint64_t count)
 {
@@ -125,6 +142,8 @@ static uint64_t op_lookup(void *ctx, uint64_t first, uint64_t count)
 	size_t i = (size_t)(first % c->n);
 	uint64_t acc = 0, k;
 
+	if (c->rules)
+		return op_lookup_rules(c, i, count);
 	for (k = 0; k < count; k++) {
 		if (sframe_lookup(c->sec, c->pcs[i], &row) == 0)
 			acc += (uint64_t)row.rules.cfa.offset + row.fre.start;
@@ -218,7 +237,7 @@ static bool peer_reads_version(const struct bench_peer *p, const unsigned char *
  */
 static void measure_peer(const char *lib, const struct section_src *src,
 			 const struct sframe_section *sec, const uint64_t *pcs, size_t n,
-			 double seconds)
+			 bool rules, double seconds)
 {
 	struct bench_peer p;
 	struct peer_ctx pc;
@@ -279,6 +298,7 @@ static void measure_peer(const char *lib, const struct section_src *src,
 	lc.sec = sec;
 	lc.pcs = pcs;
 	lc.n = n;
+	lc.rules = rules;
 	/* Ours again, in runs alternating with theirs: the ratio's two sides
 	 * see the same machine. */
 	bench_time_pair(op_lookup, &lc, op_peer, &pc, 2 * seconds, 2, &ours, &res);
@@ -299,8 +319,11 @@ static void measure_peer(const char *lib, const struct section_src *src,
  * allocations of the lookups: the embedder makes it once).
  */
 static int measure_section(const char *label, const struct section_src *src, const uint64_t *pcs,
-			   size_t n, bool callback, bool index, double seconds, const char *peer)
+			   size_t n, bool callback, bool index, bool rules, double seconds,
+			   const char *peer)
 {
+	/* The rules' lookups get the row table they use. */
+	const unsigned int bits = SFRAME_INDEX_AUTO | (rules ? SFRAME_INDEX_ROWS : 0);
 	void *imem = NULL, *cmem = NULL;
 	size_t ibytes = 0;
 	struct bench_file_reader reader = { src->file, src->file_size, 0, 0 };
@@ -332,8 +355,8 @@ static int measure_section(const char *label, const struct section_src *src, con
 		fprintf(stderr, "sframe-bench: cannot open the section: %s\n", sframe_strerror(r));
 		return 1;
 	}
-	if (index && (bench_attach_index(&sec, &imem, &ibytes) ||
-		      bench_attach_index(&csec, &cmem, &ibytes))) {
+	if (index && (bench_attach_index(&sec, bits, &imem, &ibytes) ||
+		      bench_attach_index(&csec, bits, &cmem, &ibytes))) {
 		free(imem);
 		free(cmem);
 		return 1;
@@ -345,7 +368,10 @@ static int measure_section(const char *label, const struct section_src *src, con
 		struct sframe_row row;
 		uint64_t before = counter.reads;
 
-		r = sframe_lookup(&csec, pcs[i], &row);
+		if (rules)
+			r = sframe_lookup_rules(&csec, pcs[i], &row.rules);
+		else
+			r = sframe_lookup(&csec, pcs[i], &row);
 		if (counter.reads - before > max_reads)
 			max_reads = counter.reads - before;
 		if (r == 0) {
@@ -363,6 +389,7 @@ static int measure_section(const char *label, const struct section_src *src, con
 	lc.sec = &sec;
 	lc.pcs = pcs;
 	lc.n = n;
+	lc.rules = rules;
 	bench_time(op_lookup, &lc, seconds, 2, &lookup_res);
 	oc.src = src;
 	oc.callback = callback;
@@ -375,6 +402,8 @@ static int measure_section(const char *label, const struct section_src *src, con
 	       (double)counter.bytes / (double)n, open_res.min_ns);
 	if (index)
 		printf(" index_bytes=%zu", ibytes);
+	if (rules)
+		printf(" api=rules");
 	printf("\n");
 	fprintf(stderr, "# %s: v%u %s, found=%zu not_found=%zu errors=%zu heap_allocs=%ld"
 		" max_reads=%" PRIu64 " median_ns=%.1f runs=%u open_median_ns=%.1f\n",
@@ -386,7 +415,7 @@ static int measure_section(const char *label, const struct section_src *src, con
 			errors == 1 ? "" : "s", sframe_errname(first_err));
 	fflush(stdout);
 	if (peer)
-		measure_peer(peer, src, &sec, pcs, n, seconds);
+		measure_peer(peer, src, &sec, pcs, n, rules, seconds);
 	free(imem);
 	free(cmem);
 	return errors ? 1 : 0;
@@ -424,7 +453,7 @@ static int load_file(const char *path, bool have_vaddr, uint64_t vaddr, struct s
 static int cmd_lookup(int argc, char **argv)
 {
 	const char *file = NULL, *pcs_path = NULL, *peer = NULL;
-	bool callback = false, index = false, have_vaddr = false;
+	bool callback = false, index = false, rules = false, have_vaddr = false;
 	double seconds = 1;
 	uint64_t vaddr = 0, *pcs;
 	struct section_src src;
@@ -437,6 +466,8 @@ static int cmd_lookup(int argc, char **argv)
 			callback = true;
 		} else if (strcmp(argv[i], "--index") == 0) {
 			index = true;
+		} else if (strcmp(argv[i], "--rules") == 0) {
+			rules = true;
 		} else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
 			if (!bench_parse_seconds(argv[++i], &seconds))
 				return usage_error("bad --seconds", argv[i]);
@@ -465,7 +496,7 @@ static int cmd_lookup(int argc, char **argv)
 		sf_input_free(&in);
 		return 2;
 	}
-	status = measure_section("lookup", &src, pcs, n, callback, index, seconds, peer);
+	status = measure_section("lookup", &src, pcs, n, callback, index, rules, seconds, peer);
 	free(pcs);
 	sf_input_free(&in);
 	return status;
@@ -557,7 +588,7 @@ static int cmd_scale(int argc, char **argv)
 		src.vaddr = syn.vaddr;
 		fprintf(stderr, "# scale: %u functions, %" PRIu64 " rows, section %" PRIu64 " bytes\n",
 			syn.nfuncs, syn.nfres, syn.size);
-		if (measure_section("scale", &src, pcs, npcs, callback, false, seconds, peer))
+		if (measure_section("scale", &src, pcs, npcs, callback, false, false, seconds, peer))
 			status = 1;
 		free(pcs);
 		bench_synth_free(&syn);

@@ -565,6 +565,7 @@ static SFRAME_ALWAYS_INLINE int sf_decode_rules(const struct sframe_section *sec
 		return -SFRAME_ERR_INVAL;
 	/* Filled in place (on an error the contents are unspecified). */
 	*r = (struct sframe_rules){ 0 };
+	r->signal = fde->signal;
 
 	/* No words: the RA is undefined, this is the outermost frame. */
 	if (fre->num_words == 0) {

@@ -11,8 +11,11 @@
  * block, both included. The binary search then runs over that range only.
  * The build reads every start, so it refuses the sections where this does
  * not hold.
+ *
+ * The row table (SFRAME_INDEX_ROWS) answers sframe_lookup_rules(): see
+ * "The row table" below.
  */
-#include "sframe_internal.h"
+#include "sframe_decode.h"
 
 /* More blocks than this: the caller asked for a block too small for its text. */
 #define SF_INDEX_MAX_BLOCKS	((uint32_t)1 << 28)
@@ -24,9 +27,23 @@ static const uint32_t *index_entries(const struct sframe_index *idx)
 	return (const uint32_t *)(const void *)(idx + 1);
 }
 
-static size_t index_bytes(const struct sframe_index *h)
+/* The FDE blocks' part of an index: the header and its entries. */
+static uint64_t fde_part_bytes(const struct sframe_index *h)
 {
-	return sizeof(*h) + ((size_t)h->blocks + 1) * sizeof(uint32_t);
+	return sizeof(*h) + ((uint64_t)h->blocks + 1) * sizeof(uint32_t);
+}
+
+/*
+ * With a row table, what follows the FDE part (aligned for its packed
+ * rules): the spans' packed rules (@rows_at), their starts, and the row
+ * table's block entries.
+ */
+static uint64_t index_bytes(const struct sframe_index *h)
+{
+	if (!h->row_blocks)
+		return fde_part_bytes(h);
+	return h->rows_at + (uint64_t)h->spans * (sizeof(uint64_t) + sizeof(uint32_t)) +
+	       ((uint64_t)h->row_blocks + 1) * sizeof(uint32_t);
 }
 
 /*
@@ -70,6 +87,7 @@ static int index_shape(const struct sframe_section *sec, unsigned int bits,
 	}
 	if ((span >> bits) >= SF_INDEX_MAX_BLOCKS)
 		return -SFRAME_ERR_INVAL;
+	*h = (struct sframe_index){ 0 };
 	h->start = first;
 	h->num_fdes = sec->num_fdes;
 	h->blocks = (uint32_t)(span >> bits) + 1;
@@ -77,60 +95,409 @@ static int index_shape(const struct sframe_section *sec, unsigned int bits,
 	return 0;
 }
 
+/*
+ * The row table. From the first function's start on, the text is cut into
+ * spans, each with one answer of sframe_lookup_rules() for all of its PCs,
+ * packed in 8 bytes: no row there (-SFRAME_ERR_NOT_FOUND), a row's rules,
+ * or "ask sframe_lookup()". FDE i's territory is where a lookup settles on
+ * it (from its start to the next FDE's) and finds the PC inside it (below
+ * its end); in it, each row holds from its start to the next row's. PCs
+ * before the first row, after the end, and in territories of functions
+ * that are empty (a later FDE with the same start) or zero-sized are not
+ * found; PCMASK functions (rows repeating), functions without rows and
+ * rows whose rules do not fit the packed form are left to sframe_lookup(),
+ * which gives the same answer as without the table by definition. Adjacent
+ * spans with the same answer are one span.
+ *
+ * A packed answer: bits 0-1 its kind; for SPAN_ROW, bits 2-3 the RA's
+ * location kind, 4-5 the FP's, 6 ra_undefined, 7 ra_mangled, 8 signal,
+ * 9-15 the CFA register, then the CFA, RA and FP offsets, 16 bits each
+ * (signed). Loaded slots are CFA-relative (SFRAME_LOC_CFA, deref); the
+ * build unpacks every packed row and keeps it only if it comes back equal,
+ * so the form cannot lose a field.
+ */
+#define SPAN_NONE	0u
+#define SPAN_ROW	1u
+#define SPAN_LOOKUP	2u
+#define SPAN_RA_KIND(v)	((unsigned int)((v) >> 2) & 3u)
+#define SPAN_FP_KIND(v)	((unsigned int)((v) >> 4) & 3u)
+#define SPAN_RA_UNDEF	((uint64_t)1 << 6)
+#define SPAN_MANGLED	((uint64_t)1 << 7)
+#define SPAN_SIGNAL	((uint64_t)1 << 8)
+#define SPAN_CFA_REG(v)	((uint32_t)((v) >> 9) & 0x7fu)
+
+/* A span's start is 32 bits wide: the functions span less than 4 GB. */
+#define SF_SPAN_LIMIT	((uint64_t)1 << 32)
+
+/* The rules of a SPAN_ROW answer @v. */
+static SFRAME_ALWAYS_INLINE void span_rules(uint64_t v, struct sframe_rules *r)
+{
+	const unsigned int ra = SPAN_RA_KIND(v), fp = SPAN_FP_KIND(v);
+
+	r->cfa.reg = SPAN_CFA_REG(v);
+	r->cfa.deref = false;
+	r->cfa.offset = sf_s16((uint16_t)(v >> 16));
+	r->ra.kind = (uint8_t)ra;
+	r->ra.deref = ra == SFRAME_LOC_CFA;
+	r->ra.reg = 0;
+	r->ra.offset = sf_s16((uint16_t)(v >> 32));
+	r->fp.kind = (uint8_t)fp;
+	r->fp.deref = fp == SFRAME_LOC_CFA;
+	r->fp.reg = 0;
+	r->fp.offset = sf_s16((uint16_t)(v >> 48));
+	r->ra_undefined = v & SPAN_RA_UNDEF;
+	r->ra_mangled = v & SPAN_MANGLED;
+	r->signal = v & SPAN_SIGNAL;
+}
+
+static bool loc_equal(const struct sframe_loc *a, const struct sframe_loc *b)
+{
+	return a->kind == b->kind && a->deref == b->deref && a->reg == b->reg &&
+	       a->offset == b->offset;
+}
+
+/* Every member of struct sframe_rules (not memcmp(): padding). */
+static bool rules_equal(const struct sframe_rules *a, const struct sframe_rules *b)
+{
+	return a->cfa.reg == b->cfa.reg && a->cfa.deref == b->cfa.deref &&
+	       a->cfa.offset == b->cfa.offset && loc_equal(&a->ra, &b->ra) &&
+	       loc_equal(&a->fp, &b->fp) && a->ra_undefined == b->ra_undefined &&
+	       a->ra_mangled == b->ra_mangled && a->signal == b->signal;
+}
+
+/* @r packed as a SPAN_ROW answer, or SPAN_LOOKUP when it does not fit. */
+static uint64_t span_pack(const struct sframe_rules *r)
+{
+	struct sframe_rules back;
+	uint64_t v = SPAN_ROW;
+
+	if (r->ra.kind > 3 || r->fp.kind > 3 || r->cfa.reg > 0x7f)
+		return SPAN_LOOKUP;
+	v |= (uint64_t)r->ra.kind << 2 | (uint64_t)r->fp.kind << 4 | (uint64_t)r->cfa.reg << 9;
+	v |= (r->ra_undefined ? SPAN_RA_UNDEF : 0) | (r->ra_mangled ? SPAN_MANGLED : 0) |
+	     (r->signal ? SPAN_SIGNAL : 0);
+	v |= (uint64_t)((uint32_t)r->cfa.offset & 0xffffu) << 16 |
+	     (uint64_t)((uint32_t)r->ra.offset & 0xffffu) << 32 |
+	     (uint64_t)((uint32_t)r->fp.offset & 0xffffu) << 48;
+	span_rules(v, &back);
+	return rules_equal(r, &back) ? v : SPAN_LOOKUP;
+}
+
+/*
+ * The spans as they are found, in order of start. With @starts NULL only
+ * counted (sframe_index_size()); the build's second pass stores them.
+ */
+struct span_out {
+	uint32_t *starts;
+	uint64_t *vals;
+	uint32_t cap;
+	uint32_t count;
+	uint64_t last_start;	/* of the last span kept */
+	uint64_t last_val;	/* its answer (after any replacement) */
+};
+
+/* Answer @val from @start (relative to the first function) on. */
+static int span_add(struct span_out *o, uint64_t start, uint64_t val)
+{
+	if (start >= SF_SPAN_LIMIT)
+		return -SFRAME_ERR_UNSUPPORTED;
+	if (o->count) {
+		/* Only rows out of order get here: sframe_check() refuses them. */
+		if (start < o->last_start)
+			return -SFRAME_ERR_FRE;
+		/* A later answer from the same start replaces the earlier one. */
+		if (start == o->last_start) {
+			o->last_val = val;
+			if (o->starts)
+				o->vals[o->count - 1] = val;
+			return 0;
+		}
+		if (val == o->last_val)
+			return 0;
+	}
+	if (o->count == SFRAME_UINT32_MAX || (o->starts && o->count >= o->cap))
+		return -SFRAME_ERR_INVAL;
+	if (o->starts) {
+		o->starts[o->count] = (uint32_t)start;
+		o->vals[o->count] = val;
+	}
+	o->count++;
+	o->last_start = start;
+	o->last_val = val;
+	return 0;
+}
+
+/* The spans of the rows of @fde, whose territory is [@rel, @rel + @len). */
+static int fde_row_spans(const struct sframe_section *sec, const struct sframe_fde *fde,
+			 uint64_t rel, uint64_t len, struct span_out *o)
+{
+	struct sframe_fre_iter it;
+	struct sframe_rules rules;
+	struct sframe_fre fre;
+	int ret;
+
+	/* (A territory that wraps around 2^64 fails lookups by address.) */
+	if (fde->pc_type == SFRAME_PC_TYPE_MASK || fde->num_fres == 0 ||
+	    fde->func_start > SFRAME_UINT64_MAX - (len - 1))
+		return span_add(o, rel, SPAN_LOOKUP);
+	ret = sframe_fre_iter_init(sec, fde, &it);
+	if (ret)
+		return ret;
+	while ((ret = sframe_fre_iter_next(sec, &it, &fre)) > 0) {
+		/* Rows at or past the end cover nothing. */
+		if (fre.start >= len)
+			break;
+		ret = sf_decode_rules(sec, fde, &fre, &rules, 0);
+		ret = span_add(o, rel + fre.start, ret ? SPAN_LOOKUP : span_pack(&rules));
+		if (ret)
+			return ret;
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* Every span of the section, in order, into @o. */
+static int row_spans(const struct sframe_section *sec, const struct sframe_index *h,
+		     struct span_out *o)
+{
+	struct sframe_fde fde;
+	int64_t key, next;
+	uint64_t rel, len, room;
+	uint32_t i, size;
+	int ret;
+
+	ret = sf_fde_key(sec, 0, &next, &size);
+	for (i = 0; !ret && i < h->num_fdes; i++) {
+		key = next;
+		next = SFRAME_INT64_MAX;
+		if (i + 1 < h->num_fdes && (ret = sf_fde_key(sec, i + 1, &next, &size)))
+			break;
+		if (next < key || key < h->start)
+			return order_error(sec);
+		/* A later FDE with the same start takes every PC. */
+		if (next == key)
+			continue;
+		ret = sf_decode_fde(sec, i, &fde, 0);
+		if (ret)
+			break;
+		rel = (uint64_t)key - (uint64_t)h->start;
+		room = (uint64_t)next - (uint64_t)key;
+		len = fde.func_size < room ? fde.func_size : room;
+		/* Not found until a row starts (or at all, for size 0). */
+		ret = span_add(o, rel, SPAN_NONE);
+		if (!ret && len)
+			ret = fde_row_spans(sec, &fde, rel, len, o);
+		if (!ret && len < room)
+			ret = span_add(o, rel + len, SPAN_NONE);
+	}
+	return ret;
+}
+
+/*
+ * The row table's blocks: the smallest, at least 4 bytes, that makes at
+ * most one block per two spans (a search among about four), but no larger
+ * than 64 bytes: in text with a large hole (a PLT far from the functions)
+ * larger blocks would crowd the functions' spans into a few of them. That
+ * costs at most 64 bytes per KB of text.
+ */
+#define SF_ROW_MIN_BITS	2u
+#define SF_ROW_MAX_BITS	6u
+
+/* The row table's shape in @h (its FDE part set). */
+static int rows_shape(const struct sframe_section *sec, struct sframe_index *h)
+{
+	struct span_out o = { 0 };
+	unsigned int bits = SF_ROW_MIN_BITS;
+	int ret;
+
+	ret = row_spans(sec, h, &o);
+	if (ret)
+		return ret;
+	/* (No span: every start unrepresentable, a corrupt section.) */
+	if (!o.count)
+		return -SFRAME_ERR_FDE;
+	/* (Ends by SF_ROW_MAX_BITS.) */
+	while (bits < SF_ROW_MAX_BITS && (o.last_start >> bits) >= o.count / 2 + 1)
+		bits++;
+	h->row_bits = bits;
+	h->row_blocks = (uint32_t)(o.last_start >> bits) + 1;
+	h->spans = o.count;
+	h->rows_at = (fde_part_bytes(h) + 7) & ~(uint64_t)7;
+	return 0;
+}
+
+/* @bits and SFRAME_INDEX_ROWS: the whole index's shape. */
+static int shape(const struct sframe_section *sec, unsigned int bits, struct sframe_index *h)
+{
+	int ret;
+
+	ret = index_shape(sec, bits & ~SFRAME_INDEX_ROWS, h);
+	if (!ret && (bits & SFRAME_INDEX_ROWS))
+		ret = rows_shape(sec, h);
+	return ret;
+}
+
 int sframe_index_size(const struct sframe_section *sec, unsigned int bits, size_t *size)
 {
 	struct sframe_index h;
+	uint64_t n;
 	int ret;
 
 	if (!size)
 		return -SFRAME_ERR_INVAL;
-	ret = index_shape(sec, bits, &h);
+	ret = shape(sec, bits, &h);
 	if (ret)
 		return ret;
-	*size = index_bytes(&h);
+	n = index_bytes(&h);
+	/* (A 32-bit host cannot hold some row tables.) */
+	if ((uint64_t)(size_t)n != n)
+		return -SFRAME_ERR_INVAL;
+	*size = (size_t)n;
 	return 0;
 }
 
-int sframe_index_build(struct sframe_section *sec, unsigned int bits, void *mem, size_t size)
+/*
+ * The FDE part's entries: blocks starting before FDE i's start and at or
+ * after FDE i - 1's belong to FDE i - 1. One pass over the FDEs; @next
+ * only grows, up to h.blocks + 1 entries in all.
+ */
+static int fde_blocks(const struct sframe_section *sec, const struct sframe_index *h,
+		      uint32_t *first)
 {
-	struct sframe_index h, *out = mem;
-	uint32_t *first, i, fsize;
 	uint64_t next = 0, d, c;
-	int64_t prev, key;
+	int64_t prev = h->start, key;
+	uint32_t i, fsize;
 	int ret;
 
-	ret = index_shape(sec, bits, &h);
-	if (ret)
-		return ret;
-	if (!mem || ((uintptr_t)mem & (_Alignof(uint64_t) - 1)) || size < index_bytes(&h))
-		return -SFRAME_ERR_INVAL;
-	first = (uint32_t *)(void *)(out + 1);
-	prev = h.start;
-	/*
-	 * Blocks starting before FDE i's start and at or after FDE i - 1's
-	 * belong to FDE i - 1. One pass over the FDEs; @next only grows, up
-	 * to h.blocks + 1 entries in all.
-	 */
-	for (i = 1; i < h.num_fdes; i++) {
+	for (i = 1; i < h->num_fdes; i++) {
 		ret = sf_fde_key(sec, i, &key, &fsize);
 		if (ret)
 			return ret;
 		if (key < prev)
 			return order_error(sec);
 		prev = key;
-		d = (uint64_t)key - (uint64_t)h.start;
-		c = d ? ((d - 1) >> h.bits) + 1 : 0;
-		/* (Only bytes read differently than by index_shape() pass h.blocks.) */
-		if (c > h.blocks)
-			c = h.blocks;
+		d = (uint64_t)key - (uint64_t)h->start;
+		c = d ? ((d - 1) >> h->bits) + 1 : 0;
+		/* (Only bytes read differently than by index_shape() pass h->blocks.) */
+		if (c > h->blocks)
+			c = h->blocks;
 		for (; next < c; next++)
 			first[next] = i - 1;
 	}
-	for (; next <= h.blocks; next++)
-		first[next] = h.num_fdes - 1;
+	for (; next <= h->blocks; next++)
+		first[next] = h->num_fdes - 1;
+	return 0;
+}
+
+/* The row table of shape @h at @mem: the spans, then their blocks' entries. */
+static int row_table(const struct sframe_section *sec, const struct sframe_index *h,
+		     uint8_t *mem)
+{
+	struct span_out o = { 0 };
+	uint32_t *first, k;
+	uint64_t next = 0, c;
+	int ret;
+
+	o.vals = (uint64_t *)(void *)(mem + h->rows_at);
+	o.starts = (uint32_t *)(void *)(o.vals + h->spans);
+	o.cap = h->spans;
+	ret = row_spans(sec, h, &o);
+	if (ret)
+		return ret;
+	/* (Only a section whose bytes changed since the count differs.) */
+	if (o.count != h->spans || (o.last_start >> h->row_bits) + 1 != h->row_blocks)
+		return -SFRAME_ERR_INVAL;
+	first = o.starts + h->spans;
+	/* Each block's entry: the span holding its first byte (as fde_blocks()). */
+	for (k = 1; k < h->spans; k++) {
+		c = ((uint64_t)o.starts[k] - 1) >> h->row_bits;
+		for (c++; next < c; next++)
+			first[next] = k - 1;
+	}
+	for (; next <= h->row_blocks; next++)
+		first[next] = h->spans - 1;
+	return 0;
+}
+
+int sframe_index_build(struct sframe_section *sec, unsigned int bits, void *mem, size_t size)
+{
+	struct sframe_index h, *out = mem;
+	int ret;
+
+	ret = shape(sec, bits, &h);
+	if (ret)
+		return ret;
+	if (!mem || ((uintptr_t)mem & (_Alignof(uint64_t) - 1)) || size < index_bytes(&h))
+		return -SFRAME_ERR_INVAL;
+	ret = fde_blocks(sec, &h, (uint32_t *)(void *)(out + 1));
+	if (!ret && h.row_blocks)
+		ret = row_table(sec, &h, mem);
+	if (ret)
+		return ret;
 	*out = h;
 	sec->index = out;
 	return 0;
+}
+
+/*
+ * The row table's answer for @target: 0 with @rules, -SFRAME_ERR_NOT_FOUND,
+ * or 1 when sframe_lookup() answers (no table, a SPAN_LOOKUP span).
+ */
+static SFRAME_ALWAYS_INLINE int index_rules(const struct sframe_section *sec, int64_t target,
+					    struct sframe_rules *rules)
+{
+	const struct sframe_index *idx = sec->index;
+	const uint64_t *vals;
+	const uint32_t *starts, *first;
+	uint64_t t, b, v;
+	uint32_t lo, hi, n;
+
+	/* An index of other bytes (a section reopened by hand) is not used. */
+	if (!idx->row_blocks || idx->num_fdes != sec->num_fdes)
+		return 1;
+	if (target < idx->start)
+		return -SFRAME_ERR_NOT_FOUND;
+	vals = (const uint64_t *)(const void *)((const uint8_t *)idx + idx->rows_at);
+	starts = (const uint32_t *)(const void *)(vals + idx->spans);
+	first = starts + idx->spans;
+	t = (uint64_t)target - (uint64_t)idx->start;
+	b = t >> idx->row_bits;
+	/* (Past the last block, and at or past 2^32: the last span, a gap.) */
+	if (b >= idx->row_blocks) {
+		lo = idx->spans - 1;
+		hi = lo;
+	} else {
+		lo = first[b];
+		hi = first[b + 1];
+	}
+	if (lo > hi || hi >= idx->spans)
+		return 1;
+	/* The last span starting at or before @t, by halving (no branch on it). */
+	for (n = hi - lo + 1; n > 1; n -= n / 2)
+		lo = starts[lo + n / 2] <= t ? lo + n / 2 : lo;
+	v = vals[lo];
+	if ((v & 3) == SPAN_ROW) {
+		span_rules(v, rules);
+		return 0;
+	}
+	return (v & 3) == SPAN_NONE ? -SFRAME_ERR_NOT_FOUND : 1;
+}
+
+int sframe_lookup_rules(const struct sframe_section *sec, uint64_t pc, struct sframe_rules *rules)
+{
+	struct sframe_row row;
+	int ret;
+
+	if (!sec || !rules || !sec->read)
+		return -SFRAME_ERR_INVAL;
+	if (sec->index) {
+		ret = index_rules(sec, sf_s64(pc - sec->vaddr), rules);
+		if (ret <= 0)
+			return ret;
+	}
+	ret = sframe_lookup(sec, pc, &row);
+	if (ret == 0)
+		*rules = row.rules;
+	return ret;
 }
 
 bool sf_index_range(const struct sframe_section *sec, int64_t target, uint32_t *base,

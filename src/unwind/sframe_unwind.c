@@ -569,7 +569,11 @@ static inline bool exact_pc(uint32_t frame_flags)
 }
 
 /*
- * Find the row for the current frame's PC, and the section it came from.
+ * Find the row for the current frame's PC, and the section it came from:
+ * on 0, @row->rules only (sframe_lookup_rules(), which a row table in the
+ * section's index answers without decoding); on -SFRAME_ERR_NOT_FOUND,
+ * @row->fde as sframe_lookup() leaves it, for find_rule() to tell a gap
+ * from a function without rows.
  * *@mod receives the module of the PC itself, the frame's: a return
  * address is looked up at PC - 1, which lies in another module when the
  * call was the last instruction of its module. On entry, *@mod is a guess
@@ -599,7 +603,10 @@ static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor 
 	if (m && m->sec) {
 		if (m->sec->abi != u->abi)
 			return -SFRAME_ERR_ABI;
-		ret = sframe_lookup(m->sec, at, row);
+		ret = sframe_lookup_rules(m->sec, at, &row->rules);
+		/* (The same code sframe_lookup() would give: only NOT_FOUND needs its row.) */
+		if (ret == -SFRAME_ERR_NOT_FOUND)
+			ret = sframe_lookup(m->sec, at, row);
 		/* Found a row, a function without rows, or an error: done. */
 		if (ret != -SFRAME_ERR_NOT_FOUND || exact || row->fde.index != SFRAME_NO_INDEX)
 			return ret;
@@ -649,11 +656,9 @@ static uint32_t loc_kind(const struct sframe_loc *loc, uint32_t same, uint32_t r
 }
 
 /* The rule of a decoded row, its registers sorted into roles once. */
-static void rule_from_row(const struct unwind_abi *abi, const struct sframe_row *row,
-			  struct unwind_rule *r)
+static void rule_from_rules(const struct unwind_abi *abi, const struct sframe_rules *s,
+			    struct unwind_rule *r)
 {
-	const struct sframe_rules *s = &row->rules;
-
 	r->kind = loc_kind(&s->ra, RULE_RA_LINK, RULE_RA_REG, RULE_RA_DEREF, RULE_RA_END) |
 		  loc_kind(&s->fp, RULE_FP_SAME, RULE_FP_REG, RULE_FP_DEREF, RULE_FP_NONE);
 	if (s->ra_undefined)
@@ -666,7 +671,7 @@ static void rule_from_row(const struct unwind_abi *abi, const struct sframe_row 
 		r->kind |= RULE_CFA_DEREF;
 	if (s->ra_mangled)
 		r->kind |= RULE_RA_MANGLED;
-	if (row->fde.signal)
+	if (s->signal)
 		r->kind |= RULE_SIGNAL;
 	r->cfa_off = s->cfa.offset;
 	r->ra_off = s->ra.offset;
@@ -694,7 +699,7 @@ static int find_rule(const struct sframe_unwinder *u, const struct sframe_cursor
 
 	ret = find_row(u, c, &row, &sec, mod);
 	if (ret == 0) {
-		rule_from_row(unwind_abi_of(u->abi), &row, r);
+		rule_from_rules(unwind_abi_of(u->abi), &row.rules, r);
 		return 0;
 	}
 	/* v3: a function without rows is an outermost or a signal frame. */
