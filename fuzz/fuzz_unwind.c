@@ -132,6 +132,30 @@ static void check_frames(const struct sframe_frame *f, uint32_t n, const struct 
 	}
 }
 
+/* @u's walk from @regs gives @want (@n frames) and @ret, as frames and as PCs. */
+static void same_walk(const struct sframe_unwinder *u, const struct sframe_regs *regs,
+		      const struct sframe_frame *want, uint32_t n, int ret)
+{
+	static struct sframe_frame got[MAX_FRAMES];
+	static uint64_t pcs[MAX_FRAMES];
+	uint32_t count, i;
+
+	memset(got, 0, sizeof(got));
+	FZ_ASSERT_ERR(sframe_unwind_stack(u, regs, got, MAX_FRAMES, &count), ret);
+	FZ_ASSERT(count == n);
+	for (i = 0; i < n; i++) {
+		FZ_ASSERT(got[i].pc == want[i].pc && got[i].sp == want[i].sp);
+		FZ_ASSERT(got[i].fp == want[i].fp && got[i].cfa == want[i].cfa);
+		FZ_ASSERT(got[i].valid == want[i].valid);
+		FZ_ASSERT(got[i].flags == want[i].flags);
+		FZ_ASSERT(got[i].module == want[i].module);
+	}
+	FZ_ASSERT_ERR(sframe_unwind_pcs(u, regs, pcs, MAX_FRAMES, &count), ret);
+	FZ_ASSERT(count == n);
+	for (i = 0; i < n; i++)
+		FZ_ASSERT(pcs[i] == want[i].pc);
+}
+
 static bool regs_eq(const struct sframe_regs *a, const struct sframe_regs *b)
 {
 	return a->pc == b->pc && a->sp == b->sp && a->fp == b->fp && a->ra == b->ra &&
@@ -200,7 +224,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static uint64_t pcs[MAX_FRAMES];
 	struct sframe_cache_entry centries[4];
 	struct sframe_unwind_cache cache;
-	struct sframe_unwinder u2;
+	struct sframe_unwinder u2, u3;
+	size_t isize;
+	void *imem;
 	uint32_t count2;
 	int ret2, pass;
 	static struct sframe_cursor cur[MAX_FRAMES + 1], cur2[MAX_FRAMES + 1];
@@ -353,6 +379,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FZ_ASSERT(frames2[i].flags == frames[i].flags);
 			FZ_ASSERT(frames2[i].module == frames[i].module);
 		}
+	}
+	/* The window without a cache: every frame looked up, as by step(). */
+	u3 = u2;
+	u3.cache = NULL;
+	same_walk(&u3, &regs, frames, count, ret);
+	/*
+	 * With a lookup index and its row table (a valid section): the same
+	 * walks again, through the callback and with the window.
+	 */
+	if (accepted && !sframe_index_size(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &isize) &&
+	    isize <= (1u << 20) && (imem = malloc(isize)) != NULL) {
+		if (!sframe_index_build(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, imem, isize)) {
+			cx.sec_mem.calls = cx.stack_mem.calls = 0;
+			same_walk(&u, &regs, frames, count, ret);
+			same_walk(&u3, &regs, frames, count, ret);
+		}
+		sec.index = NULL;
+		free(imem);
 	}
 	for (pass = 0; pass < 3; pass++) {
 		memset(pcs, 0, sizeof(pcs));

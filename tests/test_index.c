@@ -116,8 +116,9 @@ static void agree_near(const struct sframe_section *s, uint64_t pc)
 
 /*
  * The first byte of every span of @s's row table and its neighbours, and
- * of every row block: the layout of struct sframe_index's comment (the
- * packed answers at @rows_at, then the spans' starts, then the blocks).
+ * of every row block. White-box: the layout of src/core/sframe_index.c
+ * (at @rows_at the packed answers, then the spans' starts, each array with
+ * 3 spans of padding, then the blocks' entries).
  */
 static void probe_spans(const struct sframe_section *s)
 {
@@ -126,9 +127,9 @@ static void probe_spans(const struct sframe_section *s)
 	const uint64_t base = s->vaddr + (uint64_t)idx->start;
 	uint32_t start, k;
 
-	assert_true(idx->spans > 0 && idx->row_bits >= 2 && idx->row_bits <= 6);
+	assert_true(idx->spans > 0 && idx->row_bits >= 2 && idx->row_bits <= 4);
 	for (k = 0; k < idx->spans; k++) {
-		memcpy(&start, rows + 8 * (uint64_t)idx->spans + 4 * (uint64_t)k, 4);
+		memcpy(&start, rows + 8 * ((uint64_t)idx->spans + 3) + 4 * (uint64_t)k, 4);
 		agree_near(s, base + start);
 	}
 	for (k = 0; k <= idx->row_blocks && k < 4096; k++)
@@ -212,8 +213,8 @@ static void probe_every_size(struct sframe_section *s)
 	probe_all(s);
 	free(mem);
 	/*
-	 * With the row table (its blocks of 4 to 64 bytes, at most one per two
-	 * spans), unless the functions span 4 GB or more (32-bit span starts).
+	 * With the row table (its blocks of 4 to 16 bytes, at most one per two
+	 * spans unless 16), unless the functions span 4 GB or more (32-bit span starts).
 	 */
 	err = index_with(s, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &mem);
 	if (span + fn.func_size >= ((uint64_t)1 << 32)) {
@@ -222,7 +223,7 @@ static void probe_every_size(struct sframe_section *s)
 	} else {
 		assert_err(err, 0);
 		assert_true(s->index->row_blocks > 0);
-		assert_true(s->index->row_bits == 6 ||
+		assert_true(s->index->row_bits == 4 ||
 			    s->index->row_blocks <= s->index->spans / 2 + 1);
 		probe_all(s);
 		free(mem);
@@ -500,10 +501,11 @@ static void test_sizes(void **state)
  * apart, one row each (all CFA offsets differ), make two spans each: the
  * row from the function's start and the gap from its end, 128 in all, the
  * last starting at 63 * 0x40 + 0x30 = 0xff0. Row blocks: the smallest of 4
- * bytes or more with at most 128 / 2 + 1 = 65 of them: 0xff0 >> 6 = 63,
- * so 64-byte blocks, 64 blocks, 65 entries. The packed answers start
- * 8-aligned after the FDE part (the header and its 65 entries, as in
- * test_sizes()): then 8 + 4 bytes per span, then the row blocks' entries.
+ * bytes or more with at most 128 / 2 + 1 = 65 of them, but 16 bytes at
+ * most: 0xff0 >> 4 = 255, so 16-byte blocks, 256 blocks, 257 entries. The
+ * packed answers start 8-aligned after the FDE part (the header and its 65
+ * entries, as in test_sizes()): then 8 + 4 bytes per span and per each of
+ * 3 spans of padding, then the row blocks' entries.
  */
 static void test_row_table_size(void **state)
 {
@@ -515,7 +517,7 @@ static void test_row_table_size(void **state)
 	(void)state;
 	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 64, 0x40);
 	assert_err(sframe_index_size(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &size), 0);
-	assert_int_equal(size, rows_at + 128 * 12 + 65 * 4);
+	assert_int_equal(size, rows_at + (128 + 3) * 12 + 257 * 4);
 	mem = malloc(size);
 	assert_non_null(mem);
 	assert_err(sframe_index_build(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, mem, size - 1),
@@ -523,8 +525,8 @@ static void test_row_table_size(void **state)
 	assert_null(sec.index);
 	assert_err(sframe_index_build(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, mem, size), 0);
 	assert_int_equal(sec.index->spans, 128);
-	assert_int_equal(sec.index->row_bits, 6);
-	assert_int_equal(sec.index->row_blocks, 64);
+	assert_int_equal(sec.index->row_bits, 4);
+	assert_int_equal(sec.index->row_blocks, 256);
 	assert_int_equal(sec.index->rows_at, rows_at);
 	/* Flags other than SFRAME_INDEX_ROWS are refused like a bad block size. */
 	assert_err(sframe_index_size(&sec, SFRAME_INDEX_ROWS << 1, &size), -SFRAME_ERR_INVAL);

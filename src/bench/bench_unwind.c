@@ -9,6 +9,8 @@
  *   - sframe: sframe_unwind_stack() over this executable's own .sframe, as
  *     mapped in memory, the stack read through the callback (memcpy within
  *     the stack's bounds), no cache: every frame is a full lookup;
+ *   - sframe-copy: the same with the stack as a direct window over a copy
+ *     of it, as a profiler holds its sample, still without a cache;
  *   - sframe-cached: the same with a cache of decoded rows
  *     (struct sframe_unwind_cache, 256 entries, warm: the walk is repeated)
  *     and the stack as a direct window over a copy of it, as a profiler
@@ -108,10 +110,11 @@ struct trace_state {
 	uint32_t n;
 };
 
-enum method { M_SFRAME, M_CACHED, M_PCS, M_FP, M_LIBGCC, M_LIBUNWIND, M_LLVM, M_COUNT };
+enum method { M_SFRAME, M_COPY, M_CACHED, M_PCS, M_FP, M_LIBGCC, M_LIBUNWIND, M_LLVM, M_COUNT };
 
 static const char *const method_name[M_COUNT] = {
-	"sframe", "sframe-cached", "sframe-pcs", "fp", "libgcc", "libunwind", "llvm-libunwind"
+	"sframe", "sframe-copy", "sframe-cached", "sframe-pcs", "fp", "libgcc", "libunwind",
+	"llvm-libunwind"
 };
 
 #define CACHE_ENTRIES 256
@@ -133,6 +136,7 @@ struct inproc {
 	struct sframe_module_table mods;
 	struct sframe_unwinder u;
 	struct sframe_unwinder uc;	/* with the cache and the stack window */
+	struct sframe_unwinder un;	/* with the stack window, no cache */
 	struct sframe_unwind_cache cache;
 	struct sframe_cache_entry centries[CACHE_ENTRIES];
 	unsigned char *stack_copy;
@@ -348,6 +352,12 @@ static uint64_t op_sframe(void *ctx, uint64_t first, uint64_t count)
 	return walk_with(&((struct inproc *)ctx)->u, ctx, count);
 }
 
+static uint64_t op_copy(void *ctx, uint64_t first, uint64_t count)
+{
+	(void)first;
+	return walk_with(&((struct inproc *)ctx)->un, ctx, count);
+}
+
 static uint64_t op_cached(void *ctx, uint64_t first, uint64_t count)
 {
 	(void)first;
@@ -410,6 +420,8 @@ NO_ASAN static int copy_stack(struct inproc *ip)
 	ip->uc.stack_addr = ip->bounds.lo;
 	ip->uc.stack_len = len;
 	ip->uc.cache = &ip->cache;
+	ip->un = ip->uc;
+	ip->un.cache = NULL;
 	return sframe_unwind_cache_init(&ip->cache, ip->centries, CACHE_ENTRIES);
 }
 
@@ -568,7 +580,9 @@ static int at_bottom(void *ctx, const struct bench_chain_regs *regs)
 	if (copy_stack(ip)) {
 		ip->res[M_CACHED].state = -1;
 		ip->res[M_CACHED].why = "out of memory";
+		ip->res[M_COPY] = ip->res[M_CACHED];
 	} else {
+		check_walk(ip, M_COPY, &ip->un);
 		check_walk(ip, M_CACHED, &ip->uc);
 		/* ...and again, now from the cache: a profiler's steady state. */
 		if (ip->res[M_CACHED].state == 1) {
@@ -578,6 +592,8 @@ static int at_bottom(void *ctx, const struct bench_chain_regs *regs)
 	}
 	if (ip->res[M_SFRAME].state == 1)
 		time_vs_fp(ip, M_SFRAME, op_sframe);
+	if (ip->res[M_COPY].state == 1)
+		time_vs_fp(ip, M_COPY, op_copy);
 	if (ip->res[M_CACHED].state == 1) {
 		time_vs_fp(ip, M_CACHED, op_cached);
 		fprintf(stderr, "# unwind sframe-cached: cache hits=%" PRIu64 " misses=%" PRIu64 "\n",
@@ -686,7 +702,7 @@ static int run_inproc(double seconds, bool index)
 			/* (The counter does not see into the peers' libraries.) */
 			if (m->heap >= 0 && i <= M_FP)
 				printf(" heap_allocs=%ld", m->heap);
-			if (ip.index && i == M_SFRAME)
+			if (ip.index && (i == M_SFRAME || i == M_COPY))
 				printf(" index_bytes=%zu", ip.ibytes);
 			printf("\n");
 			fprintf(stderr, "# unwind %s: median ns_per_frame=%.2f runs=%u\n", method_name[i],

@@ -22,6 +22,19 @@
 /* The smallest block SFRAME_INDEX_AUTO picks: no function is shorter. */
 #define SF_INDEX_MIN_AUTO_BITS	4u
 
+/*
+ * A span's start is 32 bits wide: the functions span less than 4 GB (less
+ * the last block, so that no PC in a block compares above the padding).
+ */
+#define SF_SPAN_LIMIT	(((uint64_t)1 << 32) - 256)
+
+/*
+ * Spans past the last one (a start above every PC of a block, no row): a
+ * lookup reads the three spans after its block's first one without a
+ * bounds check.
+ */
+#define SF_SPAN_PAD	3u
+
 static const uint32_t *index_entries(const struct sframe_index *idx)
 {
 	return (const uint32_t *)(const void *)(idx + 1);
@@ -42,8 +55,8 @@ static uint64_t index_bytes(const struct sframe_index *h)
 {
 	if (!h->row_blocks)
 		return fde_part_bytes(h);
-	return h->rows_at + (uint64_t)h->spans * (sizeof(uint64_t) + sizeof(uint32_t)) +
-	       ((uint64_t)h->row_blocks + 1) * sizeof(uint32_t);
+	return h->rows_at + (SF_SPAN_PAD + (uint64_t)h->spans) *
+	       (sizeof(uint64_t) + sizeof(uint32_t)) + ((uint64_t)h->row_blocks + 1) * sizeof(uint32_t);
 }
 
 /*
@@ -125,9 +138,6 @@ static int index_shape(const struct sframe_section *sec, unsigned int bits,
 #define SPAN_MANGLED	((uint64_t)1 << 7)
 #define SPAN_SIGNAL	((uint64_t)1 << 8)
 #define SPAN_CFA_REG(v)	((uint32_t)((v) >> 9) & 0x7fu)
-
-/* A span's start is 32 bits wide: the functions span less than 4 GB. */
-#define SF_SPAN_LIMIT	((uint64_t)1 << 32)
 
 /* The rules of a SPAN_ROW answer @v. */
 static SFRAME_ALWAYS_INLINE void span_rules(uint64_t v, struct sframe_rules *r)
@@ -294,13 +304,15 @@ static int row_spans(const struct sframe_section *sec, const struct sframe_index
 
 /*
  * The row table's blocks: the smallest, at least 4 bytes, that makes at
- * most one block per two spans (a search among about four), but no larger
- * than 64 bytes: in text with a large hole (a PLT far from the functions)
- * larger blocks would crowd the functions' spans into a few of them. That
- * costs at most 64 bytes per KB of text.
+ * most one block per two spans, but no larger than 16 bytes, so that a
+ * block holds a few spans (a function's rows are a few bytes apart) and a
+ * lookup compares them at once (index_rules()); in text with a large hole
+ * (a PLT far from the functions) larger blocks would also crowd the
+ * functions' spans into a few of them. That costs at most 256 bytes per KB
+ * of text.
  */
 #define SF_ROW_MIN_BITS	2u
-#define SF_ROW_MAX_BITS	6u
+#define SF_ROW_MAX_BITS	4u
 
 /* The row table's shape in @h (its FDE part set). */
 static int rows_shape(const struct sframe_section *sec, struct sframe_index *h)
@@ -398,7 +410,7 @@ static int row_table(const struct sframe_section *sec, const struct sframe_index
 	int ret;
 
 	o.vals = (uint64_t *)(void *)(mem + h->rows_at);
-	o.starts = (uint32_t *)(void *)(o.vals + h->spans);
+	o.starts = (uint32_t *)(void *)(o.vals + h->spans + SF_SPAN_PAD);
 	o.cap = h->spans;
 	ret = row_spans(sec, h, &o);
 	if (ret)
@@ -406,7 +418,11 @@ static int row_table(const struct sframe_section *sec, const struct sframe_index
 	/* (Only a section whose bytes changed since the count differs.) */
 	if (o.count != h->spans || (o.last_start >> h->row_bits) + 1 != h->row_blocks)
 		return -SFRAME_ERR_INVAL;
-	first = o.starts + h->spans;
+	for (k = 0; k < SF_SPAN_PAD; k++) {
+		o.vals[h->spans + k] = SPAN_NONE;
+		o.starts[h->spans + k] = SFRAME_UINT32_MAX;
+	}
+	first = o.starts + h->spans + SF_SPAN_PAD;
 	/* Each block's entry: the span holding its first byte (as fde_blocks()). */
 	for (k = 1; k < h->spans; k++) {
 		c = ((uint64_t)o.starts[k] - 1) >> h->row_bits;
@@ -457,24 +473,45 @@ static SFRAME_ALWAYS_INLINE int index_rules(const struct sframe_section *sec, in
 	if (target < idx->start)
 		return -SFRAME_ERR_NOT_FOUND;
 	vals = (const uint64_t *)(const void *)((const uint8_t *)idx + idx->rows_at);
-	starts = (const uint32_t *)(const void *)(vals + idx->spans);
-	first = starts + idx->spans;
+	starts = (const uint32_t *)(const void *)(vals + idx->spans + SF_SPAN_PAD);
+	first = starts + idx->spans + SF_SPAN_PAD;
 	t = (uint64_t)target - (uint64_t)idx->start;
 	b = t >> idx->row_bits;
 	/* (Past the last block, and at or past 2^32: the last span, a gap.) */
 	if (b >= idx->row_blocks) {
-		lo = idx->spans - 1;
-		hi = lo;
+		v = vals[idx->spans - 1];
 	} else {
 		lo = first[b];
 		hi = first[b + 1];
+		if (lo > hi || hi >= idx->spans)
+			return 1;
+		/*
+		 * The last span starting at or before @t. Mostly at most three
+		 * follow the first: the four spans are read at once, their
+		 * answers with their starts (the next load waits on none), and
+		 * the starts at or before @t counted (those past @hi start past
+		 * the block, the padding past every PC of one); selects, not
+		 * branches, pick the answer (SFRAME_OPTIMIZER_HIDE_VAR() keeps
+		 * the loads out of branches). Else by halving.
+		 */
+		if (hi - lo <= SF_SPAN_PAD) {
+			uint64_t v0 = vals[lo], v1 = vals[lo + 1], v2 = vals[lo + 2], v3 = vals[lo + 3];
+			uint32_t k = (uint32_t)(starts[lo + 1] <= t) + (uint32_t)(starts[lo + 2] <= t) +
+				     (uint32_t)(starts[lo + 3] <= t);
+
+			SFRAME_OPTIMIZER_HIDE_VAR(v0);
+			SFRAME_OPTIMIZER_HIDE_VAR(v1);
+			SFRAME_OPTIMIZER_HIDE_VAR(v2);
+			SFRAME_OPTIMIZER_HIDE_VAR(v3);
+			v0 = k & 1 ? v1 : v0;
+			v2 = k & 1 ? v3 : v2;
+			v = k & 2 ? v2 : v0;
+		} else {
+			for (n = hi - lo + 1; n > 1; n -= n / 2)
+				lo = starts[lo + n / 2] <= t ? lo + n / 2 : lo;
+			v = vals[lo];
+		}
 	}
-	if (lo > hi || hi >= idx->spans)
-		return 1;
-	/* The last span starting at or before @t, by halving (no branch on it). */
-	for (n = hi - lo + 1; n > 1; n -= n / 2)
-		lo = starts[lo + n / 2] <= t ? lo + n / 2 : lo;
-	v = vals[lo];
 	if ((v & 3) == SPAN_ROW) {
 		span_rules(v, rules);
 		return 0;

@@ -30,25 +30,6 @@ void sframe_unwind_cache_clear(struct sframe_unwind_cache *cache)
 	cache->misses = 0;
 }
 
-/*
- * The plain shape an entry holds: CFA = SP or FP + offset, RA in an
- * aligned stack slot, FP in one or unchanged; or the end of the stack
- * (a misaligned slot fails every step anyway). Rules of
- * signal trampolines are left out: their step differs, and a return
- * address may have found one through the exact-PC retry of the lookup.
- */
-static bool holds(const struct unwind_rule *r)
-{
-	uint32_t fp = r->kind & (RULE_FP_DEREF | RULE_FP_SAME);
-
-	if (r->kind & RULE_SIGNAL)
-		return false;
-	if (r->kind & RULE_RA_END)
-		return true;
-	return !(r->kind & ~SF_CACHE_RULE_BITS) && (r->kind & RULE_RA_DEREF) &&
-	       !(r->ra_off & 7) && (fp == RULE_FP_SAME || (fp == RULE_FP_DEREF && !(r->fp_off & 7)));
-}
-
 void sf_cache_insert(struct sframe_unwind_cache *cache, uint64_t pc, bool exact,
 		     const struct unwind_rule *rule, uint32_t module)
 {
@@ -56,7 +37,7 @@ void sf_cache_insert(struct sframe_unwind_cache *cache, uint64_t pc, bool exact,
 	struct sframe_cache_entry e;
 	uint32_t kind = exact ? SF_CACHE_EXACT : 0;
 
-	if (pc == 0 || (rule && !holds(rule)))
+	if (pc == 0 || (rule && !sf_rule_plain(rule)))
 		return;
 	if (!rule)
 		sf_cache_set(&e, pc, kind | SF_CACHE_NOSF, 0, 0, 0, module, 0);

@@ -124,6 +124,26 @@ static SFRAME_ALWAYS_INLINE bool sf_cache_rule(const struct sframe_cache_entry *
 }
 
 /*
+ * The plain shape an entry holds, and the only one the lean walks apply:
+ * CFA = SP or FP + offset, RA in an aligned stack slot, FP in one or
+ * unchanged; or the end of the stack (a misaligned slot fails every step
+ * anyway). Rules of signal trampolines are left out: their step differs,
+ * and a return address may have found one through the exact-PC retry of
+ * the lookup.
+ */
+static SFRAME_ALWAYS_INLINE bool sf_rule_plain(const struct unwind_rule *r)
+{
+	uint32_t fp = r->kind & (RULE_FP_DEREF | RULE_FP_SAME);
+
+	if (r->kind & RULE_SIGNAL)
+		return false;
+	if (r->kind & RULE_RA_END)
+		return true;
+	return !(r->kind & ~SF_CACHE_RULE_BITS) && (r->kind & RULE_RA_DEREF) &&
+	       !(r->ra_off & 7) && (fp == RULE_FP_SAME || (fp == RULE_FP_DEREF && !(r->fp_off & 7)));
+}
+
+/*
  * The cache is 2-way set associative: a PC has a pair of slots (one 64-byte
  * line), the first holding the entry used last. A direct-mapped table
  * loses whole walks to two hot return addresses that share a slot; the

@@ -67,7 +67,7 @@ static bool usable(const struct sframe_unwinder *u)
 }
 
 /* The 8 bytes at @b as a value of the target's byte order. */
-static inline uint64_t stack_value(bool be, const uint8_t *b)
+static SFRAME_ALWAYS_INLINE uint64_t stack_value(bool be, const uint8_t *b)
 {
 	return be ? sf_be64(b) : sf_le64(b);
 }
@@ -577,14 +577,17 @@ static inline bool exact_pc(uint32_t frame_flags)
  * *@mod receives the module of the PC itself, the frame's: a return
  * address is looked up at PC - 1, which lies in another module when the
  * call was the last instruction of its module. On entry, *@mod is a guess
- * at the module of PC - 1 (the last frame's, in a walk) or NULL.
+ * at the module of PC - 1 (the last frame's, in a walk) or NULL. @tried:
+ * what find_rule() got from sframe_lookup_rules() of that guess, which
+ * then is PC - 1's module and the PC's, else NOT_TRIED.
  */
-static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor *c,
+#define NOT_TRIED 1
+
+static int find_row(const struct sframe_unwinder *u, uint64_t pc, uint32_t frame_flags,
 		    struct sframe_row *row, const struct sframe_section **sec,
-		    const struct sframe_module **mod)
+		    const struct sframe_module **mod, int tried)
 {
-	const bool exact = exact_pc(c->flags);
-	const uint64_t pc = c->regs.pc;
+	const bool exact = exact_pc(frame_flags);
 	/*
 	 * A return address points after the call, which may be the last
 	 * instruction of its function (noreturn callees): look up PC - 1.
@@ -603,7 +606,7 @@ static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor 
 	if (m && m->sec) {
 		if (m->sec->abi != u->abi)
 			return -SFRAME_ERR_ABI;
-		ret = sframe_lookup_rules(m->sec, at, &row->rules);
+		ret = tried != NOT_TRIED ? tried : sframe_lookup_rules(m->sec, at, &row->rules);
 		/* (The same code sframe_lookup() would give: only NOT_FOUND needs its row.) */
 		if (ret == -SFRAME_ERR_NOT_FOUND)
 			ret = sframe_lookup(m->sec, at, row);
@@ -638,8 +641,8 @@ static int find_row(const struct sframe_unwinder *u, const struct sframe_cursor 
  * RULE_* bits of the RA or FP rule @loc, given that register's bits for
  * "unchanged", "from a register", "loaded" and "no rule".
  */
-static uint32_t loc_kind(const struct sframe_loc *loc, uint32_t same, uint32_t reg,
-			 uint32_t deref, uint32_t none)
+static SFRAME_ALWAYS_INLINE uint32_t loc_kind(const struct sframe_loc *loc, uint32_t same,
+					      uint32_t reg, uint32_t deref, uint32_t none)
 {
 	const uint32_t load = loc->deref ? deref : 0;
 
@@ -656,8 +659,8 @@ static uint32_t loc_kind(const struct sframe_loc *loc, uint32_t same, uint32_t r
 }
 
 /* The rule of a decoded row, its registers sorted into roles once. */
-static void rule_from_rules(const struct unwind_abi *abi, const struct sframe_rules *s,
-			    struct unwind_rule *r)
+static SFRAME_ALWAYS_INLINE void rule_from_rules(const struct unwind_abi *abi,
+						 const struct sframe_rules *s, struct unwind_rule *r)
 {
 	r->kind = loc_kind(&s->ra, RULE_RA_LINK, RULE_RA_REG, RULE_RA_DEREF, RULE_RA_END) |
 		  loc_kind(&s->fp, RULE_FP_SAME, RULE_FP_REG, RULE_FP_DEREF, RULE_FP_NONE);
@@ -685,19 +688,35 @@ static void rule_from_rules(const struct unwind_abi *abi, const struct sframe_ru
 #define ROWLESS_SIGNAL 1
 
 /*
- * The rule for the current frame's PC from its row: 0 (a rule, or the end
- * of the stack as a rule), ROWLESS_SIGNAL, -SFRAME_ERR_NOT_FOUND (no
- * SFrame for this PC) or another error. *@mod receives the frame's module
- * (on entry, find_row()'s guess).
+ * The rule for the frame at @pc (@frame_flags its flags) from its row: 0
+ * (a rule, or the end of the stack as a rule), ROWLESS_SIGNAL,
+ * -SFRAME_ERR_NOT_FOUND (no SFrame for this PC) or another error. *@mod
+ * receives the frame's module (on entry, find_row()'s guess). (The PC and
+ * flags by value: a lean walk's cursor stays in registers.)
  */
-static int find_rule(const struct sframe_unwinder *u, const struct sframe_cursor *c,
-		     struct unwind_rule *r, const struct sframe_module **mod)
+static SFRAME_ALWAYS_INLINE int find_rule(const struct sframe_unwinder *u, uint64_t pc,
+				     uint32_t frame_flags, struct unwind_rule *r,
+				     const struct sframe_module **mod)
 {
+	const uint64_t at = !exact_pc(frame_flags) && pc > 0 ? pc - 1 : pc;
+	const struct sframe_module *m = *mod;
 	const struct sframe_section *sec;
 	struct sframe_row row;
-	int ret;
+	int ret = NOT_TRIED;
 
-	ret = find_row(u, c, &row, &sec, mod);
+	/*
+	 * What most frames of a walk are: PC - 1 and the PC in the last
+	 * frame's module, and a row there. The rest as find_row() finds it.
+	 */
+	if (m && at >= m->start && at < m->end && pc < m->end && m->sec &&
+	    m->sec->abi == u->abi) {
+		ret = sframe_lookup_rules(m->sec, at, &row.rules);
+		if (ret == 0) {
+			rule_from_rules(unwind_abi_of(u->abi), &row.rules, r);
+			return 0;
+		}
+	}
+	ret = find_row(u, pc, frame_flags, &row, &sec, mod, ret);
 	if (ret == 0) {
 		rule_from_rules(unwind_abi_of(u->abi), &row.rules, r);
 		return 0;
@@ -740,6 +759,22 @@ static uint32_t module_index(const struct sframe_unwinder *u, const struct sfram
  * it (find_row()): the walks pass the last frame's module, which saves the
  * table search for most frames.
  */
+/* The step for find_rule()'s outcome @found (with @rule when 0). */
+static int step_found(const struct sframe_unwinder *u, struct sframe_cursor *c, int found,
+		      const struct unwind_rule *rule)
+{
+	struct walk w;
+
+	if (found == ROWLESS_SIGNAL)
+		return step_signal(u, c);
+	if (found == -SFRAME_ERR_NOT_FOUND)
+		return step_no_sframe(u, c);
+	if (found)
+		return found;
+	walk_init(&w, u, false);
+	return apply_rule(&w, c, rule);
+}
+
 static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 		const struct sframe_module **mod)
 {
@@ -754,29 +789,23 @@ static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
 	max = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
 	if (c->depth + 1 >= max)
 		return -SFRAME_ERR_DEPTH;
-	walk_init(&w, u, false);
 	if (cache)
 		e = sf_cache_find(cache, c->regs.pc, exact);
-	if (e) {
-		cache->hits++;
-		*mod = module_at(u->modules, sf_cache_module(e));
-		if (!sf_cache_rule(e, &rule))
-			return step_no_sframe(u, c);
-	} else {
-		ret = find_rule(u, c, &rule, mod);
+	if (!e) {
+		ret = find_rule(u, c->regs.pc, c->flags, &rule, mod);
 		if (cache)
 			cache->misses++;
 		/* (Errors of the section or its reader are not the PC's to keep.) */
 		if (cache && (ret == 0 || ret == -SFRAME_ERR_NOT_FOUND))
 			sf_cache_insert(cache, c->regs.pc, exact, ret ? NULL : &rule,
 					module_index(u, *mod));
-		if (ret == ROWLESS_SIGNAL)
-			return step_signal(u, c);
-		if (ret == -SFRAME_ERR_NOT_FOUND)
-			return step_no_sframe(u, c);
-		if (ret)
-			return ret;
+		return step_found(u, c, ret, &rule);
 	}
+	cache->hits++;
+	*mod = module_at(u->modules, sf_cache_module(e));
+	if (!sf_cache_rule(e, &rule))
+		return step_no_sframe(u, c);
+	walk_init(&w, u, false);
 	return apply_rule(&w, c, &rule);
 }
 
@@ -838,33 +867,60 @@ static int walk_begin(const struct sframe_unwinder *u, const struct sframe_regs 
 }
 
 /*
- * The steps of sframe_unwind_pcs() and sframe_unwind_stack() that the
- * cache serves: apply_rule() on a copy of the cursor that nothing takes
- * the address of (so it stays in registers), the frame's stores, and each
- * next entry found through the last one's guess (sf_cache_follow()): the
- * next rule is loaded while the return address is still on its way.
- * sf_cache_rule()'s constant mask leaves out the branches of apply_rule()
- * no cached rule takes.
+ * A lookup that a run of lean_steps() made and left to step_found(), for
+ * a frame the run does not step: the outcome of find_rule() (PENDING_NONE:
+ * none made), its rule and the frame's module.
+ */
+struct pending {
+	int found;
+	struct unwind_rule rule;
+	const struct sframe_module *mod;
+};
+
+#define PENDING_NONE 2
+
+/*
+ * The runs of steps of sframe_unwind_pcs() and sframe_unwind_stack() that
+ * need no step() of their own: apply_rule() on a copy of the cursor, then
+ * the frame's stores, in one loop. Three kinds, each a constant in a copy:
+ *
+ * - @memo (the cache, and the stack as a window): the rule comes from the
+ *   cache, each next entry found through the last one's guess
+ *   (sf_cache_follow()), so that the next rule is loaded while the return
+ *   address is still on its way; sf_cache_rule()'s constant mask leaves
+ *   out the branches of apply_rule() no cached rule takes.
+ * - @lean without @memo (the window, no cache): the rule comes from
+ *   find_rule(), whose lookup a row table in the section's index answers
+ *   without decoding; rules of the plain shape (sf_rule_plain()) only.
+ * - neither (no window, no cache): find_rule() too, any rule, every read
+ *   through the callback.
+ *
+ * @lean steps need no call beyond the lookup, so the cursor copy, whose
+ * address nothing takes, stays in registers; they decline (STEP_DECLINED)
+ * whatever needs one. The lookups made for a frame the run does not step
+ * (no SFrame, another shape of rule, an error, a declined step) are handed
+ * over in *@pend for step_found(), never made twice: a read of the section
+ * may be a syscall. Without a lookup of its own, step() takes the frame.
  *
  * Fills either @pcs (a PC per frame) or @frames (the other is NULL, a
  * constant in each copy), as the full walks do from index @n on; a frame
- * gets its module from the entry of its step (as step() gives it), also
- * when that step ends the walk. (Callers mostly share their callee's
- * module: the table is read when the entry's module differs from the
- * last, which took a tenth of the time per frame otherwise.)
+ * gets its module from the entry or the lookup of its step (as step()
+ * gives it), also when that step ends the walk. (With the cache, callers
+ * mostly share their callee's module: the table is read when the entry's
+ * module differs from the last, which took a tenth of the time per frame
+ * otherwise.)
  *
- * The caller checked lean_window(). Stops, the cursor at the last frame
- * reached, at the first frame the
- * cache does not serve (no entry, or no SFrame there), that the lean step
- * declines, or at the depth bound, all for step() to take; *@res receives
- * the result of a step that ended the walk (END or an error), else 0.
- * Returns the new number of frames. @plain: the stack is little-endian and
- * the caller's SP is the CFA.
+ * A @lean caller checked lean_window(). Stops, the cursor at the last
+ * frame reached, at the first frame the run does not step, or at the
+ * depth bound; *@res receives the result of a step that ended the walk
+ * (END or an error), else 0. Returns the new number of frames. @plain:
+ * the stack is little-endian and the caller's SP is the CFA.
  */
-static SFRAME_ALWAYS_INLINE uint32_t cached_steps(const struct sframe_unwinder *u,
-						  struct sframe_cursor *cursor, uint64_t *pcs,
-						  struct sframe_frame *frames, uint32_t n,
-						  uint32_t max, int *res, bool plain)
+static SFRAME_ALWAYS_INLINE uint32_t lean_steps(const struct sframe_unwinder *u,
+						struct sframe_cursor *cursor, uint64_t *pcs,
+						struct sframe_frame *frames, uint32_t n,
+						uint32_t max, int *res, struct pending *pend,
+						bool plain, bool memo, bool lean)
 {
 	struct sframe_unwind_cache *const cache = u->cache;
 	const uint32_t max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
@@ -874,9 +930,10 @@ static SFRAME_ALWAYS_INLINE uint32_t cached_steps(const struct sframe_unwinder *
 	const struct sframe_module *mod = NULL;
 	struct unwind_rule r;
 	struct walk w;
-	int ret = 0;
+	int ret = 0, found;
 
-	walk_init(&w, u, true);
+	pend->found = PENDING_NONE;
+	walk_init(&w, u, lean);
 	if (plain) {
 		w.be = false;
 		w.sp_bias = 0;
@@ -884,26 +941,44 @@ static SFRAME_ALWAYS_INLINE uint32_t cached_steps(const struct sframe_unwinder *
 	/* Steps allowed: by the array, and by the depth bound (step() checks). */
 	if (c.depth + 1 < max_depth)
 		end += max - n < max_depth - 1 - c.depth ? max - n : max_depth - 1 - c.depth;
-	if (c.regs.pc)
+	if (lean &&
+	    (c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) != (SFRAME_REG_SP | SFRAME_REG_FP))
+		end = n;
+	if (memo && c.regs.pc && k < end)
 		e = sf_cache_find(cache, c.regs.pc, exact_pc(c.flags));
-	if ((c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) != (SFRAME_REG_SP | SFRAME_REG_FP))
-		e = NULL;
-	while (e && k < end && sf_cache_rule(e, &r)) {
-		/*
-		 * What a lean step from a cached rule leaves in these fields
-		 * (commit()), FP known as it was: stated here, so that the
-		 * compiler need not carry them around the loop. Before the first
-		 * step they differ, but none is read by such a step (cached
-		 * rules do not involve the link register or other registers;
-		 * the frame's SP and FP are known), and @cursor is only written
-		 * after a step.
-		 */
-		c.regs.ra = 0;
-		c.regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
-		c.sigctx = 0;
-		c.prev_flags = 0;
+	while (k < end) {
+		if (memo) {
+			if (!e || !sf_cache_rule(e, &r))
+				break;
+		} else {
+			found = find_rule(u, c.regs.pc, c.flags, &r, &mod);
+			if (found || (lean && !sf_rule_plain(&r))) {
+				pend->found = found;
+				pend->rule = r;
+				pend->mod = mod;
+				break;
+			}
+			/* (A no-op on a plain rule: tells the compiler which branches it never takes.) */
+			if (lean)
+				r.kind &= SF_CACHE_RULE_BITS;
+		}
+		if (lean) {
+			/*
+			 * What a lean step from a plain rule leaves in these
+			 * fields (commit()), FP known as it was: stated here, so
+			 * that the compiler need not carry them around the loop.
+			 * Before the first step they differ, but none is read by
+			 * such a step (plain rules do not involve the link
+			 * register or other registers; the frame's SP and FP are
+			 * known), and @cursor is only written after a step.
+			 */
+			c.regs.ra = 0;
+			c.regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
+			c.sigctx = 0;
+			c.prev_flags = 0;
+		}
 		if (frames) {
-			if (sf_cache_module(e) != mod_index) {
+			if (memo && sf_cache_module(e) != mod_index) {
 				mod_index = sf_cache_module(e);
 				mod = module_at(u->modules, mod_index);
 			}
@@ -917,48 +992,95 @@ static SFRAME_ALWAYS_INLINE uint32_t cached_steps(const struct sframe_unwinder *
 		else
 			pcs[k] = c.regs.pc;
 		k++;
-		e = sf_cache_follow(cache, e, c.regs.pc);
+		if (memo)
+			e = sf_cache_follow(cache, e, c.regs.pc);
 	}
 	if (k != n)
 		*cursor = c;
 	/* (A step that ended the walk from the cache was served by it too.) */
-	cache->hits += (uint64_t)(k - n) + (ret != 0 && ret != STEP_DECLINED);
-	*res = ret == STEP_DECLINED ? 0 : ret;
+	if (memo)
+		cache->hits += (uint64_t)(k - n) + (ret != 0 && ret != STEP_DECLINED);
+	/* A declined step: its rule is step_found()'s (a cached one step()'s). */
+	if (ret == STEP_DECLINED) {
+		ret = 0;
+		if (!memo) {
+			pend->found = 0;
+			pend->rule = r;
+			pend->mod = mod;
+		}
+	}
+	*res = ret;
 	return k;
 }
 
 /*
- * cached_steps() for the ABIs whose stack is little-endian and whose
+ * lean_steps() for the ABIs whose stack is little-endian and whose
  * caller's SP is the CFA (amd64, aarch64), both facts then constants: the
  * byte swap and the bias test took a tenth of the time per frame. (Out of
- * line, as is the other copy: sframe_unwind_pcs()'s own frame stays small
- * on the way to step().)
+ * line, as are the other copies: sframe_unwind_pcs()'s own frame stays
+ * small on the way to step().)
  */
-static SFRAME_NOINLINE uint32_t cached_pcs_plain(const struct sframe_unwinder *u,
-						 struct sframe_cursor *cursor, uint64_t *pcs,
-						 uint32_t n, uint32_t max, int *res)
-{
-	return cached_steps(u, cursor, pcs, NULL, n, max, res, true);
-}
-
-static SFRAME_NOINLINE uint32_t cached_pcs_any(const struct sframe_unwinder *u,
+static SFRAME_NOINLINE uint32_t lean_pcs_plain(const struct sframe_unwinder *u,
 					       struct sframe_cursor *cursor, uint64_t *pcs,
-					       uint32_t n, uint32_t max, int *res)
+					       uint32_t n, uint32_t max, int *res,
+					       struct pending *pend)
 {
-	return cached_steps(u, cursor, pcs, NULL, n, max, res, false);
+	return u->cache ? lean_steps(u, cursor, pcs, NULL, n, max, res, pend, true, true, true) :
+			  lean_steps(u, cursor, pcs, NULL, n, max, res, pend, true, false, true);
 }
 
-/* The same for sframe_unwind_stack(), both copies in one function. */
-static SFRAME_NOINLINE uint32_t cached_frames(const struct sframe_unwinder *u,
-					      struct sframe_cursor *cursor,
-					      struct sframe_frame *frames, uint32_t n, uint32_t max,
-					      int *res)
+static SFRAME_NOINLINE uint32_t lean_pcs_any(const struct sframe_unwinder *u,
+					     struct sframe_cursor *cursor, uint64_t *pcs,
+					     uint32_t n, uint32_t max, int *res,
+					     struct pending *pend)
+{
+	return u->cache ? lean_steps(u, cursor, pcs, NULL, n, max, res, pend, false, true, true) :
+			  lean_steps(u, cursor, pcs, NULL, n, max, res, pend, false, false, true);
+}
+
+/* Without a window or a cache: every read through the callback. */
+static SFRAME_NOINLINE uint32_t read_pcs(const struct sframe_unwinder *u,
+					 struct sframe_cursor *cursor, uint64_t *pcs, uint32_t n,
+					 uint32_t max, int *res, struct pending *pend)
+{
+	return lean_steps(u, cursor, pcs, NULL, n, max, res, pend, false, false, false);
+}
+
+/* The same for sframe_unwind_stack(), the window's four copies in one function. */
+static SFRAME_NOINLINE uint32_t lean_frames(const struct sframe_unwinder *u,
+					    struct sframe_cursor *cursor,
+					    struct sframe_frame *frames, uint32_t n, uint32_t max,
+					    int *res, struct pending *pend)
 {
 	const struct unwind_abi *abi = unwind_abi_of(u->abi);
+	const bool plain = !abi->stack_be && !abi->sp_bias;
 
-	return !abi->stack_be && !abi->sp_bias ?
-		cached_steps(u, cursor, NULL, frames, n, max, res, true) :
-		cached_steps(u, cursor, NULL, frames, n, max, res, false);
+	if (u->cache)
+		return plain ? lean_steps(u, cursor, NULL, frames, n, max, res, pend, true, true, true) :
+			       lean_steps(u, cursor, NULL, frames, n, max, res, pend, false, true, true);
+	return plain ? lean_steps(u, cursor, NULL, frames, n, max, res, pend, true, false, true) :
+		       lean_steps(u, cursor, NULL, frames, n, max, res, pend, false, false, true);
+}
+
+static SFRAME_NOINLINE uint32_t read_frames(const struct sframe_unwinder *u,
+					    struct sframe_cursor *cursor,
+					    struct sframe_frame *frames, uint32_t n, uint32_t max,
+					    int *res, struct pending *pend)
+{
+	return lean_steps(u, cursor, NULL, frames, n, max, res, pend, false, false, false);
+}
+
+/*
+ * The step of the frame a run of lean_steps() stopped at: the run's lookup
+ * (*@pend) when it made one, else step(). *@mod receives the frame's module.
+ */
+static int step_after(const struct sframe_unwinder *u, struct sframe_cursor *c,
+		      const struct pending *pend, const struct sframe_module **mod)
+{
+	if (pend->found == PENDING_NONE)
+		return step(u, c, mod);
+	*mod = pend->mod;
+	return step_found(u, c, pend->found, &pend->rule);
 }
 
 int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_regs *regs,
@@ -966,14 +1088,16 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 {
 	struct sframe_cursor c;
 	const struct sframe_module *m = NULL;
+	struct pending pend = { PENDING_NONE, { 0 }, NULL };
 	uint32_t n;
-	bool lean;
+	bool lean, reads;
 	int ret;
 
 	ret = walk_begin(u, regs, frames != NULL, max, count, &c);
 	if (ret)
 		return ret;
-	lean = u->cache && lean_window(u);
+	lean = lean_window(u);
+	reads = !lean && !u->cache;
 	frame_from(&frames[0], &c);
 	n = 1;
 	/*
@@ -983,13 +1107,15 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 	 */
 	while (n < max) {
 		ret = 0;
-		if (lean) {
-			n = cached_frames(u, &c, frames, n, max, &ret);
+		if (lean || reads) {
+			n = lean ? lean_frames(u, &c, frames, n, max, &ret, &pend) :
+				   read_frames(u, &c, frames, n, max, &ret, &pend);
 			if (n >= max)
 				break;
 		}
 		if (!ret) {
-			ret = step(u, &c, &m);
+			ret = step_after(u, &c, &pend, &m);
+			pend.found = PENDING_NONE;
 			frames[n - 1].module = ret == -SFRAME_ERR_DEPTH ?
 				sframe_modules_find(u->modules, frames[n - 1].pc) : m;
 		}
@@ -1013,8 +1139,9 @@ int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs 
 {
 	const struct unwind_abi *abi;
 	struct sframe_cursor c;
-	bool lean, plain;
+	bool lean, plain, reads;
 	const struct sframe_module *m = NULL;
+	struct pending pend = { PENDING_NONE, { 0 }, NULL };
 	uint32_t n;
 	int ret;
 
@@ -1022,19 +1149,22 @@ int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs 
 	if (ret)
 		return ret;
 	abi = unwind_abi_of(u->abi);
-	lean = u->cache && lean_window(u);
+	lean = lean_window(u);
+	reads = !lean && !u->cache;
 	plain = !abi->stack_be && !abi->sp_bias;
 	pcs[0] = c.regs.pc;
 	n = 1;
 	/* Each round adds at least one PC or returns; the depth bound holds. */
 	while (n < max) {
-		if (lean) {
-			n = plain ? cached_pcs_plain(u, &c, pcs, n, max, &ret) :
-				    cached_pcs_any(u, &c, pcs, n, max, &ret);
+		if (lean || reads) {
+			n = !lean ? read_pcs(u, &c, pcs, n, max, &ret, &pend) :
+			    plain ? lean_pcs_plain(u, &c, pcs, n, max, &ret, &pend) :
+				    lean_pcs_any(u, &c, pcs, n, max, &ret, &pend);
 			if (ret || n >= max)
 				break;
 		}
-		ret = step(u, &c, &m);
+		ret = step_after(u, &c, &pend, &m);
+		pend.found = PENDING_NONE;
 		if (ret)
 			break;
 		pcs[n++] = c.regs.pc;
