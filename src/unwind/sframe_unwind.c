@@ -346,25 +346,31 @@ static SFRAME_ALWAYS_INLINE int rule_ra(const struct walk *w, const struct sfram
 					const struct unwind_rule *r, uint64_t cfa, uint64_t *ra,
 					uint32_t *frame_flags)
 {
+	uint64_t v = 0;
 	int ret;
 
+	/*
+	 * (Into a local, stored once: the next frame's lookup waits for this
+	 * value, and a store and reload of *@ra would lengthen that wait.)
+	 */
 	if (r->kind & RULE_RA_LINK) {
 		/* Not saved: still in the link register, if that is known. */
 		if (!w->abi->ra_in_link || !(c->regs.valid & SFRAME_REG_RA))
 			return -SFRAME_ERR_NO_REG;
-		*ra = c->regs.ra;
+		v = c->regs.ra;
 	} else {
 		ret = loc_value(w, c, r->kind & RULE_RA_REG, r->kind & RULE_RA_DEREF, r->ra_reg,
-				r->ra_off, cfa, ra);
+				r->ra_off, cfa, &v);
 		if (ret)
 			return ret;
 	}
 	if (r->kind & RULE_RA_MANGLED) {
 		if (w->lean && w->u->strip_ra)
 			return STEP_DECLINED;
-		*ra = strip_ra(w, *ra, frame_flags);
+		v = strip_ra(w, v, frame_flags);
 	}
-	return SFRAME_LIKELY(*ra) ? 0 : -SFRAME_ERR_BAD_RA;
+	*ra = v;
+	return SFRAME_LIKELY(v) ? 0 : -SFRAME_ERR_BAD_RA;
 }
 
 /*
@@ -583,6 +589,12 @@ static inline bool exact_pc(uint32_t frame_flags)
  */
 #define NOT_TRIED 1
 
+/* A row table in @sec's index: sframe_lookup_rules() answers from it. */
+static SFRAME_ALWAYS_INLINE bool has_row_table(const struct sframe_section *sec)
+{
+	return sec->index && sec->index->row_blocks;
+}
+
 static int find_row(const struct sframe_unwinder *u, uint64_t pc, uint32_t frame_flags,
 		    struct sframe_row *row, const struct sframe_section **sec,
 		    const struct sframe_module **mod, int tried)
@@ -606,9 +618,15 @@ static int find_row(const struct sframe_unwinder *u, uint64_t pc, uint32_t frame
 	if (m && m->sec) {
 		if (m->sec->abi != u->abi)
 			return -SFRAME_ERR_ABI;
-		ret = tried != NOT_TRIED ? tried : sframe_lookup_rules(m->sec, at, &row->rules);
-		/* (The same code sframe_lookup() would give: only NOT_FOUND needs its row.) */
-		if (ret == -SFRAME_ERR_NOT_FOUND)
+		/*
+		 * With a row table, the rules alone (the same code
+		 * sframe_lookup() would give: only NOT_FOUND needs its row);
+		 * without one, the row costs no more.
+		 */
+		if (tried == NOT_TRIED && !has_row_table(m->sec))
+			ret = sframe_lookup(m->sec, at, row);
+		else if ((ret = tried != NOT_TRIED ? tried :
+				sframe_lookup_rules(m->sec, at, &row->rules)) == -SFRAME_ERR_NOT_FOUND)
 			ret = sframe_lookup(m->sec, at, row);
 		/* Found a row, a function without rows, or an error: done. */
 		if (ret != -SFRAME_ERR_NOT_FOUND || exact || row->fde.index != SFRAME_NO_INDEX)
@@ -706,10 +724,11 @@ static SFRAME_ALWAYS_INLINE int find_rule(const struct sframe_unwinder *u, uint6
 
 	/*
 	 * What most frames of a walk are: PC - 1 and the PC in the last
-	 * frame's module, and a row there. The rest as find_row() finds it.
+	 * frame's module, and a row there, from its row table. The rest as
+	 * find_row() finds it.
 	 */
 	if (m && at >= m->start && at < m->end && pc < m->end && m->sec &&
-	    m->sec->abi == u->abi) {
+	    m->sec->abi == u->abi && has_row_table(m->sec)) {
 		ret = sframe_lookup_rules(m->sec, at, &row.rules);
 		if (ret == 0) {
 			rule_from_rules(unwind_abi_of(u->abi), &row.rules, r);
