@@ -98,6 +98,8 @@ for f in real689.so real60000; do
 	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --callback
 	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --index
 	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --index --callback
+	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --rules --index $peer_arg
+	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --rules --index --callback
 done
 for v in v1 v2 v3; do
 	run lookup "fixtures/$v-x86_64/lib.so" "fixtures/$v-x86_64/lib.so.pcs" --seconds "$seconds" \
@@ -110,3 +112,4 @@ run scale --seconds "$seconds" --callback
 
 echo "== unwind"
 run unwind --seconds "$seconds"
+run unwind --seconds "$seconds" --index --no-offline

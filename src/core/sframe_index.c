@@ -237,8 +237,12 @@ static int span_add(struct span_out *o, uint64_t start, uint64_t val)
 	return 0;
 }
 
-/* The spans of the rows of @fde, whose territory is [@rel, @rel + @len). */
-static int fde_row_spans(const struct sframe_section *sec, const struct sframe_fde *fde,
+/*
+ * The spans of the rows of @fde, whose territory is [@rel, @rel + @len).
+ * (Out of line: its row, rules and iterator do not add to the frame that
+ * holds the FDE.)
+ */
+static SFRAME_NOINLINE int fde_row_spans(const struct sframe_section *sec, const struct sframe_fde *fde,
 			 uint64_t rel, uint64_t len, struct span_out *o)
 {
 	struct sframe_fre_iter it;
@@ -519,9 +523,24 @@ static SFRAME_ALWAYS_INLINE int index_rules(const struct sframe_section *sec, in
 	return (v & 3) == SPAN_NONE ? -SFRAME_ERR_NOT_FOUND : 1;
 }
 
-int sframe_lookup_rules(const struct sframe_section *sec, uint64_t pc, struct sframe_rules *rules)
+/*
+ * sframe_lookup_rules() without the row table. (Out of line: the row is
+ * on its own frame, not on the table's path.)
+ */
+static SFRAME_NOINLINE int rules_of_row(const struct sframe_section *sec, uint64_t pc,
+					struct sframe_rules *rules)
 {
 	struct sframe_row row;
+	int ret;
+
+	ret = sframe_lookup(sec, pc, &row);
+	if (ret == 0)
+		*rules = row.rules;
+	return ret;
+}
+
+int sframe_lookup_rules(const struct sframe_section *sec, uint64_t pc, struct sframe_rules *rules)
+{
 	int ret;
 
 	if (!sec || !rules || !sec->read)
@@ -531,10 +550,7 @@ int sframe_lookup_rules(const struct sframe_section *sec, uint64_t pc, struct sf
 		if (ret <= 0)
 			return ret;
 	}
-	ret = sframe_lookup(sec, pc, &row);
-	if (ret == 0)
-		*rules = row.rules;
-	return ret;
+	return rules_of_row(sec, pc, rules);
 }
 
 bool sf_index_range(const struct sframe_section *sec, int64_t target, uint32_t *base,

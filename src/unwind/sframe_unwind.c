@@ -576,16 +576,15 @@ static inline bool exact_pc(uint32_t frame_flags)
 
 /*
  * Find the row for the current frame's PC, and the section it came from:
- * on 0, @row->rules only (sframe_lookup_rules(), which a row table in the
- * section's index answers without decoding); on -SFRAME_ERR_NOT_FOUND,
- * @row->fde as sframe_lookup() leaves it, for find_rule() to tell a gap
- * from a function without rows.
+ * on 0 and on -SFRAME_ERR_NOT_FOUND, @row as sframe_lookup() leaves it,
+ * for find_rule() to tell a gap from a function without rows.
  * *@mod receives the module of the PC itself, the frame's: a return
  * address is looked up at PC - 1, which lies in another module when the
  * call was the last instruction of its module. On entry, *@mod is a guess
  * at the module of PC - 1 (the last frame's, in a walk) or NULL. @tried:
- * what find_rule() got from sframe_lookup_rules() of that guess, which
- * then is PC - 1's module and the PC's, else NOT_TRIED.
+ * what find_rule() got from sframe_lookup_rules() in that guess, which
+ * then is PC - 1's module and the PC's (NOT_FOUND or an error), else
+ * NOT_TRIED.
  */
 #define NOT_TRIED 1
 
@@ -619,14 +618,12 @@ static int find_row(const struct sframe_unwinder *u, uint64_t pc, uint32_t frame
 		if (m->sec->abi != u->abi)
 			return -SFRAME_ERR_ABI;
 		/*
-		 * With a row table, the rules alone (the same code
-		 * sframe_lookup() would give: only NOT_FOUND needs its row);
-		 * without one, the row costs no more.
+		 * find_rule()'s try, or the whole row: its code is the one
+		 * sframe_lookup() would give, and only NOT_FOUND needs the
+		 * row it leaves out.
 		 */
-		if (tried == NOT_TRIED && !has_row_table(m->sec))
-			ret = sframe_lookup(m->sec, at, row);
-		else if ((ret = tried != NOT_TRIED ? tried :
-				sframe_lookup_rules(m->sec, at, &row->rules)) == -SFRAME_ERR_NOT_FOUND)
+		ret = tried;
+		if (tried == NOT_TRIED || tried == -SFRAME_ERR_NOT_FOUND)
 			ret = sframe_lookup(m->sec, at, row);
 		/* Found a row, a function without rows, or an error: done. */
 		if (ret != -SFRAME_ERR_NOT_FOUND || exact || row->fde.index != SFRAME_NO_INDEX)
@@ -706,36 +703,19 @@ static SFRAME_ALWAYS_INLINE void rule_from_rules(const struct unwind_abi *abi,
 #define ROWLESS_SIGNAL 1
 
 /*
- * The rule for the frame at @pc (@frame_flags its flags) from its row: 0
- * (a rule, or the end of the stack as a rule), ROWLESS_SIGNAL,
- * -SFRAME_ERR_NOT_FOUND (no SFrame for this PC) or another error. *@mod
- * receives the frame's module (on entry, find_row()'s guess). (The PC and
- * flags by value: a lean walk's cursor stays in registers.)
+ * find_rule() for the frames its first try does not serve: the row from
+ * find_row() (@tried as there), the rule from the row. Out of line: its
+ * row stays off the lean walks' frames.
  */
-static SFRAME_ALWAYS_INLINE int find_rule(const struct sframe_unwinder *u, uint64_t pc,
-				     uint32_t frame_flags, struct unwind_rule *r,
-				     const struct sframe_module **mod)
+static SFRAME_NOINLINE int find_rule_row(const struct sframe_unwinder *u, uint64_t pc,
+					 uint32_t frame_flags, struct unwind_rule *r,
+					 const struct sframe_module **mod, int tried)
 {
-	const uint64_t at = !exact_pc(frame_flags) && pc > 0 ? pc - 1 : pc;
-	const struct sframe_module *m = *mod;
 	const struct sframe_section *sec;
 	struct sframe_row row;
-	int ret = NOT_TRIED;
+	int ret;
 
-	/*
-	 * What most frames of a walk are: PC - 1 and the PC in the last
-	 * frame's module, and a row there, from its row table. The rest as
-	 * find_row() finds it.
-	 */
-	if (m && at >= m->start && at < m->end && pc < m->end && m->sec &&
-	    m->sec->abi == u->abi && has_row_table(m->sec)) {
-		ret = sframe_lookup_rules(m->sec, at, &row.rules);
-		if (ret == 0) {
-			rule_from_rules(unwind_abi_of(u->abi), &row.rules, r);
-			return 0;
-		}
-	}
-	ret = find_row(u, pc, frame_flags, &row, &sec, mod, ret);
+	ret = find_row(u, pc, frame_flags, &row, &sec, mod, tried);
 	if (ret == 0) {
 		rule_from_rules(unwind_abi_of(u->abi), &row.rules, r);
 		return 0;
@@ -749,6 +729,40 @@ static SFRAME_ALWAYS_INLINE int find_rule(const struct sframe_unwinder *u, uint6
 		return 0;
 	}
 	return ret;
+}
+
+/*
+ * The rule for the frame at @pc (@frame_flags its flags) from its row: 0
+ * (a rule, or the end of the stack as a rule), ROWLESS_SIGNAL,
+ * -SFRAME_ERR_NOT_FOUND (no SFrame for this PC) or another error. *@mod
+ * receives the frame's module (on entry, find_row()'s guess). (The PC and
+ * flags by value: a lean walk's cursor stays in registers.)
+ *
+ * What most frames of a walk are, it tries first: PC - 1 and the PC in one
+ * module (the last frame's, mostly), and a row there from the section's
+ * row table. The rest as find_row() finds it.
+ */
+static SFRAME_ALWAYS_INLINE int find_rule(const struct sframe_unwinder *u, uint64_t pc,
+					  uint32_t frame_flags, struct unwind_rule *r,
+					  const struct sframe_module **mod)
+{
+	const uint64_t at = !exact_pc(frame_flags) && pc > 0 ? pc - 1 : pc;
+	const struct sframe_module *m = *mod;
+	struct sframe_rules rules;
+	int ret = NOT_TRIED;
+
+	if (!m || at < m->start || at >= m->end)
+		m = sframe_modules_find(u->modules, at);
+	/* (As find_row() would take it: the guess it gets is @m.) */
+	*mod = m;
+	if (m && pc < m->end && m->sec && m->sec->abi == u->abi && has_row_table(m->sec)) {
+		ret = sframe_lookup_rules(m->sec, at, &rules);
+		if (ret == 0) {
+			rule_from_rules(unwind_abi_of(u->abi), &rules, r);
+			return 0;
+		}
+	}
+	return find_rule_row(u, pc, frame_flags, r, mod, ret);
 }
 
 /*
