@@ -127,7 +127,7 @@ static void probe_spans(const struct sframe_section *s)
 	const uint64_t base = s->vaddr + (uint64_t)idx->start;
 	uint32_t start, k;
 
-	assert_true(idx->spans > 0 && idx->row_bits >= 2 && idx->row_bits <= 4);
+	assert_true(idx->spans > 0 && idx->row_bits >= 2);
 	for (k = 0; k < idx->spans; k++) {
 		memcpy(&start, rows + 8 * ((uint64_t)idx->spans + 3) + 4 * (uint64_t)k, 4);
 		agree_near(s, base + start);
@@ -238,6 +238,24 @@ static void probe_every_size(struct sframe_section *s)
 		}
 		assert_err(err, 0);
 		assert_int_equal(s->index->blocks, (span >> some_bits[i]) + 1);
+		probe_all(s);
+		free(mem);
+		/*
+		 * The row table with blocks of the same size (4 bytes at
+		 * least), for every other size: 1, 6, 20, 62 bits, from one
+		 * block per span or so to one block for all of them.
+		 */
+		if (i % 2)
+			continue;
+		err = index_with(s, some_bits[i] | SFRAME_INDEX_ROWS, &mem);
+		if (err == -SFRAME_ERR_INVAL || err == -SFRAME_ERR_UNSUPPORTED) {
+			/* Too many blocks of that size, or functions over 4 GB. */
+			assert_true(some_bits[i] < 28 || span + fn.func_size >= ((uint64_t)1 << 32));
+			free(mem);
+			continue;
+		}
+		assert_err(err, 0);
+		assert_int_equal(s->index->row_bits, some_bits[i] < 2 ? 2 : some_bits[i]);
 		probe_all(s);
 		free(mem);
 	}

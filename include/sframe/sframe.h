@@ -645,17 +645,25 @@ struct sframe_index {
  * @bits: log2 of the block size, 1 .. SFRAME_INDEX_MAX_BITS; or
  *	SFRAME_INDEX_AUTO: the smallest size, at least 16 bytes, that makes
  *	at most one block per function (4 bytes of index or fewer per FDE).
+ *	OR'ed with SFRAME_INDEX_ROWS: a row table too, whose blocks are of
+ *	the same size (at least 4 bytes), or with SFRAME_INDEX_AUTO the
+ *	smallest size of at least 4 bytes that makes at most one block per
+ *	two spans, but at most 16 bytes (4 bytes of index per 16 bytes of
+ *	the range the functions span, holes included).
  * @size: set on success: the bytes sframe_index_build() needs for @bits.
  *
  * Reads the first and the last FDE's start (the text they span sets the
- * number of blocks); allocates nothing.
+ * number of blocks); with SFRAME_INDEX_ROWS, every FDE and FRE (the spans
+ * are counted). Allocates nothing.
  *
  * Return: 0; -SFRAME_ERR_INVAL (NULL argument, @bits above
- * SFRAME_INDEX_MAX_BITS, or more than 2^28 blocks: choose a larger block);
- * -SFRAME_ERR_UNSUPPORTED when the section has no FDE, or is not flagged
- * sorted and its last function starts before its first (nothing to
- * index: a linear scan looks its PCs up); -SFRAME_ERR_FDE_ORDER for that
- * in a section flagged sorted; or the callback's error.
+ * SFRAME_INDEX_MAX_BITS or with other flags, or more than 2^28 blocks:
+ * choose a larger block); -SFRAME_ERR_UNSUPPORTED when the section has no
+ * FDE, or is not flagged sorted and its last function starts before its
+ * first (nothing to index: a linear scan looks its PCs up), or, for a row
+ * table, when its functions span 4 GB or more; -SFRAME_ERR_FDE_ORDER for
+ * that in a section flagged sorted; with SFRAME_INDEX_ROWS, any error of
+ * sframe_get_fde() or sframe_fre_iter_next(); or the callback's error.
  */
 int sframe_index_size(const struct sframe_section *sec, unsigned int bits, size_t *size);
 
@@ -667,17 +675,20 @@ int sframe_index_size(const struct sframe_section *sec, unsigned int bits, size_
  *	from now on.
  * @size: the bytes at @mem: at least what sframe_index_size() said.
  *
- * Reads the start of every FDE once, in order, and refuses a section whose
- * starts decrease; the rest of sframe_check()'s findings it does not see:
- * an index built for a section that sframe_check() did not accept may make
- * lookups of it give other answers (never read outside the section or the
- * index). On success, sets @sec->index to @mem; on failure leaves
- * @sec->index as it was.
+ * Reads the start of every FDE once, in order (with SFRAME_INDEX_ROWS, every
+ * FDE and FRE twice: the spans are counted, then stored), and refuses a
+ * section whose starts decrease; the rest of sframe_check()'s findings it
+ * does not see: an index built for a section that sframe_check() did not
+ * accept may make lookups of it give other answers (never read outside the
+ * section or the index). On success, sets @sec->index to @mem; on failure
+ * leaves @sec->index as it was.
  *
  * Return: 0; any error of sframe_index_size(); -SFRAME_ERR_INVAL also for a
- * NULL or misaligned @mem, or @size too small; -SFRAME_ERR_FDE_ORDER when
+ * NULL or misaligned @mem, @size too small, or a section whose spans
+ * differ from those counted (its bytes changed); -SFRAME_ERR_FDE_ORDER when
  * the starts decrease in a section flagged sorted, -SFRAME_ERR_UNSUPPORTED
- * in one that is not; or the callback's error.
+ * in one that is not; -SFRAME_ERR_FRE for rows out of order (row table);
+ * or the callback's error.
  */
 int sframe_index_build(struct sframe_section *sec, unsigned int bits, void *mem, size_t size);
 

@@ -307,22 +307,26 @@ static int row_spans(const struct sframe_section *sec, const struct sframe_index
 }
 
 /*
- * The row table's blocks: the smallest, at least 4 bytes, that makes at
- * most one block per two spans, but no larger than 16 bytes, so that a
- * block holds a few spans (a function's rows are a few bytes apart) and a
- * lookup compares them at once (index_rules()); in text with a large hole
- * (a PLT far from the functions) larger blocks would also crowd the
+ * The row table's blocks by default: the smallest, at least 4 bytes, that
+ * makes at most one block per two spans, but no larger than 16 bytes, so
+ * that a block holds a few spans (a function's rows are a few bytes apart)
+ * and a lookup compares them at once (index_rules()); in text with a large
+ * hole (a PLT far from the functions) larger blocks would also crowd the
  * functions' spans into a few of them. That costs at most 256 bytes per KB
- * of text.
+ * of the range the functions span, holes included: a caller short of
+ * memory gives a larger block (the lookup then halves among its spans).
  */
 #define SF_ROW_MIN_BITS	2u
 #define SF_ROW_MAX_BITS	4u
 
-/* The row table's shape in @h (its FDE part set). */
-static int rows_shape(const struct sframe_section *sec, struct sframe_index *h)
+/*
+ * The row table's shape in @h (its FDE part set), its blocks of 2^@bits
+ * bytes (at least 4), or for SFRAME_INDEX_AUTO as above.
+ */
+static int rows_shape(const struct sframe_section *sec, struct sframe_index *h,
+		      unsigned int bits)
 {
 	struct span_out o = { 0 };
-	unsigned int bits = SF_ROW_MIN_BITS;
 	int ret;
 
 	ret = row_spans(sec, h, &o);
@@ -331,9 +335,17 @@ static int rows_shape(const struct sframe_section *sec, struct sframe_index *h)
 	/* (No span: every start unrepresentable, a corrupt section.) */
 	if (!o.count)
 		return -SFRAME_ERR_FDE;
-	/* (Ends by SF_ROW_MAX_BITS.) */
-	while (bits < SF_ROW_MAX_BITS && (o.last_start >> bits) >= o.count / 2 + 1)
-		bits++;
+	if (bits == SFRAME_INDEX_AUTO) {
+		/* (Ends by SF_ROW_MAX_BITS.) */
+		bits = SF_ROW_MIN_BITS;
+		while (bits < SF_ROW_MAX_BITS && (o.last_start >> bits) >= o.count / 2 + 1)
+			bits++;
+	} else if (bits < SF_ROW_MIN_BITS) {
+		bits = SF_ROW_MIN_BITS;
+	}
+	/* As for the FDE part: a block too small for the text. */
+	if ((o.last_start >> bits) >= SF_INDEX_MAX_BLOCKS)
+		return -SFRAME_ERR_INVAL;
 	h->row_bits = bits;
 	h->row_blocks = (uint32_t)(o.last_start >> bits) + 1;
 	h->spans = o.count;
@@ -348,7 +360,7 @@ static int shape(const struct sframe_section *sec, unsigned int bits, struct sfr
 
 	ret = index_shape(sec, bits & ~SFRAME_INDEX_ROWS, h);
 	if (!ret && (bits & SFRAME_INDEX_ROWS))
-		ret = rows_shape(sec, h);
+		ret = rows_shape(sec, h, bits & ~SFRAME_INDEX_ROWS);
 	return ret;
 }
 
