@@ -220,15 +220,13 @@ static uint32_t walk_steps(const struct sframe_unwinder *u, const struct sframe_
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct sframe_frame frames[MAX_FRAMES], frames2[MAX_FRAMES];
-	static uint64_t pcs[MAX_FRAMES];
+	static struct sframe_frame frames[MAX_FRAMES];
 	struct sframe_cache_entry centries[4];
 	struct sframe_unwind_cache cache;
 	struct sframe_unwinder u2, u3;
 	size_t isize;
 	void *imem;
-	uint32_t count2;
-	int ret2, pass;
+	int pass;
 	static struct sframe_cursor cur[MAX_FRAMES + 1], cur2[MAX_FRAMES + 1];
 	static int res[MAX_FRAMES + 1], res2[MAX_FRAMES + 1];
 	struct fz_in in = { data, size };
@@ -367,19 +365,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	u2.stack_data = stack;
 	u2.stack_addr = stack_addr;
 	u2.stack_len = stack_len;
-	for (pass = 0; pass < 2; pass++) {
-		memset(frames2, 0, sizeof(frames2));
-		ret2 = sframe_unwind_stack(&u2, &regs, frames2, MAX_FRAMES, &count2);
-		FZ_ASSERT_ERR(ret2, ret);
-		FZ_ASSERT(count2 == count);
-		for (i = 0; i < count; i++) {
-			FZ_ASSERT(frames2[i].pc == frames[i].pc && frames2[i].sp == frames[i].sp);
-			FZ_ASSERT(frames2[i].fp == frames[i].fp && frames2[i].cfa == frames[i].cfa);
-			FZ_ASSERT(frames2[i].valid == frames[i].valid);
-			FZ_ASSERT(frames2[i].flags == frames[i].flags);
-			FZ_ASSERT(frames2[i].module == frames[i].module);
-		}
-	}
+	for (pass = 0; pass < 2; pass++)
+		same_walk(&u2, &regs, frames, count, ret);
 	/* The window without a cache: every frame looked up, as by step(). */
 	u3 = u2;
 	u3.cache = NULL;
@@ -398,14 +385,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sec.index = NULL;
 		free(imem);
 	}
-	for (pass = 0; pass < 3; pass++) {
-		memset(pcs, 0, sizeof(pcs));
-		ret2 = sframe_unwind_pcs(pass ? &u2 : &u, &regs, pcs, MAX_FRAMES, &count2);
-		FZ_ASSERT_ERR(ret2, ret);
-		FZ_ASSERT(count2 == count);
-		for (i = 0; i < count; i++)
-			FZ_ASSERT(pcs[i] == frames[i].pc);
-	}
+	/* Through the callback again, as frames and as PCs (sframe_unwind_pcs()). */
+	same_walk(&u, &regs, frames, count, ret);
 
 	/* The k-th read fails, section and stack reads counted together. */
 	cx.sec_mem.shared_count = cx.stack_mem.shared_count = &cx.count;

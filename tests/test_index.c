@@ -34,6 +34,7 @@
 #include "builder.h"
 #include "elf_input.h"
 #include "parts.h"
+#include "rules_equal.h"
 
 static struct sfb b;
 static uint8_t buf[SFB_MAX_OUT];
@@ -45,27 +46,6 @@ static unsigned long compared;
 
 /* Block sizes every section is indexed with, besides SFRAME_INDEX_AUTO. */
 static const unsigned int some_bits[] = { 1, 4, 6, 12, 20, 40, SFRAME_INDEX_MAX_BITS };
-
-static void loc_same(const struct sframe_loc *x, const struct sframe_loc *y)
-{
-	assert_int_equal(x->kind, y->kind);
-	assert_int_equal(x->deref, y->deref);
-	assert_int_equal(x->reg, y->reg);
-	assert_int_equal(x->offset, y->offset);
-}
-
-/* Every member (padding aside: sframe_lookup_rules() copies structures). */
-static void rules_same(const struct sframe_rules *x, const struct sframe_rules *y)
-{
-	assert_int_equal(x->cfa.reg, y->cfa.reg);
-	assert_int_equal(x->cfa.deref, y->cfa.deref);
-	assert_int_equal(x->cfa.offset, y->cfa.offset);
-	loc_same(&x->ra, &y->ra);
-	loc_same(&x->fp, &y->fp);
-	assert_int_equal(x->ra_undefined, y->ra_undefined);
-	assert_int_equal(x->ra_mangled, y->ra_mangled);
-	assert_int_equal(x->signal, y->signal);
-}
 
 /* sframe_lookup_rules() of @s: sframe_lookup()'s code @err and rules of @row. */
 static void rules_agree(const struct sframe_section *s, uint64_t pc, int err,
@@ -81,7 +61,7 @@ static void rules_agree(const struct sframe_section *s, uint64_t pc, int err,
 			    sframe_errname(e), sframe_errname(err));
 	assert_err(e, err);
 	if (!e)
-		rules_same(&rules, &row->rules);
+		assert_rules_equal(&rules, &row->rules);
 }
 
 /* @s with and without its index: the same code and the same row. */
@@ -617,7 +597,7 @@ static void test_row_table_answers(void **state)
 		memset(&rules, 0x5a, sizeof(rules));
 		assert_err(sframe_lookup_rules(&sec, probes[k].pc, &rules), e);
 		if (!e)
-			rules_same(&rules, &row.rules);
+			assert_rules_equal(&rules, &row.rules);
 		if (probes[k].from_table != (rd.calls == 0))
 			print_error("pc %#" PRIx64 ": %u reads\n", probes[k].pc, rd.calls);
 		assert_int_equal(probes[k].from_table, rd.calls == 0);

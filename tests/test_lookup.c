@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "builder.h"
+#include "rules_equal.h"
 
 static struct sfb b;
 static uint8_t buf[SFB_MAX_OUT];
@@ -30,25 +31,6 @@ static struct sfb_reader rd;
 #define FUNC_BASE	0x401000u
 #define FUNC_STRIDE	0x40u
 #define FUNC_SIZE	0x30u	/* 0x10-byte gap after each function */
-
-static void locs_equal(const struct sframe_loc *a, const struct sframe_loc *m)
-{
-	assert_int_equal(a->kind, m->kind);
-	assert_int_equal(a->deref, m->deref);
-	assert_int_equal(a->reg, m->reg);
-	assert_int_equal(a->offset, m->offset);
-}
-
-static void rules_equal(const struct sframe_rules *a, const struct sframe_rules *m)
-{
-	assert_int_equal(a->cfa.reg, m->cfa.reg);
-	assert_int_equal(a->cfa.deref, m->cfa.deref);
-	assert_int_equal(a->cfa.offset, m->cfa.offset);
-	locs_equal(&a->ra, &m->ra);
-	locs_equal(&a->fp, &m->fp);
-	assert_int_equal(a->ra_undefined, m->ra_undefined);
-	assert_int_equal(a->ra_mangled, m->ra_mangled);
-}
 
 /*
  * sframe_lookup() of @pc on the callback section and on the same bytes in
@@ -97,7 +79,7 @@ static int lookup(uint64_t pc, struct sframe_row *row)
 	assert_int_equal(m.fre.mangled_ra, row->fre.mangled_ra);
 	for (i = 0; i < SFRAME_MAX_WORDS; i++)
 		assert_int_equal(m.fre.words[i], row->fre.words[i]);
-	rules_equal(&m.rules, &row->rules);
+	assert_rules_equal(&m.rules, &row->rules);
 	return 0;
 }
 
@@ -782,7 +764,7 @@ static void test_lookup_flex_shapes(void **state)
 			assert_err(lookup(0x20020 + 4 * j + 3, &row), 0);
 			assert_int_equal(row.fde.index, 1);
 			assert_int_equal(row.fre.start, 4 * j);
-			rules_equal(&row.rules, &want);
+			assert_rules_equal(&row.rules, &want);
 			/* RA at CFA-8: rows 4..6 say so, and amd64's fixed RA offset in rows 0..3. */
 			assert_int_equal(row.rules.ra.kind == SFRAME_LOC_CFA && row.rules.ra.deref &&
 					 row.rules.ra.offset == -8,

@@ -1047,60 +1047,49 @@ static SFRAME_ALWAYS_INLINE uint32_t lean_steps(const struct sframe_unwinder *u,
 }
 
 /*
- * lean_steps() for the ABIs whose stack is little-endian and whose
- * caller's SP is the CFA (amd64, aarch64), both facts then constants: the
- * byte swap and the bias test took a tenth of the time per frame. (Out of
- * line, as are the other copies: sframe_unwind_pcs()'s own frame stays
- * small on the way to step().)
+ * lean_steps() with the window, with or without the cache; each of those
+ * in a copy for the ABIs whose stack is little-endian and whose caller's
+ * SP is the CFA (amd64, aarch64), both facts then constants (the byte
+ * swap and the bias test took a tenth of the time per frame), and one for
+ * the others. Without the window (@lean false): one copy, every read
+ * through the callback (and no cache: see the walks).
  */
-static SFRAME_NOINLINE uint32_t lean_pcs_plain(const struct sframe_unwinder *u,
-					       struct sframe_cursor *cursor, uint64_t *pcs,
-					       uint32_t n, uint32_t max, int *res,
-					       struct pending *pend)
-{
-	return u->cache ? lean_steps(u, cursor, pcs, NULL, n, max, res, pend, true, true, true) :
-			  lean_steps(u, cursor, pcs, NULL, n, max, res, pend, true, false, true);
-}
-
-static SFRAME_NOINLINE uint32_t lean_pcs_any(const struct sframe_unwinder *u,
-					     struct sframe_cursor *cursor, uint64_t *pcs,
-					     uint32_t n, uint32_t max, int *res,
-					     struct pending *pend)
-{
-	return u->cache ? lean_steps(u, cursor, pcs, NULL, n, max, res, pend, false, true, true) :
-			  lean_steps(u, cursor, pcs, NULL, n, max, res, pend, false, false, true);
-}
-
-/* Without a window or a cache: every read through the callback. */
-static SFRAME_NOINLINE uint32_t read_pcs(const struct sframe_unwinder *u,
-					 struct sframe_cursor *cursor, uint64_t *pcs, uint32_t n,
-					 uint32_t max, int *res, struct pending *pend)
-{
-	return lean_steps(u, cursor, pcs, NULL, n, max, res, pend, false, false, false);
-}
-
-/* The same for sframe_unwind_stack(), the window's four copies in one function. */
-static SFRAME_NOINLINE uint32_t lean_frames(const struct sframe_unwinder *u,
-					    struct sframe_cursor *cursor,
-					    struct sframe_frame *frames, uint32_t n, uint32_t max,
-					    int *res, struct pending *pend)
+static SFRAME_ALWAYS_INLINE uint32_t lean_copies(const struct sframe_unwinder *u,
+						 struct sframe_cursor *cursor, uint64_t *pcs,
+						 struct sframe_frame *frames, uint32_t n,
+						 uint32_t max, int *res, struct pending *pend,
+						 bool lean)
 {
 	const struct unwind_abi *abi = unwind_abi_of(u->abi);
 	const bool plain = !abi->stack_be && !abi->sp_bias;
 
+	if (!lean)
+		return lean_steps(u, cursor, pcs, frames, n, max, res, pend, false, false, false);
 	if (u->cache)
-		return plain ? lean_steps(u, cursor, NULL, frames, n, max, res, pend, true, true, true) :
-			       lean_steps(u, cursor, NULL, frames, n, max, res, pend, false, true, true);
-	return plain ? lean_steps(u, cursor, NULL, frames, n, max, res, pend, true, false, true) :
-		       lean_steps(u, cursor, NULL, frames, n, max, res, pend, false, false, true);
+		return plain ? lean_steps(u, cursor, pcs, frames, n, max, res, pend, true, true, true) :
+			       lean_steps(u, cursor, pcs, frames, n, max, res, pend, false, true, true);
+	return plain ? lean_steps(u, cursor, pcs, frames, n, max, res, pend, true, false, true) :
+		       lean_steps(u, cursor, pcs, frames, n, max, res, pend, false, false, true);
 }
 
-static SFRAME_NOINLINE uint32_t read_frames(const struct sframe_unwinder *u,
+/*
+ * The copies for sframe_unwind_pcs() (PCs) and for sframe_unwind_stack()
+ * (frames). (Out of line: the walks' own frames stay small on the way to
+ * step().)
+ */
+static SFRAME_NOINLINE uint32_t lean_pcs(const struct sframe_unwinder *u,
+					 struct sframe_cursor *cursor, uint64_t *pcs, uint32_t n,
+					 uint32_t max, int *res, struct pending *pend, bool lean)
+{
+	return lean_copies(u, cursor, pcs, NULL, n, max, res, pend, lean);
+}
+
+static SFRAME_NOINLINE uint32_t lean_frames(const struct sframe_unwinder *u,
 					    struct sframe_cursor *cursor,
 					    struct sframe_frame *frames, uint32_t n, uint32_t max,
-					    int *res, struct pending *pend)
+					    int *res, struct pending *pend, bool lean)
 {
-	return lean_steps(u, cursor, NULL, frames, n, max, res, pend, false, false, false);
+	return lean_copies(u, cursor, NULL, frames, n, max, res, pend, lean);
 }
 
 /*
@@ -1141,8 +1130,7 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 	while (n < max) {
 		ret = 0;
 		if (lean || reads) {
-			n = lean ? lean_frames(u, &c, frames, n, max, &ret, &pend) :
-				   read_frames(u, &c, frames, n, max, &ret, &pend);
+			n = lean_frames(u, &c, frames, n, max, &ret, &pend, lean);
 			if (n >= max)
 				break;
 		}
@@ -1170,9 +1158,8 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 		      uint64_t *pcs, uint32_t max, uint32_t *count)
 {
-	const struct unwind_abi *abi;
 	struct sframe_cursor c;
-	bool lean, plain, reads;
+	bool lean, reads;
 	const struct sframe_module *m = NULL;
 	struct pending pend = { PENDING_NONE, { 0 }, NULL };
 	uint32_t n;
@@ -1181,18 +1168,14 @@ int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs 
 	ret = walk_begin(u, regs, pcs != NULL, max, count, &c);
 	if (ret)
 		return ret;
-	abi = unwind_abi_of(u->abi);
 	lean = lean_window(u);
 	reads = !lean && !u->cache;
-	plain = !abi->stack_be && !abi->sp_bias;
 	pcs[0] = c.regs.pc;
 	n = 1;
 	/* Each round adds at least one PC or returns; the depth bound holds. */
 	while (n < max) {
 		if (lean || reads) {
-			n = !lean ? read_pcs(u, &c, pcs, n, max, &ret, &pend) :
-			    plain ? lean_pcs_plain(u, &c, pcs, n, max, &ret, &pend) :
-				    lean_pcs_any(u, &c, pcs, n, max, &ret, &pend);
+			n = lean_pcs(u, &c, pcs, n, max, &ret, &pend, lean);
 			if (ret || n >= max)
 				break;
 		}
