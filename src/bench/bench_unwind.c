@@ -24,10 +24,11 @@
  *   - libunwind: unw_backtrace() of libunwind.so.8, and _Unwind_Backtrace()
  *     of LLVM's libunwind.so.1, when they can be loaded.
  * Every walk must find the same return addresses, or the command fails.
- * With --index, the section gets a lookup index of the default block size
- * first (sframe_index_build()), which every lookup then uses: what the
- * uncached walks measure (the cached ones look up nothing once warm); their
- * lines end index_bytes=N.
+ * With --index, the section gets a lookup index of the default block size,
+ * with its row table, first (sframe_index_build() with SFRAME_INDEX_AUTO |
+ * SFRAME_INDEX_ROWS), which every lookup then uses: what the uncached walks
+ * measure (the cached ones look up nothing once warm); their lines end
+ * index_bytes=N.
  *
  * Each timed walk ends with a fence (lfence on x86_64): a walk is timed
  * from its start to its end, as a profiler takes one per sample. Without
@@ -266,7 +267,8 @@ static int inproc_setup(struct inproc *ip, char *err, size_t errlen)
 		snprintf(err, errlen, "own .sframe: %s", sframe_strerror(r));
 		return -1;
 	}
-	if (ip->index && bench_attach_index(&ip->sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &ip->imem, &ip->ibytes)) {
+	if (ip->index && bench_attach_index(&ip->sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS,
+					    &ip->imem, &ip->ibytes)) {
 		snprintf(err, errlen, "own .sframe: no lookup index");
 		return -1;
 	}
@@ -848,7 +850,8 @@ static int offline_one(const char *dir, const char *name, double seconds, bool i
 		sf_target_free(&o.t);
 		return 1;
 	}
-	if (index && o.t.has_sframe && bench_attach_index(&o.t.sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &imem, &o.ibytes)) {
+	if (index && o.t.has_sframe &&
+	    bench_attach_index(&o.t.sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &imem, &o.ibytes)) {
 		status = 1;
 		goto out;
 	}

@@ -123,9 +123,9 @@ bool bench_parse_hex(const char *s, uint64_t *out);
 bool bench_parse_seconds(const char *s, double *out);
 
 /*
- * Attach a lookup index of the default block size (SFRAME_INDEX_AUTO) to
- * @s, in *@mem (malloc'ed: the caller frees it), of *@bytes bytes. Returns
- * 0, or 1 with a message on stderr.
+ * Attach a lookup index built with @bits (sframe_index_build()) to @s, in
+ * *@mem (malloc'ed: the caller frees it), of *@bytes bytes. Returns 0, or
+ * 1 with a message on stderr.
  */
 int bench_attach_index(struct sframe_section *s, unsigned int bits, void **mem, size_t *bytes);
 

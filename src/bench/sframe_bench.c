@@ -61,9 +61,9 @@
 	"        in-process: a 32-frame chain built with SFrame, walked by sframe,\n" \
 	"        frame pointers, libgcc and libunwind; offline: every sample of\n" \
 	"        DIR/unwind/* (default DIR: fixtures, in the current directory)\n" \
-	"        --index     attach a lookup index (default block size) to each\n" \
-	"                    section first, for the uncached walks; their lines\n" \
-	"                    end index_bytes=N\n"
+	"        --index     attach a lookup index (default block size, with the\n" \
+	"                    row table) to each section first, for the uncached\n" \
+	"                    walks; their lines end index_bytes=N\n"
 #define PCS_TEXT \
 	"pcs FILE N [--seed S] [--vaddr ADDR]\n" \
 	"        print N random PCs inside FILE's functions\n"

@@ -242,8 +242,9 @@ static int span_add(struct span_out *o, uint64_t start, uint64_t val)
  * (Out of line: its row, rules and iterator do not add to the frame that
  * holds the FDE.)
  */
-static SFRAME_NOINLINE int fde_row_spans(const struct sframe_section *sec, const struct sframe_fde *fde,
-			 uint64_t rel, uint64_t len, struct span_out *o)
+static SFRAME_NOINLINE int fde_row_spans(const struct sframe_section *sec,
+					  const struct sframe_fde *fde, uint64_t rel,
+					  uint64_t len, struct span_out *o)
 {
 	struct sframe_fre_iter it;
 	struct sframe_rules rules;
