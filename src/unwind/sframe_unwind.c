@@ -574,6 +574,15 @@ static inline bool exact_pc(uint32_t frame_flags)
 	return frame_flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED);
 }
 
+/* find_row()'s @tried when find_rule() did not look the PC up. */
+#define NOT_TRIED 1
+
+/* A row table in @sec's index: sframe_lookup_rules() answers from it. */
+static SFRAME_ALWAYS_INLINE bool has_row_table(const struct sframe_section *sec)
+{
+	return sec->index && sec->index->row_blocks;
+}
+
 /*
  * Find the row for the current frame's PC, and the section it came from:
  * on 0 and on -SFRAME_ERR_NOT_FOUND, @row as sframe_lookup() leaves it,
@@ -586,14 +595,6 @@ static inline bool exact_pc(uint32_t frame_flags)
  * then is PC - 1's module and the PC's (NOT_FOUND or an error), else
  * NOT_TRIED.
  */
-#define NOT_TRIED 1
-
-/* A row table in @sec's index: sframe_lookup_rules() answers from it. */
-static SFRAME_ALWAYS_INLINE bool has_row_table(const struct sframe_section *sec)
-{
-	return sec->index && sec->index->row_blocks;
-}
-
 static int find_row(const struct sframe_unwinder *u, uint64_t pc, uint32_t frame_flags,
 		    struct sframe_row *row, const struct sframe_section **sec,
 		    const struct sframe_module **mod, int tried)
