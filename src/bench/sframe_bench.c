@@ -278,7 +278,9 @@ static void measure_peer(const char *lib, const struct section_src *src,
 	for (i = 0; i < n; i++) {
 		struct sframe_row row;
 		int32_t cfa = 0, extra;
-		int mine = sframe_lookup(sec, pcs[i], &row);
+		/* (The call that is timed: the whole row, or the rules only.) */
+		int mine = rules ? sframe_lookup_rules(sec, pcs[i], &row.rules) :
+				   sframe_lookup(sec, pcs[i], &row);
 		int theirs = bench_peer_lookup(&p, dctx, (int64_t)(pcs[i] - src->vaddr), &cfa, &extra);
 
 		if (mine == 0 && theirs == 0 && cfa == row.rules.cfa.offset)
