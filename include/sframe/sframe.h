@@ -560,7 +560,9 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
  * search among the few rows of the PC's block and no decoding; the other
  * PCs (rows the table cannot hold in its packed form, PCMASK functions,
  * functions without rows) and sections without a row table go through
- * sframe_lookup().
+ * sframe_lookup(). (The table is read, not the section: behind a callback,
+ * a PC the table answers gets its answer even where a read of the section
+ * would fail.)
  *
  * Return: as sframe_lookup().
  */
