@@ -574,6 +574,28 @@ static inline bool exact_pc(uint32_t frame_flags)
 	return frame_flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED);
 }
 
+/*
+ * Where the frame at @pc is looked up: a return address points after the
+ * call, which may be the last instruction of its function (noreturn
+ * callees), so PC - 1; an exact PC (@frame_flags) itself.
+ */
+static SFRAME_ALWAYS_INLINE uint64_t lookup_pc(uint64_t pc, uint32_t frame_flags)
+{
+	return !exact_pc(frame_flags) && pc > 0 ? pc - 1 : pc;
+}
+
+/*
+ * The module that holds @at: the guess @m when it does, else the table's
+ * (modules do not overlap: the one that holds @at is the search's answer).
+ */
+static SFRAME_ALWAYS_INLINE const struct sframe_module *
+module_of(const struct sframe_unwinder *u, const struct sframe_module *m, uint64_t at)
+{
+	if (!m || at < m->start || at >= m->end)
+		m = sframe_modules_find(u->modules, at);
+	return m;
+}
+
 /* find_row()'s @tried when find_rule() did not look the PC up. */
 #define NOT_TRIED 1
 
@@ -600,17 +622,9 @@ static int find_row(const struct sframe_unwinder *u, uint64_t pc, uint32_t frame
 		    const struct sframe_module **mod, int tried)
 {
 	const bool exact = exact_pc(frame_flags);
-	/*
-	 * A return address points after the call, which may be the last
-	 * instruction of its function (noreturn callees): look up PC - 1.
-	 */
-	const uint64_t at = !exact && pc > 0 ? pc - 1 : pc;
-	const struct sframe_module *m = *mod;
+	const uint64_t at = lookup_pc(pc, frame_flags);
+	const struct sframe_module *m = module_of(u, *mod, at);
 	int ret;
-
-	/* (Modules do not overlap: the one that holds @at is the search's answer.) */
-	if (!m || at < m->start || at >= m->end)
-		m = sframe_modules_find(u->modules, at);
 
 	*mod = at == pc || (m && pc < m->end) ? m : sframe_modules_find(u->modules, pc);
 	*sec = m ? m->sec : NULL;
@@ -747,14 +761,12 @@ static SFRAME_ALWAYS_INLINE int find_rule(const struct sframe_unwinder *u, uint6
 					  uint32_t frame_flags, struct unwind_rule *r,
 					  const struct sframe_module **mod)
 {
-	const uint64_t at = !exact_pc(frame_flags) && pc > 0 ? pc - 1 : pc;
-	const struct sframe_module *m = *mod;
+	const uint64_t at = lookup_pc(pc, frame_flags);
+	const struct sframe_module *m = module_of(u, *mod, at);
 	struct sframe_rules rules;
 	int ret = NOT_TRIED;
 
-	if (!m || at < m->start || at >= m->end)
-		m = sframe_modules_find(u->modules, at);
-	/* (As find_row() would take it: the guess it gets is @m.) */
+	/* (The guess find_row() takes: it does not search again.) */
 	*mod = m;
 	if (m && pc < m->end && m->sec && m->sec->abi == u->abi && has_row_table(m->sec)) {
 		ret = sframe_lookup_rules(m->sec, at, &rules);
