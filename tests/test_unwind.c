@@ -171,6 +171,37 @@ static void test_amd64_fp_fallback_gap_then_sframe(void **state)
 	}
 }
 
+/*
+ * A frame found after the frame-pointer fallback whose CFA equals the
+ * fallback frame's: not above it, so BAD_CFA. The walks with a window
+ * (cross_check()) step that frame in their own loop, the fallback's step
+ * just before it: their first CFA bound there comes from that step's CFA,
+ * not from the SP (here equal to it).
+ */
+static void test_amd64_fp_fallback_then_same_cfa(void **state)
+{
+	struct sframe_regs r;
+
+	(void)state;
+	/*
+	 * As above: frame 1 (the gap) by the fallback, CFA = fp + 16 =
+	 * STK+0x210, RA X_OUTER_RA, its caller's FP [fp] = STK+0x200 again
+	 * (a self-pointing record). outer's row FP+16: CFA STK+0x210 again.
+	 */
+	put64(S0, X_LEAF + 0x40);
+	put64(STK + 0x200, STK + 0x200);
+	put64(STK + 0x208, X_OUTER_RA);
+	r = mkregs(X_LEAF + 4, S0, STK + 0x200, 0, V_PSF);
+	u.flags = SFRAME_UNWIND_FP_FALLBACK;
+	assert_err(walk(&r, 16), -SFRAME_ERR_BAD_CFA);
+	assert_int_equal(nfr, 3);
+	assert_int_equal(fr[1].cfa, STK + 0x210);
+	assert_int_equal(fr[2].pc, X_OUTER_RA);
+	assert_int_equal(fr[2].sp, STK + 0x210);
+	assert_int_equal(fr[2].fp, STK + 0x200);
+	assert_int_equal(fr[2].cfa, 0);
+}
+
 static void test_a64_fp_fallback_signed(void **state)
 {
 	struct sframe_regs r = mkregs(Y_L + 4, STK + 0x100, STK + 0x200, Y_NOSF + 0x10, V_ALL);
@@ -944,6 +975,7 @@ int main(void)
 		T(test_amd64_fp_fallback_off, setup_amd64),
 		T(test_amd64_fp_fallback_read_error, setup_amd64),
 		T(test_amd64_fp_fallback_gap_then_sframe, setup_amd64),
+		T(test_amd64_fp_fallback_then_same_cfa, setup_amd64),
 
 		T(test_amd64_signal_frame, setup_amd64),
 		T(test_amd64_signal_cursor, setup_amd64),

@@ -299,8 +299,8 @@ int setup_s390(void **state)
 /*
  * The same walk with a cache of decoded rows (4 entries: collisions), twice
  * (the second from the cache), and the stack as a direct window besides the
- * callback; then sframe_unwind_pcs() with and without them. Everything must
- * be what the plain walk gave. Skipped when a test injects read failures
+ * callback; with the window and no cache; then sframe_unwind_pcs() with and
+ * without them. Everything must be what the plain walk gave. Skipped when a test injects read failures
  * (window reads do not reach the callback, so the failing read moves).
  */
 static void cross_check(const struct sframe_regs *r, uint32_t max, int ret)
@@ -309,7 +309,7 @@ static void cross_check(const struct sframe_regs *r, uint32_t max, int ret)
 	static uint64_t pcs[ARRAY_SIZE(fr)];
 	struct sframe_cache_entry entries[4];
 	struct sframe_unwind_cache cache;
-	struct sframe_unwinder uc = u, up = u;
+	struct sframe_unwinder uc = u, up = u, uw;
 	struct tsec *secs[4] = { &amd, &a64, &s390, &s390v2 };
 	unsigned calls = stk.calls, misaligned = stk.misaligned, sec_calls[4];
 	struct stripper strp_saved = strp;
@@ -332,14 +332,17 @@ static void cross_check(const struct sframe_regs *r, uint32_t max, int ret)
 		uc.stack_addr = stk.base;
 		uc.stack_len = STK_SIZE;
 	}
-	for (pass = 0; pass < 2; pass++) {
+	uw = uc;
+	uw.cache = NULL;
+	for (pass = 0; pass < 3; pass++) {
 		memset(f2, 0x5a, sizeof(f2));
-		assert_err(sframe_unwind_stack(&uc, r, f2, max, &n2), ret);
+		assert_err(sframe_unwind_stack(pass < 2 ? &uc : &uw, r, f2, max, &n2), ret);
 		assert_int_equal(n2, nfr);
 		assert_frames_equal(f2, fr, nfr);
 	}
-	for (pass = 0; pass < 3; pass++) {
-		assert_err(sframe_unwind_pcs(pass ? &uc : &up, r, pcs, max, &n2), ret);
+	for (pass = 0; pass < 4; pass++) {
+		assert_err(sframe_unwind_pcs(pass == 3 ? &uw : pass ? &uc : &up, r, pcs, max, &n2),
+			   ret);
 		assert_int_equal(n2, nfr);
 		for (k = 0; k < nfr; k++)
 			assert_int_equal(pcs[k], fr[k].pc);

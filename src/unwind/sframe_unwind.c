@@ -42,6 +42,12 @@ struct walk {
 	uint32_t sp_bias;
 	bool be;
 	bool lean;
+	/*
+	 * (@lean) The lowest CFA the next step may find: check_cfa()'s tests
+	 * carried from step to step. After a step, the SP is at or below the
+	 * CFA just found, so "above that CFA" is all that is left to test.
+	 */
+	uint64_t cfa_lo;
 };
 
 /* A lean step's "take the full step instead" (beside 0, END and errors). */
@@ -58,6 +64,7 @@ static SFRAME_ALWAYS_INLINE void walk_init(struct walk *w, const struct sframe_u
 	w->sp_bias = w->abi->sp_bias;
 	w->be = w->abi->stack_be;
 	w->lean = lean;
+	w->cfa_lo = 0;
 }
 
 /* An unwinder with an ABI and a way to read the stack. */
@@ -335,7 +342,10 @@ static SFRAME_ALWAYS_INLINE int rule_cfa(const struct walk *w, const struct sfra
 		if (ret)
 			return ret;
 	}
-	ret = check_cfa(c, *cfa);
+	if (w->lean)
+		ret = SFRAME_UNLIKELY((*cfa & 7) | (*cfa < w->cfa_lo)) ? -SFRAME_ERR_BAD_CFA : 0;
+	else
+		ret = check_cfa(c, *cfa);
 	/* (Aligned now: saying so lets the compiler see that slots 8k from it are, too.) */
 	*cfa &= ~(uint64_t)7;
 	return ret;
@@ -864,15 +874,21 @@ int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
 	return step(u, c, &m);
 }
 
-/* A new frame; its module is filled in later (see sframe_unwind_stack()). */
-static SFRAME_ALWAYS_INLINE void frame_from(struct sframe_frame *f, const struct sframe_cursor *c)
+/* The frame's fields that come from the cursor. */
+static SFRAME_ALWAYS_INLINE void frame_regs(struct sframe_frame *f, const struct sframe_cursor *c)
 {
 	f->pc = c->regs.pc;
 	f->sp = c->regs.sp;
 	f->fp = c->regs.fp;
-	f->cfa = 0;
 	f->valid = c->regs.valid;
 	f->flags = c->flags;
+}
+
+/* A new frame; its module is filled in later (see sframe_unwind_stack()). */
+static SFRAME_ALWAYS_INLINE void frame_from(struct sframe_frame *f, const struct sframe_cursor *c)
+{
+	frame_regs(f, c);
+	f->cfa = 0;
 	f->module = NULL;
 }
 
@@ -987,9 +1003,21 @@ static SFRAME_ALWAYS_INLINE uint32_t lean_steps(const struct sframe_unwinder *u,
 	/* Steps allowed: by the array, and by the depth bound (step() checks). */
 	if (c.depth + 1 < max_depth)
 		end += max - n < max_depth - 1 - c.depth ? max - n : max_depth - 1 - c.depth;
-	if (lean &&
-	    (c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) != (SFRAME_REG_SP | SFRAME_REG_FP))
-		end = n;
+	/*
+	 * The first step's CFA bound (w.cfa_lo): at or above SP, above the
+	 * last CFA if any. A CFA of 0 could pass it only if SP and the last
+	 * CFA were 0, and none could after a last CFA of 2^64 - 1: both left
+	 * to step(), every later bound is then the last CFA + 1.
+	 */
+	if (lean) {
+		const uint64_t sp = c.regs.sp, prev = c.prev_cfa;
+
+		if ((c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) !=
+			    (SFRAME_REG_SP | SFRAME_REG_FP) ||
+		    prev == UINT64_MAX || (!sp && !prev))
+			end = n;
+		w.cfa_lo = prev && prev + 1 > sp ? prev + 1 : sp;
+	}
 	if (memo && c.regs.pc && k < end)
 		e = sf_cache_find(cache, c.regs.pc, exact_pc(c.flags));
 	while (k < end) {
@@ -1023,26 +1051,39 @@ static SFRAME_ALWAYS_INLINE uint32_t lean_steps(const struct sframe_unwinder *u,
 			c.sigctx = 0;
 			c.prev_flags = 0;
 		}
-		if (frames) {
-			if (memo && sf_cache_module(e) != mod_index) {
-				mod_index = sf_cache_module(e);
-				mod = module_at(u->modules, mod_index);
-			}
-			frames[k - 1].module = mod;
+		if (frames && memo && sf_cache_module(e) != mod_index) {
+			mod_index = sf_cache_module(e);
+			mod = module_at(u->modules, mod_index);
 		}
 		ret = apply_rule(&w, &c, &r);
 		if (ret)
 			break;
-		if (frames)
-			frame_stepped(&frames[k - 1], &c);
-		else
+		if (lean)
+			w.cfa_lo = c.prev_cfa + 1;
+		if (frames) {
+			/* The caller's CFA and module: from its own step, or after the loop. */
+			frames[k - 1].module = mod;
+			frames[k - 1].cfa = c.prev_cfa;
+			frames[k - 1].flags |= c.prev_flags;
+			frame_regs(&frames[k], &c);
+		} else {
 			pcs[k] = c.regs.pc;
+		}
 		k++;
 		if (memo)
 			e = sf_cache_follow(cache, e, c.regs.pc);
 	}
 	if (k != n)
 		*cursor = c;
+	/*
+	 * The last frame: no CFA yet, and the module of the step that ended
+	 * the run (its error or END is the walk's result) or none (the caller
+	 * gives it from the step it takes).
+	 */
+	if (frames) {
+		frames[k - 1].cfa = 0;
+		frames[k - 1].module = ret ? mod : NULL;
+	}
 	/* (A step that ended the walk from the cache was served by it too.) */
 	if (memo)
 		cache->hits += (uint64_t)(k - n) + (ret != 0 && ret != STEP_DECLINED);
@@ -1102,6 +1143,12 @@ static SFRAME_NOINLINE uint32_t lean_frames(const struct sframe_unwinder *u,
 					    struct sframe_frame *frames, uint32_t n, uint32_t max,
 					    int *res, struct pending *pend, bool lean)
 {
+	/* (Never taken: tells the copies that they store frames, not PCs.) */
+	if (!frames) {
+		*res = 0;
+		pend->found = PENDING_NONE;
+		return n;
+	}
 	return lean_copies(u, cursor, NULL, frames, n, max, res, pend, lean);
 }
 
