@@ -384,6 +384,23 @@ int sframe_index_size(const struct sframe_section *sec, unsigned int bits, size_
 	return 0;
 }
 
+/* How many blocks of 2^@bits bytes start before offset @d: those an item at @d follows. */
+static uint64_t blocks_before(uint64_t d, unsigned int bits)
+{
+	return d ? ((d - 1) >> bits) + 1 : 0;
+}
+
+/*
+ * The entries of a block table (the FDE part's or the row table's), in
+ * item order: the blocks from *@next up to @upto (not included) begin
+ * inside @item (or after it, in a gap it precedes).
+ */
+static void fill_blocks(uint32_t *first, uint64_t *next, uint64_t upto, uint32_t item)
+{
+	for (; *next < upto; (*next)++)
+		first[*next] = item;
+}
+
 /*
  * The FDE part's entries: blocks starting before FDE i's start and at or
  * after FDE i - 1's belong to FDE i - 1. One pass over the FDEs; @next
@@ -392,7 +409,7 @@ int sframe_index_size(const struct sframe_section *sec, unsigned int bits, size_
 static int fde_blocks(const struct sframe_section *sec, const struct sframe_index *h,
 		      uint32_t *first)
 {
-	uint64_t next = 0, d, c;
+	uint64_t next = 0, c;
 	int64_t prev = h->start, key;
 	uint32_t i, fsize;
 	int ret;
@@ -404,16 +421,11 @@ static int fde_blocks(const struct sframe_section *sec, const struct sframe_inde
 		if (key < prev)
 			return order_error(sec);
 		prev = key;
-		d = (uint64_t)key - (uint64_t)h->start;
-		c = d ? ((d - 1) >> h->bits) + 1 : 0;
+		c = blocks_before((uint64_t)key - (uint64_t)h->start, h->bits);
 		/* (Only bytes read differently than by index_shape() pass h->blocks.) */
-		if (c > h->blocks)
-			c = h->blocks;
-		for (; next < c; next++)
-			first[next] = i - 1;
+		fill_blocks(first, &next, c < h->blocks ? c : h->blocks, i - 1);
 	}
-	for (; next <= h->blocks; next++)
-		first[next] = h->num_fdes - 1;
+	fill_blocks(first, &next, (uint64_t)h->blocks + 1, h->num_fdes - 1);
 	return 0;
 }
 
@@ -423,7 +435,7 @@ static int row_table(const struct sframe_section *sec, const struct sframe_index
 {
 	struct span_out o = { 0 };
 	uint32_t *first, k;
-	uint64_t next = 0, c;
+	uint64_t next = 0;
 	int ret;
 
 	o.vals = (uint64_t *)(void *)(mem + h->rows_at);
@@ -441,13 +453,9 @@ static int row_table(const struct sframe_section *sec, const struct sframe_index
 	}
 	first = o.starts + h->spans + SF_SPAN_PAD;
 	/* Each block's entry: the span holding its first byte (as fde_blocks()). */
-	for (k = 1; k < h->spans; k++) {
-		c = ((uint64_t)o.starts[k] - 1) >> h->row_bits;
-		for (c++; next < c; next++)
-			first[next] = k - 1;
-	}
-	for (; next <= h->row_blocks; next++)
-		first[next] = h->spans - 1;
+	for (k = 1; k < h->spans; k++)
+		fill_blocks(first, &next, blocks_before(o.starts[k], h->row_bits), k - 1);
+	fill_blocks(first, &next, (uint64_t)h->row_blocks + 1, h->spans - 1);
 	return 0;
 }
 
