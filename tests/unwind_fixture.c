@@ -300,8 +300,9 @@ int setup_s390(void **state)
  * The same walk with a cache of decoded rows (4 entries: collisions), twice
  * (the second from the cache), and the stack as a direct window besides the
  * callback; with the window and no cache; then sframe_unwind_pcs() with and
- * without them. Everything must be what the plain walk gave. Skipped when a test injects read failures
- * (window reads do not reach the callback, so the failing read moves).
+ * without them. Everything must be what the plain walk gave. Skipped when a
+ * test injects read failures (window reads do not reach the callback, so the
+ * failing read moves).
  */
 static void cross_check(const struct sframe_regs *r, uint32_t max, int ret)
 {
