@@ -1014,7 +1014,7 @@ static SFRAME_ALWAYS_INLINE uint32_t lean_steps(const struct sframe_unwinder *u,
 
 		if ((c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) !=
 			    (SFRAME_REG_SP | SFRAME_REG_FP) ||
-		    prev == UINT64_MAX || (!sp && !prev))
+		    prev == SFRAME_UINT64_MAX || (!sp && !prev))
 			end = n;
 		w.cfa_lo = prev && prev + 1 > sp ? prev + 1 : sp;
 	}
