@@ -884,24 +884,31 @@ static SFRAME_ALWAYS_INLINE void frame_regs(struct sframe_frame *f, const struct
 	f->flags = c->flags;
 }
 
-/* A new frame; its module is filled in later (see sframe_unwind_stack()). */
-static SFRAME_ALWAYS_INLINE void frame_from(struct sframe_frame *f, const struct sframe_cursor *c)
+/* What a frame no step has left yet has: no CFA, and no module so far. */
+static SFRAME_ALWAYS_INLINE void frame_unset(struct sframe_frame *f)
 {
-	frame_regs(f, c);
 	f->cfa = 0;
 	f->module = NULL;
 }
 
+/* A new frame; its module is filled in later (see sframe_unwind_stack()). */
+static SFRAME_ALWAYS_INLINE void frame_from(struct sframe_frame *f, const struct sframe_cursor *c)
+{
+	frame_regs(f, c);
+	frame_unset(f);
+}
+
 /*
  * After a step from frame @f[0] that succeeded: what the step found of
- * that frame, and the caller as @f[1].
+ * that frame, and the caller's registers in @f[1] (its CFA and module are
+ * its own step's: frame_unset() until then).
  */
 static SFRAME_ALWAYS_INLINE void frame_stepped(struct sframe_frame *f,
 					       const struct sframe_cursor *c)
 {
 	f[0].cfa = c->prev_cfa;
 	f[0].flags |= c->prev_flags;
-	frame_from(&f[1], c);
+	frame_regs(&f[1], c);
 }
 
 /*
@@ -1061,11 +1068,9 @@ static SFRAME_ALWAYS_INLINE uint32_t lean_steps(const struct sframe_unwinder *u,
 		if (lean)
 			w.cfa_lo = c.prev_cfa + 1;
 		if (frames) {
-			/* The caller's CFA and module: from its own step, or after the loop. */
+			/* (The caller's CFA and module: its own step's, or after the loop.) */
 			frames[k - 1].module = mod;
-			frames[k - 1].cfa = c.prev_cfa;
-			frames[k - 1].flags |= c.prev_flags;
-			frame_regs(&frames[k], &c);
+			frame_stepped(&frames[k - 1], &c);
 		} else {
 			pcs[k] = c.regs.pc;
 		}
@@ -1208,6 +1213,7 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 			return ret;
 		}
 		frame_stepped(&frames[n - 1], &c);
+		frame_unset(&frames[n]);
 		n++;
 	}
 	frames[n - 1].module = sframe_modules_find(u->modules, frames[n - 1].pc);
