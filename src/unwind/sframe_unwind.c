@@ -253,13 +253,17 @@ static SFRAME_ALWAYS_INLINE uint64_t strip_ra(const struct walk *w, uint64_t ra,
 
 /*
  * CFA of the current frame must be aligned, at or above SP, above the last
- * (one branch: the walk's hottest checks).
+ * (one branch: the walk's hottest checks); a lean step tests the bound
+ * that stands for the last two (w->cfa_lo).
  */
-static SFRAME_ALWAYS_INLINE int check_cfa(const struct sframe_cursor *c, uint64_t cfa)
+static SFRAME_ALWAYS_INLINE int check_cfa(const struct walk *w, const struct sframe_cursor *c,
+					  uint64_t cfa)
 {
 	const uint64_t sp = (c->regs.valid & SFRAME_REG_SP) ? c->regs.sp : 0;
 	const uint64_t prev = c->prev_cfa;
 
+	if (w->lean)
+		return SFRAME_UNLIKELY((cfa & 7) | (cfa < w->cfa_lo)) ? -SFRAME_ERR_BAD_CFA : 0;
 	if (SFRAME_UNLIKELY((cfa & 7) | (cfa < sp) | ((cfa <= prev) & (prev != 0))))
 		return -SFRAME_ERR_BAD_CFA;
 	return 0;
@@ -342,10 +346,7 @@ static SFRAME_ALWAYS_INLINE int rule_cfa(const struct walk *w, const struct sfra
 		if (ret)
 			return ret;
 	}
-	if (w->lean)
-		ret = SFRAME_UNLIKELY((*cfa & 7) | (*cfa < w->cfa_lo)) ? -SFRAME_ERR_BAD_CFA : 0;
-	else
-		ret = check_cfa(c, *cfa);
+	ret = check_cfa(w, c, *cfa);
 	/* (Aligned now: saying so lets the compiler see that slots 8k from it are, too.) */
 	*cfa &= ~(uint64_t)7;
 	return ret;
@@ -523,7 +524,7 @@ static int step_chain(const struct sframe_unwinder *u, struct sframe_cursor *c)
 		return ret;
 	if (abi->pauth)
 		n.pc = strip_ra(w, n.pc, &flags);
-	ret = check_cfa(c, cfa);
+	ret = check_cfa(w, c, cfa);
 	if (ret)
 		return ret;
 	if (n.pc == 0)
@@ -1086,8 +1087,9 @@ static SFRAME_ALWAYS_INLINE uint32_t lean_steps(const struct sframe_unwinder *u,
 	 * gives it from the step it takes).
 	 */
 	if (frames) {
-		frames[k - 1].cfa = 0;
-		frames[k - 1].module = ret ? mod : NULL;
+		frame_unset(&frames[k - 1]);
+		if (ret)
+			frames[k - 1].module = mod;
 	}
 	/* (A step that ended the walk from the cache was served by it too.) */
 	if (memo)
