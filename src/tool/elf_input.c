@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L	/* open(O_CLOEXEC), mmap() */
 #endif
 #include "elf_input.h"
+#include "elf_layout.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -33,36 +34,12 @@
 #define EM_LOONGARCH		258
 #endif
 
-/* Decoded header of the file. */
-/* Where a field of an ELF structure lies, and its width in bytes. */
-struct elf_field {
-	unsigned char off;
-	unsigned char width;
-};
-
-/*
- * The layout of the structures read here, one table per ELF class, so that
- * each offset is written once: the ELF header, a section header (section
- * 0's size, link and info fields carry extended numbering), a program
- * header, a symbol, a relocation (r_info splits into symbol and type by
- * @r_sym_shift).
- */
-struct elf_layout {
-	unsigned char ehsize, shentsize, phentsize, symentsize, relentsize, relaentsize;
-	struct elf_field e_type, e_machine, e_phoff, e_shoff, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
-	struct elf_field sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size, sh_link,
-		sh_info, sh_entsize, sh_addralign;
-	struct elf_field p_type, p_flags, p_offset, p_vaddr, p_filesz, p_memsz, p_align;
-	struct elf_field st_name, st_info, st_shndx, st_value, st_size;
-	struct elf_field r_offset, r_info, r_addend;
-	unsigned char r_sym_shift;
-};
-
-static const struct elf_layout elf64_layout = {
+const struct elf_layout sf_elf64_layout = {
 	.ehsize = 64, .shentsize = 64, .phentsize = 56, .symentsize = 24,
 	.relentsize = 16, .relaentsize = 24,
-	.e_type = { 16, 2 }, .e_machine = { 18, 2 }, .e_phoff = { 32, 8 }, .e_shoff = { 40, 8 }, .e_phentsize = { 54, 2 },
-	.e_phnum = { 56, 2 }, .e_shentsize = { 58, 2 }, .e_shnum = { 60, 2 },
+	.e_type = { 16, 2 }, .e_machine = { 18, 2 }, .e_version = { 20, 4 }, .e_entry = { 24, 8 },
+	.e_phoff = { 32, 8 }, .e_shoff = { 40, 8 }, .e_flags = { 48, 4 }, .e_ehsize = { 52, 2 },
+	.e_phentsize = { 54, 2 }, .e_phnum = { 56, 2 }, .e_shentsize = { 58, 2 }, .e_shnum = { 60, 2 },
 	.e_shstrndx = { 62, 2 },
 	.sh_name = { 0, 4 }, .sh_type = { 4, 4 }, .sh_flags = { 8, 8 }, .sh_addr = { 16, 8 },
 	.sh_offset = { 24, 8 }, .sh_size = { 32, 8 }, .sh_link = { 40, 4 },
@@ -75,11 +52,12 @@ static const struct elf_layout elf64_layout = {
 	.r_sym_shift = 32,
 };
 
-static const struct elf_layout elf32_layout = {
+const struct elf_layout sf_elf32_layout = {
 	.ehsize = 52, .shentsize = 40, .phentsize = 32, .symentsize = 16,
 	.relentsize = 8, .relaentsize = 12,
-	.e_type = { 16, 2 }, .e_machine = { 18, 2 }, .e_phoff = { 28, 4 }, .e_shoff = { 32, 4 }, .e_phentsize = { 42, 2 },
-	.e_phnum = { 44, 2 }, .e_shentsize = { 46, 2 }, .e_shnum = { 48, 2 },
+	.e_type = { 16, 2 }, .e_machine = { 18, 2 }, .e_version = { 20, 4 }, .e_entry = { 24, 4 },
+	.e_phoff = { 28, 4 }, .e_shoff = { 32, 4 }, .e_flags = { 36, 4 }, .e_ehsize = { 40, 2 },
+	.e_phentsize = { 42, 2 }, .e_phnum = { 44, 2 }, .e_shentsize = { 46, 2 }, .e_shnum = { 48, 2 },
 	.e_shstrndx = { 50, 2 },
 	.sh_name = { 0, 4 }, .sh_type = { 4, 4 }, .sh_flags = { 8, 4 }, .sh_addr = { 12, 4 },
 	.sh_offset = { 16, 4 }, .sh_size = { 20, 4 }, .sh_link = { 24, 4 },
@@ -121,14 +99,6 @@ struct elf_shdr {
 };
 
 /* ---- Byte decoding -------------------------------------------------------- */
-
-static void put_uint(unsigned char *p, unsigned width, bool be, uint64_t v)
-{
-	unsigned i;
-
-	for (i = 0; i < width; i++)
-		p[be ? width - 1 - i : i] = (unsigned char)(v >> (8 * i));
-}
 
 /* Two's-complement sign extension of a @width-byte value, without UB. */
 static int64_t sign_extend(uint64_t v, unsigned width)
@@ -274,8 +244,8 @@ static int parse_ehdr_fields(struct elf_file *ef, const char *path, char *err, s
 		return -1;
 	}
 	switch (h[EI_CLASS]) {
-	case ELFCLASS32: ef->L = &elf32_layout; break;
-	case ELFCLASS64: ef->L = &elf64_layout; break;
+	case ELFCLASS32: ef->L = &sf_elf32_layout; break;
+	case ELFCLASS64: ef->L = &sf_elf64_layout; break;
 	default:
 		fail(err, errlen, path, "unsupported ELF class %u", h[EI_CLASS]);
 		return -1;
@@ -410,13 +380,13 @@ static int section_bytes(const struct elf_file *ef, const struct elf_shdr *sh, c
 }
 
 /*
- * Find the section named ".sframe": 0 with *idx set (UINT64_MAX when there
- * is none), or -1 on error.
+ * Find the first section named @name: 0 with *idx set (UINT64_MAX when
+ * there is none), or -1 when the names cannot be read.
  */
-static int find_sframe_section(const struct elf_file *ef, uint64_t *idx, const char *path,
-			       char *err, size_t errlen)
+static int find_section(const struct elf_file *ef, const char *name, uint64_t *idx,
+			const char *path, char *err, size_t errlen)
 {
-	static const char name[] = ".sframe";
+	size_t len = strlen(name) + 1;
 	struct elf_shdr strsh;
 	const unsigned char *strtab;
 	uint64_t i;
@@ -437,21 +407,35 @@ static int find_sframe_section(const struct elf_file *ef, uint64_t *idx, const c
 		struct elf_shdr sh;
 
 		get_shdr(ef, i, &sh);
-		if (!in_bounds(sh.name, sizeof(name), strsh.size) ||
-		    memcmp(strtab + sh.name, name, sizeof(name)) != 0)
-			continue;
-		if (sh.type != SHT_PROGBITS && sh.type != SFRAME_SHT_GNU_SFRAME &&
-		    sh.type != SHT_NOBITS) {
-			fail(err, errlen, path, "section .sframe has unexpected type 0x%" PRIx32,
-			     sh.type);
-			return -1;
+		if (in_bounds(sh.name, len, strsh.size) && memcmp(strtab + sh.name, name, len) == 0) {
+			*idx = i;
+			return 0;
 		}
-		if (sh.flags & SHF_COMPRESSED) {
-			fail(err, errlen, path, "section .sframe is compressed (not supported)");
-			return -1;
-		}
-		*idx = i;
+	}
+	return 0;
+}
+
+/*
+ * Find the section named ".sframe": 0 with *idx set (UINT64_MAX when there
+ * is none), or -1 on error.
+ */
+static int find_sframe_section(const struct elf_file *ef, uint64_t *idx, const char *path,
+			       char *err, size_t errlen)
+{
+	struct elf_shdr sh;
+
+	if (find_section(ef, ".sframe", idx, path, err, errlen))
+		return -1;
+	if (*idx == UINT64_MAX)
 		return 0;
+	get_shdr(ef, *idx, &sh);
+	if (sh.type != SHT_PROGBITS && sh.type != SFRAME_SHT_GNU_SFRAME && sh.type != SHT_NOBITS) {
+		fail(err, errlen, path, "section .sframe has unexpected type 0x%" PRIx32, sh.type);
+		return -1;
+	}
+	if (sh.flags & SHF_COMPRESSED) {
+		fail(err, errlen, path, "section .sframe is compressed (not supported)");
+		return -1;
 	}
 	return 0;
 }
@@ -496,31 +480,54 @@ static int find_sframe_segment(const struct elf_file *ef, uint64_t *off, uint64_
 
 /* ---- Relocations of a relocatable object ---------------------------------- */
 
-/* Width in bytes of a PC-relative relocation, 0 for a no-op, -1 unsupported. */
-static int reloc_width(uint16_t machine, uint32_t type)
+/*
+ * How a relocated value is computed. In .sframe gas writes PC-relative
+ * relocations only, and the value depends on the section's header (see
+ * apply_rel_section()); in any other section (.eh_frame, .debug_frame) it
+ * is what the relocation type says: S + A - P or S + A.
+ */
+enum reloc_rule {
+	RELOC_SFRAME,		/* .sframe without the PCREL flag: S + A */
+	RELOC_SFRAME_PCREL,	/* .sframe with it: S + A - P */
+	RELOC_BY_TYPE,
+};
+
+/*
+ * Width in bytes of a relocation the tools apply, 0 for a no-op, -1 for
+ * another; *@pcrel set when it is PC-relative (S + A - P, else S + A).
+ */
+static int reloc_width(uint16_t machine, uint32_t type, bool *pcrel)
 {
-	switch (machine) {
-	case EM_X86_64:
-		switch (type) {
-		case R_X86_64_NONE: return 0;
-		case R_X86_64_PC32: return 4;
-		case R_X86_64_PC64: return 8;
+	static const struct {
+		uint16_t machine;
+		uint32_t type;
+		signed char width;
+		bool pcrel;
+	} relocs[] = {
+		{ EM_X86_64, R_X86_64_NONE, 0, true },
+		{ EM_X86_64, R_X86_64_PC32, 4, true },
+		{ EM_X86_64, R_X86_64_PC64, 8, true },
+		{ EM_X86_64, R_X86_64_32, 4, false },
+		{ EM_X86_64, R_X86_64_32S, 4, false },
+		{ EM_X86_64, R_X86_64_64, 8, false },
+		{ EM_AARCH64, R_AARCH64_NONE, 0, true },
+		{ EM_AARCH64, R_AARCH64_PREL32, 4, true },
+		{ EM_AARCH64, R_AARCH64_PREL64, 8, true },
+		{ EM_AARCH64, R_AARCH64_ABS32, 4, false },
+		{ EM_AARCH64, R_AARCH64_ABS64, 8, false },
+		{ EM_S390, R_390_NONE, 0, true },
+		{ EM_S390, R_390_PC32, 4, true },
+		{ EM_S390, R_390_PC64, 8, true },
+		{ EM_S390, R_390_32, 4, false },
+		{ EM_S390, R_390_64, 8, false },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(relocs) / sizeof(relocs[0]); i++) {
+		if (relocs[i].machine == machine && relocs[i].type == type) {
+			*pcrel = relocs[i].pcrel;
+			return relocs[i].width;
 		}
-		break;
-	case EM_AARCH64:
-		switch (type) {
-		case R_AARCH64_NONE: return 0;
-		case R_AARCH64_PREL32: return 4;
-		case R_AARCH64_PREL64: return 8;
-		}
-		break;
-	case EM_S390:
-		switch (type) {
-		case R_390_NONE: return 0;
-		case R_390_PC32: return 4;
-		case R_390_PC64: return 8;
-		}
-		break;
 	}
 	return -1;
 }
@@ -548,19 +555,23 @@ const char *sf_machine_name(uint16_t machine, char *buf, size_t len)
 }
 
 /*
- * Apply one REL or RELA section to @sec (the .sframe copy).
+ * Apply one REL or RELA section to @sec (a copy of section @name), by @rule.
  *
  * Sections of a .o all sit at address 0, so a symbol's address is its
- * st_value (for STT_SECTION symbols 0 + 0). gas writes every FDE start as a
- * PC-relative relocation. The value stored is S + A - P when the SFrame
- * header says FDE starts are field-relative (PCREL flag), which is what the
- * relocation computes; without the flag (v1, v2) it is S + A, the
+ * st_value (for STT_SECTION symbols 0 + 0) and a field's address P its
+ * offset in its section. gas writes every .sframe FDE start as a
+ * PC-relative relocation. The value stored there is S + A - P when the
+ * SFrame header says FDE starts are field-relative (PCREL flag), which is
+ * what the relocation computes; without the flag (v1, v2) it is S + A, the
  * section-relative convention of those versions' linked output, so that a
- * dump shows each function's real offset in either case.
+ * dump shows each function's real offset in either case. In .eh_frame and
+ * .debug_frame each value is the type's own: read at address 0 (.eh_frame's
+ * PC-relative pointers) it gives each function's offset in its section, as
+ * .sframe's starts do.
  */
 static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *rsh, uint64_t rsh_idx,
-			     unsigned char *sec, uint64_t sec_size, bool sec_be, bool pcrel,
-			     const char *path, char *err, size_t errlen)
+			     unsigned char *sec, uint64_t sec_size, const char *name, bool sec_be,
+			     enum reloc_rule rule, const char *path, char *err, size_t errlen)
 {
 	bool rela = rsh->type == SHT_RELA;
 	unsigned entsize = rela ? ef->L->relaentsize : ef->L->relentsize;
@@ -603,14 +614,15 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 		uint64_t r_offset, r_info, sym, value;
 		int64_t addend, result;
 		uint32_t type;
+		bool type_pcrel, pcrel;
 		int width;
 
 		r_offset = get(ef, r, ef->L->r_offset);
 		r_info = get(ef, r, ef->L->r_info);
 		sym = r_info >> ef->L->r_sym_shift;
 		type = (uint32_t)(r_info & (((uint64_t)1 << ef->L->r_sym_shift) - 1));
-		width = reloc_width(ef->machine, type);
-		if (width < 0) {
+		width = reloc_width(ef->machine, type, &type_pcrel);
+		if (width < 0 || (width > 0 && rule != RELOC_BY_TYPE && !type_pcrel)) {
 			char m[32];
 
 			fail(err, errlen, path, "%s, entry %" PRIu64 ": unsupported relocation type %"
@@ -627,8 +639,8 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 		}
 		if (!in_bounds(r_offset, (uint64_t)width, sec_size)) {
 			fail(err, errlen, path, "%s, entry %" PRIu64 ": offset 0x%" PRIx64
-			     " outside the .sframe section (size 0x%" PRIx64 ")", what, i,
-			     r_offset, sec_size);
+			     " outside the %s section (size 0x%" PRIx64 ")", what, i,
+			     r_offset, name, sec_size);
 			return -1;
 		}
 		if (rela)
@@ -638,24 +650,62 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 					     (unsigned)width);
 		value = get(ef, syms + sym * symentsize, ef->L->st_value);
 		/* Wrapping unsigned arithmetic, then read back as two's complement. */
+		pcrel = rule == RELOC_BY_TYPE ? type_pcrel : rule == RELOC_SFRAME_PCREL;
 		value = value + (uint64_t)addend - (pcrel ? r_offset : 0);
 		result = sign_extend(value, 8);
-		if (width == 4 && (result < INT32_MIN || result > INT32_MAX)) {
+		/* Signed fields for PC-relative types; either kind for absolute ones. */
+		if (width == 4 && (result < INT32_MIN ||
+				   result > (type_pcrel ? INT32_MAX : (int64_t)UINT32_MAX))) {
 			fail(err, errlen, path, "%s, entry %" PRIu64 ": value %" PRId64
 			     " does not fit a 32-bit field", what, i, result);
 			return -1;
 		}
-		put_uint(sec + r_offset, (unsigned)width, sec_be, value);
+		sf_put_uint(sec + r_offset, (unsigned)width, sec_be, value);
 	}
 	return 0;
 }
 
-/* Copy the .sframe section and apply every relocation section aimed at it. */
-static int relocate(const struct elf_file *ef, uint64_t sec_idx, struct sf_input *in,
-		    const char *path, char *err, size_t errlen)
+/*
+ * Apply every relocation section aimed at section @sec_idx (@name: @size
+ * bytes at @bytes, in byte order @be) by @rule, to a copy made at the first
+ * one: *@copy (malloc()ed), left NULL when none is aimed at it.
+ */
+static int relocate(const struct elf_file *ef, uint64_t sec_idx, const char *name,
+		    const unsigned char *bytes, uint64_t size, bool be, enum reloc_rule rule,
+		    unsigned char **copy, const char *path, char *err, size_t errlen)
 {
-	bool sec_be = ef->be, pcrel = false;
 	uint64_t i;
+
+	*copy = NULL;
+	for (i = 0; i < ef->shnum; i++) {
+		struct elf_shdr rsh;
+
+		get_shdr(ef, i, &rsh);
+		if ((rsh.type != SHT_RELA && rsh.type != SHT_REL) || rsh.info != sec_idx)
+			continue;
+		if (!*copy) {
+			*copy = malloc(size ? (size_t)size : 1);
+			if (!*copy) {
+				fail(err, errlen, path, "out of memory");
+				return -1;
+			}
+			memcpy(*copy, bytes, (size_t)size);
+		}
+		if (apply_rel_section(ef, &rsh, i, *copy, size, name, be, rule, path, err, errlen)) {
+			free(*copy);
+			*copy = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The .sframe section of a relocatable object, relocated into @in->owned_copy. */
+static int relocate_sframe(const struct elf_file *ef, uint64_t sec_idx, struct sf_input *in,
+			   const char *path, char *err, size_t errlen)
+{
+	enum reloc_rule rule = RELOC_SFRAME;
+	bool sec_be = ef->be;
 
 	/* The section's byte order is its magic's; the ELF's if that is broken. */
 	if (in->sec_size >= 4) {
@@ -663,27 +713,14 @@ static int relocate(const struct elf_file *ef, uint64_t sec_idx, struct sf_input
 			sec_be = false;
 		else if (in->sec[0] == 0xde && in->sec[1] == 0xe2)
 			sec_be = true;
-		pcrel = (in->sec[SFRAME_HDR_FLAGS] & SFRAME_F_FDE_FUNC_START_PCREL) != 0;
+		if (in->sec[SFRAME_HDR_FLAGS] & SFRAME_F_FDE_FUNC_START_PCREL)
+			rule = RELOC_SFRAME_PCREL;
 	}
-	for (i = 0; i < ef->shnum; i++) {
-		struct elf_shdr rsh;
-
-		get_shdr(ef, i, &rsh);
-		if ((rsh.type != SHT_RELA && rsh.type != SHT_REL) || rsh.info != sec_idx)
-			continue;
-		if (!in->owned_copy) {
-			in->owned_copy = malloc(in->sec_size ? (size_t)in->sec_size : 1);
-			if (!in->owned_copy) {
-				fail(err, errlen, path, "out of memory");
-				return -1;
-			}
-			memcpy(in->owned_copy, in->sec, (size_t)in->sec_size);
-			in->sec = in->owned_copy;
-		}
-		if (apply_rel_section(ef, &rsh, i, in->sec, in->sec_size, sec_be, pcrel, path,
-				      err, errlen))
-			return -1;
-	}
+	if (relocate(ef, sec_idx, ".sframe", in->sec, in->sec_size, sec_be, rule,
+		     &in->owned_copy, path, err, errlen))
+		return -1;
+	if (in->owned_copy)
+		in->sec = in->owned_copy;
 	return 0;
 }
 
@@ -720,7 +757,7 @@ static int load_elf(struct sf_input *in, const char *path, char *err, size_t err
 		in->vaddr = sh.addr;
 		in->how = "section";
 		if (in->is_rel)
-			return relocate(&ef, idx, in, path, err, errlen);
+			return relocate_sframe(&ef, idx, in, path, err, errlen);
 		return 0;
 	}
 	if (find_sframe_segment(&ef, &off, &size, &vaddr, &found, path, err, errlen))
@@ -787,6 +824,72 @@ void sf_input_free(struct sf_input *in)
 	else
 		free(in->file);
 	memset(in, 0, sizeof(*in));
+}
+
+/* ---- Sections by name (for sframe convert) ------------------------------- */
+
+/* @file's header and section header table, or -1 with @err set. */
+static int open_sections(struct elf_file *ef, const unsigned char *file, size_t size,
+			 const char *path, char *err, size_t errlen)
+{
+	memset(ef, 0, sizeof(*ef));
+	ef->data = file;
+	ef->size = size;
+	if (size < SELFMAG || memcmp(file, ELFMAG, SELFMAG) != 0) {
+		fail(err, errlen, path, "not an ELF file");
+		return -1;
+	}
+	return parse_ehdr(ef, path, err, errlen);
+}
+
+uint64_t sf_elf_num_sections(const unsigned char *file, size_t size)
+{
+	struct elf_file ef;
+
+	return open_sections(&ef, file, size, "", NULL, 0) ? 0 : ef.shnum;
+}
+
+int sf_elf_section_find(const unsigned char *file, size_t size, const char *name,
+			struct sf_elf_section *sec, const char *path, char *err, size_t errlen)
+{
+	struct elf_file ef;
+	struct elf_shdr sh;
+	uint64_t idx;
+	char what[80];
+
+	memset(sec, 0, sizeof(*sec));
+	if (open_sections(&ef, file, size, path, err, errlen) ||
+	    find_section(&ef, name, &idx, path, err, errlen))
+		return -1;
+	if (idx == UINT64_MAX)
+		return 0;
+	get_shdr(&ef, idx, &sh);
+	sec->index = idx;
+	sec->type = sh.type;
+	sec->flags = sh.flags;
+	sec->addr = sh.addr;
+	sec->offset = sh.offset;
+	sec->size = sh.size;
+	sec->addralign = get(&ef, ef.data + ef.shoff + idx * ef.shentsize, ef.L->sh_addralign);
+	if (sh.type == SHT_NOBITS)
+		return 1;
+	snprintf(what, sizeof(what), "section %s", name);
+	return section_bytes(&ef, &sh, what, &sec->data, path, err, errlen) ? -1 : 1;
+}
+
+int sf_elf_section_relocated(const unsigned char *file, size_t size,
+			     const struct sf_elf_section *sec, const char *name,
+			     unsigned char **copy, const char *path, char *err, size_t errlen)
+{
+	struct elf_file ef;
+
+	*copy = NULL;
+	if (open_sections(&ef, file, size, path, err, errlen))
+		return -1;
+	if (ef.type != ET_REL || !sec->data)
+		return 0;
+	return relocate(&ef, sec->index, name, sec->data, sec->size, ef.be, RELOC_BY_TYPE, copy,
+			path, err, errlen);
 }
 
 /* ---- Symbols and executable segments (for the unwind commands) ---------- */
@@ -1270,7 +1373,7 @@ static int add_plt_symbols(const struct elf_file *ef, const struct sec_range *se
 	uint64_t k;
 	int ret = -1;
 
-	if (ef->L != &elf64_layout || (ef->machine != EM_X86_64 && ef->machine != EM_AARCH64 &&
+	if (ef->L != &sf_elf64_layout || (ef->machine != EM_X86_64 && ef->machine != EM_AARCH64 &&
 			  ef->machine != EM_S390) ||
 	    ef->shstrndx == SHN_UNDEF || ef->shstrndx >= ef->shnum)
 		return 0;
@@ -1517,29 +1620,52 @@ int sf_elf_note_next(const unsigned char *notes, size_t size, uint64_t align, bo
 	return 1;
 }
 
-bool sf_notes_build_id(const unsigned char *notes, size_t size, uint64_t align, bool be,
-		       const unsigned char **id, size_t *len)
+/* The GNU build-id note among @notes: also where it starts in them, and its size. */
+static bool notes_build_id(const unsigned char *notes, size_t size, uint64_t align, bool be,
+			   const unsigned char **id, size_t *len, uint64_t *at, uint64_t *note_size)
 {
 	struct sf_elf_note n;
-	uint64_t pos = 0;
+	uint64_t pos = 0, start = 0;
 
 	while (sf_elf_note_next(notes, size, align, be, &pos, &n) == 1) {
 		if (n.type == NT_GNU_BUILD_ID && n.namesz == 4 && memcmp(n.name, "GNU", 4) == 0 &&
 		    n.descsz > 0 && n.descsz <= SF_BUILD_ID_MAX) {
 			*id = n.desc;
 			*len = n.descsz;
+			*at = start;
+			*note_size = pos - start;
 			return true;
 		}
+		start = pos;
 	}
 	return false;
 }
 
-/* The GNU build id among the notes at [@off, @off + @size) of the file. */
-static bool find_build_id(const struct elf_file *ef, uint64_t off, uint64_t size, uint64_t align,
-			  const unsigned char **id, size_t *len)
+bool sf_notes_build_id(const unsigned char *notes, size_t size, uint64_t align, bool be,
+		       const unsigned char **id, size_t *len)
 {
-	return in_bounds(off, size, ef->size) &&
-	       sf_notes_build_id(ef->data + off, (size_t)size, align, ef->be, id, len);
+	uint64_t at, note_size;
+
+	return notes_build_id(notes, size, align, be, id, len, &at, &note_size);
+}
+
+/*
+ * The GNU build id among the notes at [@off, @off + @size) of the file,
+ * loaded at @addr.
+ */
+static bool find_build_id(const struct elf_file *ef, uint64_t off, uint64_t size, uint64_t align,
+			  uint64_t addr, struct sf_build_id_note *note)
+{
+	uint64_t at;
+
+	if (!in_bounds(off, size, ef->size) ||
+	    !notes_build_id(ef->data + off, (size_t)size, align, ef->be, &note->id, &note->len,
+			    &at, &note->size))
+		return false;
+	note->note = ef->data + off + at;
+	note->align = align == 8 ? 8 : 4;
+	note->addr = addr + at;
+	return true;
 }
 
 uint16_t sf_elf_machine(const unsigned char *file, size_t size)
@@ -1567,12 +1693,12 @@ void sf_build_id_hex(char *out, const unsigned char *id, size_t len)
 	out[2 * len] = '\0';
 }
 
-bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char **id,
-		     size_t *len)
+bool sf_elf_build_id_note(const unsigned char *file, size_t size, struct sf_build_id_note *note)
 {
 	struct elf_file ef;
 	uint64_t i;
 
+	memset(note, 0, sizeof(*note));
 	memset(&ef, 0, sizeof(ef));
 	ef.data = file;
 	ef.size = size;
@@ -1585,7 +1711,7 @@ bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char
 
 			get_phdr(&ef, i, &ph);
 			if (ph.type == PT_NOTE &&
-			    find_build_id(&ef, ph.offset, ph.filesz, ph.align, id, len))
+			    find_build_id(&ef, ph.offset, ph.filesz, ph.align, ph.vaddr, note))
 				return true;
 		}
 	}
@@ -1598,10 +1724,23 @@ bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char
 		if (sh.type == SHT_NOTE &&
 		    find_build_id(&ef, sh.offset, sh.size,
 				  get(&ef, ef.data + ef.shoff + i * ef.shentsize, ef.L->sh_addralign),
-				  id, len))
+				  sh.addr, note))
 			return true;
 	}
+	memset(note, 0, sizeof(*note));
 	return false;
+}
+
+bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char **id,
+		     size_t *len)
+{
+	struct sf_build_id_note note;
+
+	if (!sf_elf_build_id_note(file, size, &note))
+		return false;
+	*id = note.id;
+	*len = note.len;
+	return true;
 }
 
 int sf_elf_phdrs_read(const unsigned char *file, size_t size, struct sf_elf_phdrs *ph,
@@ -1632,7 +1771,7 @@ int sf_elf_phdrs_read(const unsigned char *file, size_t size, struct sf_elf_phdr
 		return -1;
 	}
 	ph->be = ef.be;
-	ph->is64 = ef.L == &elf64_layout;
+	ph->is64 = ef.L == &sf_elf64_layout;
 	ph->type = ef.type;
 	ph->machine = ef.machine;
 	ph->phoff = ef.phoff;
@@ -1648,7 +1787,7 @@ void sf_elf_segment_get(const unsigned char *file, const struct sf_elf_phdrs *ph
 
 	memset(&ef, 0, sizeof(ef));
 	ef.data = file;
-	ef.L = ph->is64 ? &elf64_layout : &elf32_layout;
+	ef.L = ph->is64 ? &sf_elf64_layout : &sf_elf32_layout;
 	ef.be = ph->be;
 	ef.phoff = ph->phoff;
 	ef.phentsize = ph->phentsize;

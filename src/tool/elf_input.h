@@ -105,6 +105,23 @@ static inline uint64_t sf_get_uint(const unsigned char *p, unsigned width, bool 
 }
 
 /**
+ * sf_put_uint() - store an unsigned integer in a given byte order: the
+ * inverse of sf_get_uint(), for the fields the tools write (relocated
+ * values, the side-car's ELF headers).
+ * @p: where its first byte goes.
+ * @width: its size in bytes, 1 to 8.
+ * @be: store it big-endian (else little-endian).
+ * @v: the value; its bits above @width bytes are dropped.
+ */
+static inline void sf_put_uint(unsigned char *p, unsigned width, bool be, uint64_t v)
+{
+	unsigned i;
+
+	for (i = 0; i < width; i++)
+		p[be ? width - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+/**
  * sf_input_is_elf() - whether a loaded file starts with the ELF magic.
  * @in: from sf_input_load() or sf_input_bytes().
  *
@@ -284,6 +301,37 @@ bool sf_elf_build_id(const unsigned char *file, size_t size, const unsigned char
 		     size_t *len);
 
 /**
+ * struct sf_build_id_note - a file's GNU build-id note, whole.
+ * @note: its first byte (n_namesz), inside the file.
+ * @size: its size: the 12-byte header, the name and the descriptor, each
+ *	padded to @align.
+ * @align: the alignment of the notes it is among: 4 or 8.
+ * @addr: its address: its PT_NOTE segment's or SHT_NOTE section's address
+ *	plus its place in it.
+ * @id: the id, inside the note (as sf_elf_build_id() returns it).
+ * @len: its length (1 to SF_BUILD_ID_MAX).
+ */
+struct sf_build_id_note {
+	const unsigned char *note;
+	uint64_t size;
+	uint64_t align;
+	uint64_t addr;
+	const unsigned char *id;
+	size_t len;
+};
+
+/**
+ * sf_elf_build_id_note() - the GNU build-id note of an ELF file, found as
+ * sf_elf_build_id() finds the id (it is the same search).
+ * @file: the file's bytes.
+ * @size: their number.
+ * @note: filled when there is one; zeroed otherwise.
+ *
+ * Return: true when the file has one.
+ */
+bool sf_elf_build_id_note(const unsigned char *file, size_t size, struct sf_build_id_note *note);
+
+/**
  * sf_build_id_hex() - a build id in lowercase hex, as paths and tools name it.
  * @out: 2 * @len + 1 bytes: the digits, then a NUL.
  * @id: the id's bytes.
@@ -400,5 +448,79 @@ struct sf_elf_note {
  */
 int sf_elf_note_next(const unsigned char *notes, size_t size, uint64_t align, bool be,
 		     uint64_t *pos, struct sf_elf_note *note);
+
+/**
+ * struct sf_elf_section - one section header, decoded.
+ * @index: its index in the section header table.
+ * @type: sh_type.
+ * @flags: sh_flags.
+ * @addr: sh_addr.
+ * @offset: sh_offset.
+ * @size: sh_size.
+ * @addralign: sh_addralign.
+ * @data: its bytes inside the file (checked to lie inside it), or NULL
+ *	for an SHT_NOBITS section.
+ */
+struct sf_elf_section {
+	uint64_t index;
+	uint32_t type;
+	uint64_t flags;
+	uint64_t addr;
+	uint64_t offset;
+	uint64_t size;
+	uint64_t addralign;
+	const unsigned char *data;
+};
+
+/**
+ * sf_elf_num_sections() - the number of sections of an ELF file.
+ * @file: the file's bytes.
+ * @size: their number.
+ *
+ * Return: the count, extended numbering applied; 0 when the file has no
+ * section header table (or is no ELF file, or its table is out of bounds).
+ */
+uint64_t sf_elf_num_sections(const unsigned char *file, size_t size);
+
+/**
+ * sf_elf_section_find() - the first section named @name.
+ * @file: the file's bytes.
+ * @size: their number.
+ * @name: the section name.
+ * @sec: filled when it is found.
+ * @path: the file's name, for messages.
+ * @err: "PATH: message" on failure.
+ * @errlen: its size.
+ *
+ * Return: 1 found, 0 no such section (or no section headers), -1 an ELF
+ * header, section header table or name table that cannot be read, or a
+ * section whose bytes do not lie inside the file.
+ */
+int sf_elf_section_find(const unsigned char *file, size_t size, const char *name,
+			struct sf_elf_section *sec, const char *path, char *err, size_t errlen);
+
+/**
+ * sf_elf_section_relocated() - a section of a relocatable object with the
+ * relocations aimed at it applied, as sf_input_load() applies those of
+ * .sframe: every section of the object at address 0, so that a PC-relative
+ * value read at the section's address 0 gives the function's offset in its
+ * own section (what lookups in the relocated .sframe of that .o answer).
+ * The value written is the relocation type's (S + A - P or S + A).
+ * @file: the file's bytes.
+ * @size: their number.
+ * @sec: the section, from sf_elf_section_find().
+ * @name: its name, for messages.
+ * @copy: set to the relocated copy (malloc()ed, @sec->size bytes); NULL
+ *	when nothing is aimed at it or the file is not ET_REL (its bytes are
+ *	then used as they are).
+ * @path: the file's name, for messages.
+ * @err: "PATH: message" on failure.
+ * @errlen: its size.
+ *
+ * Return: 0, or -1 (a relocation that cannot be applied, or no memory).
+ */
+int sf_elf_section_relocated(const unsigned char *file, size_t size,
+			     const struct sf_elf_section *sec, const char *name,
+			     unsigned char **copy, const char *path, char *err, size_t errlen);
 
 #endif /* SFRAME_TOOL_ELF_INPUT_H */
