@@ -38,6 +38,7 @@ struct cv_run {
 	uint64_t pc_begin;
 	uint64_t loc;
 	bool in_cie;
+	bool dirty;	/* the state may differ from the last row's */
 };
 
 /* n * factor, saturated to +-CV_BIG: offsets that large are never stored. */
@@ -82,20 +83,27 @@ static void set_rule(struct cv_run *r, uint64_t reg, uint8_t kind, uint32_t r2, 
 {
 	struct cv_rule *rule = rule_of(&r->st, r->abi, reg);
 
-	if (r->abi->machine == SFRAME_EM_AARCH64 && reg == AARCH64_RA_SIGN_STATE)
+	if (r->abi->machine == SFRAME_EM_AARCH64 && reg == AARCH64_RA_SIGN_STATE) {
 		r->st.sign_state = true;
-	if (rule)
+		r->dirty = true;
+	}
+	if (rule) {
 		*rule = (struct cv_rule){ .kind = kind, .reg = r2, .off = off };
+		r->dirty = true;
+	}
 }
 
 static void restore_rule(struct cv_run *r, uint64_t reg)
 {
 	struct cv_rule *rule = rule_of(&r->st, r->abi, reg);
 
-	if (r->abi->machine == SFRAME_EM_AARCH64 && reg == AARCH64_RA_SIGN_STATE)
+	if (r->abi->machine == SFRAME_EM_AARCH64 && reg == AARCH64_RA_SIGN_STATE) {
 		r->st.sign_state = r->init ? r->init->sign_state : false;
+		r->dirty = true;
+	}
 	if (!rule)
 		return;
+	r->dirty = true;
 	if (r->in_cie || !r->init)
 		*rule = (struct cv_rule){ .kind = CV_RULE_UNSET };
 	else
@@ -296,6 +304,9 @@ static int emit(struct cv_run *r, struct cv_sink *sink)
 
 	if (r->loc >= sink->limit)
 		return 0;
+	/* Nothing SFrame sees changed: the same row as before, merged. */
+	if (!r->dirty)
+		return 0;
 	if (r->st.cfa_kind == CV_CFA_PLT) {
 		if (sink->plt)
 			return r->st.cfa_off == sink->plt_k ? 0 : SKIP(SFRAME_SKIP_CFA_EXPR);
@@ -315,6 +326,7 @@ static int emit(struct cv_run *r, struct cv_sink *sink)
 	ret = cv_map_row(r->abi, r->version, &r->st, &row);
 	if (ret)
 		return ret;
+	r->dirty = false;
 	row.start = (uint32_t)r->loc;
 	if (row.flex)
 		sink->flex = true;
@@ -343,6 +355,7 @@ static int cfa_expression(struct cv_run *r)
 	uint64_t len = cv_uleb(&r->c);
 
 	cv_expr_shape(&r->c, len, &x);
+	r->dirty = true;
 	r->st.cfa_reg = x.reg;
 	r->st.cfa_off = x.off;
 	switch (x.shape) {
@@ -383,6 +396,7 @@ static int cfa_part(struct cv_run *r, bool reg, uint64_t reg_no, int64_t off)
 {
 	if (r->st.cfa_kind != CV_CFA_REG)
 		return SKIP(SFRAME_SKIP_MALFORMED);
+	r->dirty = true;
 	if (reg)
 		r->st.cfa_reg = reg32(reg_no);
 	else
@@ -404,6 +418,7 @@ static int restore_state(struct cv_run *r)
 	if (r->depth == 0)
 		return SKIP(SFRAME_SKIP_MALFORMED);
 	r->st = r->stack[--r->depth];
+	r->dirty = true;
 	return 0;
 }
 
@@ -442,6 +457,7 @@ static int vendor_op(struct cv_run *r, uint8_t op)
 	switch (op) {
 	case 0x2d:	/* DW_CFA_AARCH64_negate_ra_state */
 		r->st.mangled = !r->st.mangled;
+		r->dirty = true;
 		return 0;
 	case 0x2b:	/* DW_CFA_AARCH64_set_ra_state: state, offset */
 		cv_uleb(&r->c);
@@ -493,6 +509,7 @@ static int op(struct cv_run *r, struct cv_sink *sink, uint8_t op)
 	case 0x0b:	/* DW_CFA_restore_state */
 		return restore_state(r);
 	case 0x0c:	/* DW_CFA_def_cfa */
+		r->dirty = true;
 		r->st.cfa_kind = CV_CFA_REG;
 		r->st.cfa_reg = reg32(cv_uleb(c));
 		n = cv_uleb(c);
@@ -513,6 +530,7 @@ static int op(struct cv_run *r, struct cv_sink *sink, uint8_t op)
 		set_rule(r, reg, CV_RULE_OFFSET, 0, factored(cv_sleb(c), daf));
 		return 0;
 	case 0x12:	/* DW_CFA_def_cfa_sf */
+		r->dirty = true;
 		r->st.cfa_kind = CV_CFA_REG;
 		r->st.cfa_reg = reg32(cv_uleb(c));
 		r->st.cfa_off = factored(cv_sleb(c), daf);
@@ -594,19 +612,23 @@ int cv_run_cie(const struct cv_abi *abi, struct cv_cursor *sec, struct cv_cie_st
 int cv_run_fde(const struct cv_abi *abi, uint8_t version, struct cv_cursor *sec,
 	       const struct cv_cie_state *cs, const struct cv_fde *fde, struct cv_sink *sink)
 {
-	struct cv_run r = {
-		.abi = abi,
-		.version = version,
-		.c = *sec,
-		.cie = &cs->cie,
-		.init = &cs->init,
-		.st = cs->init,
-		.pc_begin = fde->pc_begin,
-	};
+	struct cv_run r;
 	int ret;
 
 	if (cs->skip)
 		return cs->skip;
+	/* Field by field: the remember stack needs no clearing. */
+	r.abi = abi;
+	r.version = version;
+	r.c = *sec;
+	r.cie = &cs->cie;
+	r.init = &cs->init;
+	r.st = cs->init;
+	r.depth = 0;
+	r.pc_begin = fde->pc_begin;
+	r.loc = 0;
+	r.in_cie = false;
+	r.dirty = true;
 	r.c.pos = fde->insns;
 	r.c.end = fde->insns_end;
 	r.c.bad = false;

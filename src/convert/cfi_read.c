@@ -49,7 +49,8 @@ void cv_skip(struct cv_cursor *c, uint64_t n)
 	c->pos += n;
 }
 
-uint64_t cv_uint(struct cv_cursor *c, unsigned int width)
+/* cv_uint() when the bytes may not be there: through the checked read. */
+uint64_t cv_uint_slow(struct cv_cursor *c, unsigned int width)
 {
 	uint8_t b[8];
 	uint64_t v = 0;
@@ -94,12 +95,12 @@ static uint64_t leb(struct cv_cursor *c, bool sign)
 	return v;
 }
 
-uint64_t cv_uleb(struct cv_cursor *c)
+uint64_t cv_uleb_slow(struct cv_cursor *c)
 {
 	return leb(c, false);
 }
 
-int64_t cv_sleb(struct cv_cursor *c)
+int64_t cv_sleb_slow(struct cv_cursor *c)
 {
 	uint64_t v = leb(c, true);
 

@@ -2,27 +2,27 @@
 /*
  * convert.c - DWARF CFI to an SFrame section in the caller's memory.
  *
- * Two passes over the CFI. The first runs every FDE once, decides whether
- * and how it can be written (DEFAULT or FLEX, one FDE or the PLT's two) and
- * sizes it; sframe_convert() also leaves a small record per function where
- * its FDE entry will go. The records are then sorted in place, functions
- * described twice dropped, and the second pass runs each kept FDE again,
- * writing its rows after the FDE area and its entry over its record. So the
- * output buffer is the only memory used, and the FRE area follows the FDE
- * order as binutils lays it out.
+ * One pass over the CFI writes each function's rows from the start of the
+ * output buffer on, in .eh_frame order, and a record of the function (where
+ * its rows are, what its FDE entry will say) from the buffer's end down.
+ * The records are then sorted in place, functions described twice dropped,
+ * the rows moved up to make room for the FDE entries, and the entries
+ * written from the records. The output buffer is the only memory used;
+ * sframe_convert_size() runs the same pass writing nothing.
  */
 #include "convert_internal.h"
 
 /*
- * A record, in the FDE entry's place until the entry is written: the
- * start (8 bytes, host order), the size (4), and the CFI entry's offset
- * with flags in the top bits (4). It fits the v3 (16) and v2 (20) entry.
+ * A record per function, at the end of the output buffer while the rows
+ * are written from its start: where its rows went and what its FDE entry
+ * will say. Sorted and thinned in place, then turned into the entries.
+ * v3 keeps start, size and the rows' offset (16 bytes): the rest is in the
+ * attribute record in front of the rows. v2 has no such record and keeps
+ * the row count, info and repetition size too (24 bytes). Either way the
+ * records cost less than the rows and entries they describe.
  */
-#define REC_SIZE		16
-#define REC_OFF_MASK		0x0fffffffu
-#define REC_DEBUG_FRAME		0x80000000u	/* the entry is in .debug_frame */
-#define REC_FLEX		0x40000000u	/* rows are FLEX */
-#define REC_PLT_TAIL		0x20000000u	/* the PLT's PCMASK part */
+#define REC_V3_SIZE		16
+#define REC_V2_SIZE		24
 
 /* v2 starts are 32-bit: keep room for an FDE area of this many bytes. */
 #define V2_FDE_AREA_MAX		((int64_t)1 << 24)
@@ -64,6 +64,17 @@ static const struct cv_abi abi_s390x = {
 	.flex = true,
 };
 
+struct rec {
+	uint64_t start;
+	uint32_t size;
+	uint32_t fre_off;	/* from the FRE area's start; grows in input order */
+	uint32_t num_fres;
+	uint32_t outermost;
+	uint8_t info;
+	uint8_t info2;
+	uint8_t rep;
+};
+
 struct conv {
 	const struct sframe_convert_input *in;
 	struct sframe_convert_stats *st;
@@ -71,54 +82,25 @@ struct conv {
 	uint8_t version;
 	unsigned int fde_size;
 	unsigned int attr_size;
+	unsigned int rec_size;
 	struct cv_cursor sec[2];
 	struct cv_cie_state cie;
-	struct cv_out out;
+	struct cv_out out;	/* rows from SFRAME_HDR_SIZE up to the records */
+	uint64_t buf_size;	/* the records from here down */
+	uint64_t fre_base;	/* where the FRE area is now */
 	uint64_t nrec;
-	uint64_t fre_area;
 };
 
-/* What a scan of one FDE's rows counts. */
-struct scan {
-	struct cv_sink sink;
-	struct cv_row last;
-	bool have_last;
-	uint32_t rows;
-	uint32_t outermost;
-	uint64_t bytes_default;	/* the rows' bytes past their start fields */
-	uint64_t bytes_flex;
-	uint32_t max_rows;
-	const struct cv_abi *abi;
-};
-
-static bool scan_row(struct cv_sink *sink, const struct cv_row *row)
-{
-	struct scan *s = sink->ctx;
-
-	if (s->have_last && cv_rows_equal(&s->last, row))
-		return true;
-	if (s->rows == s->max_rows)
-		return false;
-	s->last = *row;
-	s->have_last = true;
-	s->rows++;
-	if (row->rules.ra_undefined)
-		s->outermost++;
-	/* Sized as ADDR1 and corrected per FRE type by the caller. */
-	s->bytes_default += cv_fre_size(s->abi, false, row, SFRAME_FRE_TYPE_ADDR1) - 1;
-	s->bytes_flex += cv_fre_size(s->abi, true, row, SFRAME_FRE_TYPE_ADDR1) - 1;
-	return true;
-}
-
-/* What the emit pass writes. */
+/* How one FDE's rows are written. */
 struct emit {
 	struct cv_sink sink;
 	struct cv_row last;
 	bool have_last;
-	uint32_t rows;
-	uint32_t outermost;
 	bool flex;
 	uint8_t fre_type;
+	uint32_t rows;
+	uint32_t max_rows;
+	uint32_t outermost;
 	struct cv_out *out;
 	const struct cv_abi *abi;
 };
@@ -129,11 +111,16 @@ static bool emit_row(struct cv_sink *sink, const struct cv_row *row)
 
 	if (e->have_last && cv_rows_equal(&e->last, row))
 		return true;
+	if (e->rows == e->max_rows)
+		return false;
 	e->last = *row;
 	e->have_last = true;
 	e->rows++;
 	if (row->rules.ra_undefined)
 		e->outermost++;
+	/* A DEFAULT run stops at its first FLEX row: the FDE is redone. */
+	if (row->flex && !e->flex)
+		return true;
 	cv_fre_write(e->out, e->abi, e->flex, row, e->fre_type);
 	return true;
 }
@@ -185,26 +172,6 @@ static bool in_text(const struct sframe_convert_input *in, uint64_t start, uint6
 	return false;
 }
 
-/* Leave a record where the FDE entry will go (sframe_convert() only). */
-static void put_record(struct conv *cv, uint64_t start, uint64_t size, uint32_t word)
-{
-	uint64_t at = SFRAME_HDR_SIZE + cv->nrec * cv->fde_size;
-	uint8_t rec[REC_SIZE];
-	uint32_t sz = (uint32_t)size;
-
-	cv->nrec++;
-	if (!cv->out.data)
-		return;
-	if (at > cv->out.size || cv->out.size - at < cv->fde_size) {
-		cv->out.over = true;
-		return;
-	}
-	SFRAME_MEMCPY(rec, &start, 8);
-	SFRAME_MEMCPY(rec + 8, &sz, 4);
-	SFRAME_MEMCPY(rec + 12, &word, 4);
-	SFRAME_MEMCPY(cv->out.data + at, rec, REC_SIZE);
-}
-
 static bool v2_start_ok(const struct conv *cv, uint64_t start)
 {
 	int64_t d = (int64_t)(start - cv->in->sframe_addr);
@@ -244,69 +211,328 @@ static int fde_header(struct conv *cv, enum cv_kind kind, const struct cv_entry 
 	return cs->skip;
 }
 
-/* Run an FDE counting its rows; 0 or reason + 1. */
-static int scan_fde(struct conv *cv, enum cv_kind kind, const struct cv_cie_state *cs,
-		    const struct cv_fde *fde, struct scan *sc)
+/* ---- Records ---------------------------------------------------------------- */
+
+static uint64_t rec_at(const struct conv *cv, uint64_t i)
 {
-	*sc = (struct scan){
-		.sink = { .row = scan_row, .limit = fde->pc_range, .ctx = sc },
-		.abi = &cv->abi,
-		.max_rows = cv->version == SFRAME_VERSION_3 ? 0xffffu : SFRAME_UINT32_MAX,
-	};
-	return cv_run_fde(&cv->abi, cv->version, &cv->sec[kind], cs, fde, &sc->sink);
+	return cv->buf_size - (i + 1) * cv->rec_size;
 }
 
-/* Pass one, for one FDE entry. */
-static void first_pass_fde(struct conv *cv, enum cv_kind kind, const struct cv_entry *e)
+/* Start, size and where the rows are: what sorting needs. */
+static void rec_get(const struct conv *cv, uint64_t i, struct rec *r)
 {
-	struct sframe_convert_stats *st = cv->st;
+	const uint8_t *p = cv->out.data + rec_at(cv, i);
+
+	SFRAME_MEMCPY(&r->start, p, 8);
+	SFRAME_MEMCPY(&r->size, p + 8, 4);
+	SFRAME_MEMCPY(&r->fre_off, p + 12, 4);
+}
+
+/* Moves a whole record. */
+static void rec_copy(struct conv *cv, uint64_t to, uint64_t from)
+{
+	uint8_t tmp[REC_V2_SIZE];
+
+	SFRAME_MEMCPY(tmp, cv->out.data + rec_at(cv, from), cv->rec_size);
+	SFRAME_MEMCPY(cv->out.data + rec_at(cv, to), tmp, cv->rec_size);
+}
+
+static void rec_put(struct conv *cv, uint64_t i, const struct rec *r)
+{
+	uint8_t *p = cv->out.data + rec_at(cv, i);
+
+	SFRAME_MEMCPY(p, &r->start, 8);
+	SFRAME_MEMCPY(p + 8, &r->size, 4);
+	SFRAME_MEMCPY(p + 12, &r->fre_off, 4);
+	if (cv->rec_size == REC_V2_SIZE) {
+		SFRAME_MEMCPY(p + 16, &r->num_fres, 4);
+		p[20] = r->info;
+		p[21] = r->rep;
+	}
+}
+
+/* A function's rows that mark the outermost frame: those without words. */
+static uint32_t outermost_rows(const struct conv *cv, uint64_t at, uint32_t n, uint8_t fre_type)
+{
+	const unsigned int sb = SFRAME_FRE_START_BYTES(fre_type);
+	uint32_t count = 0, i;
+	uint8_t info;
+
+	for (i = 0; i < n && at + sb < cv->out.pos; i++) {
+		info = cv->out.data[at + sb];
+		count += SFRAME_FRE_INFO_NUM_WORDS(info) == 0;
+		at += sb + 1 + SFRAME_FRE_INFO_NUM_WORDS(info) *
+			      SFRAME_WORD_BYTES(SFRAME_FRE_INFO_WORD_SIZE(info));
+	}
+	return count;
+}
+
+/*
+ * The whole record: v3's row count and info from its attribute record;
+ * with @rows, the outermost rows counted too.
+ */
+static void rec_full(const struct conv *cv, uint64_t i, struct rec *r, bool rows)
+{
+	const uint8_t *p = cv->out.data + rec_at(cv, i);
+	uint64_t at;
+
+	rec_get(cv, i, r);
+	if (cv->rec_size == REC_V2_SIZE) {
+		SFRAME_MEMCPY(&r->num_fres, p + 16, 4);
+		r->info = p[20];
+		r->rep = p[21];
+		r->info2 = 0;
+		at = cv->fre_base + r->fre_off;
+	} else {
+		p = cv->out.data + cv->fre_base + r->fre_off;
+		r->num_fres = (uint32_t)p[0] << (cv->out.be ? 8 : 0) |
+			      (uint32_t)p[1] << (cv->out.be ? 0 : 8);
+		r->info = p[2];
+		r->info2 = p[3];
+		r->rep = p[4];
+		at = cv->fre_base + r->fre_off + SFRAME_V3_FDE_ATTR_SIZE;
+	}
+	if (rows)
+		r->outermost = outermost_rows(cv, at, r->num_fres, SFRAME_INFO_FRE_TYPE(r->info));
+}
+
+static void account(struct sframe_convert_stats *st, const struct rec *r, uint8_t version,
+		    int sign)
+{
+	st->functions += sign;
+	st->rows += sign * r->num_fres;
+	st->outermost += sign * r->outermost;
+	st->text_bytes += sign * (int64_t)r->size;
+	st->flex += sign * ((r->info2 & 0x1f) == SFRAME_FDE_TYPE_FLEX);
+	st->pcmask += sign * (SFRAME_INFO_PC_TYPE(r->info) == SFRAME_PC_TYPE_MASK);
+	st->signal += sign * (version >= SFRAME_VERSION_3 && SFRAME_INFO_SIGNAL(r->info));
+}
+
+/*
+ * A function's rows are written; keep its record. Without room for it
+ * (the records grow down to meet the rows) the output is too small.
+ */
+static void add_record(struct conv *cv, const struct rec *r)
+{
+	struct cv_out *o = &cv->out;
+
+	account(cv->st, r, cv->version, 1);
+	cv->nrec++;
+	if (!o->data)
+		return;
+	if (o->over || o->size - o->pos < cv->rec_size) {
+		o->over = true;
+		return;
+	}
+	/* Rows are written below the records only. */
+	o->size -= cv->rec_size;
+	rec_put(cv, cv->nrec - 1, r);
+}
+
+/*
+ * By start; among equal starts the first converted (.eh_frame before
+ * .debug_frame, then in section order), whose rows were written first.
+ */
+static bool rec_less(const struct rec *a, const struct rec *b)
+{
+	if (a->start != b->start)
+		return a->start < b->start;
+	return a->fre_off < b->fre_off;
+}
+
+static void sift_down(struct conv *cv, uint64_t i, uint64_t n)
+{
+	struct rec top, child, other;
+	uint8_t saved[REC_V2_SIZE];
+	uint64_t c;
+
+	rec_get(cv, i, &top);
+	SFRAME_MEMCPY(saved, cv->out.data + rec_at(cv, i), cv->rec_size);
+	while ((c = 2 * i + 1) < n) {
+		rec_get(cv, c, &child);
+		if (c + 1 < n) {
+			rec_get(cv, c + 1, &other);
+			if (rec_less(&child, &other)) {
+				c++;
+				child = other;
+			}
+		}
+		if (!rec_less(&top, &child))
+			break;
+		rec_copy(cv, i, c);
+		i = c;
+	}
+	SFRAME_MEMCPY(cv->out.data + rec_at(cv, i), saved, cv->rec_size);
+}
+
+/* Heapsort: in place, no recursion, n log n whatever the input order. */
+static void sort_records(struct conv *cv)
+{
+	uint8_t tmp[REC_V2_SIZE];
+	uint64_t n = cv->nrec, i;
+
+	for (i = n / 2; i-- > 0;)
+		sift_down(cv, i, n);
+	for (i = n; i-- > 1;) {
+		SFRAME_MEMCPY(tmp, cv->out.data + rec_at(cv, 0), cv->rec_size);
+		rec_copy(cv, 0, i);
+		SFRAME_MEMCPY(cv->out.data + rec_at(cv, i), tmp, cv->rec_size);
+		sift_down(cv, 0, i);
+	}
+}
+
+/*
+ * Keep the first of functions that overlap, counting the others as left
+ * out (their rows stay in the FRE area, unreferenced).
+ */
+static void drop_duplicates(struct conv *cv)
+{
+	uint64_t i, kept = 0, end = 0;
+	struct rec r;
+
+	for (i = 0; i < cv->nrec; i++) {
+		rec_get(cv, i, &r);
+		if (kept && r.start < end) {
+			rec_full(cv, i, &r, true);
+			account(cv->st, &r, cv->version, -1);
+			skip(cv, SFRAME_SKIP_DUPLICATE, r.size);
+			continue;
+		}
+		end = r.start + r.size;
+		if (kept != i)
+			rec_copy(cv, kept, i);
+		kept++;
+	}
+	cv->nrec = kept;
+}
+
+/* ---- Writing one FDE's rows ------------------------------------------------- */
+
+/* Rows for [0, @limit) of @fde, FLEX or not; 0 or reason + 1. */
+static int write_rows(struct conv *cv, enum cv_kind kind, const struct cv_cie_state *cs,
+		      const struct cv_fde *fde, uint64_t limit, bool flex, struct emit *em)
+{
+	*em = (struct emit){
+		.sink = { .row = emit_row, .limit = limit, .ctx = em },
+		.flex = flex,
+		.fre_type = cv_fre_type(limit),
+		.max_rows = cv->version == SFRAME_VERSION_3 ? 0xffffu : SFRAME_UINT32_MAX,
+		.out = &cv->out,
+		.abi = &cv->abi,
+	};
+	return cv_run_fde(&cv->abi, cv->version, &cv->sec[kind], cs, fde, &em->sink);
+}
+
+/* The PLT's PCMASK part: CFA sp+8 up to the push, sp+16 from it. */
+static uint32_t write_plt_rows(struct conv *cv, uint8_t k, uint8_t fre_type)
+{
+	struct cv_row row = { .rules = {
+		.cfa = { .reg = cv->abi.sp, .offset = 8 },
+		.ra = { .kind = SFRAME_LOC_CFA, .deref = true, .offset = cv->abi.fixed_ra },
+		.fp = { .kind = SFRAME_LOC_SAME },
+	} };
+
+	cv_fre_write(&cv->out, &cv->abi, false, &row, fre_type);
+	if (!k)
+		return 1;
+	row.start = k;
+	row.rules.cfa.offset = 16;
+	cv_fre_write(&cv->out, &cv->abi, false, &row, fre_type);
+	return 2;
+}
+
+/* The v3 attribute record, in front of the rows. */
+static void put_attr(struct conv *cv, uint64_t at, const struct rec *r)
+{
+	if (cv->version < SFRAME_VERSION_3)
+		return;
+	cv_put_at(&cv->out, at, r->num_fres, 2);
+	cv_put_at(&cv->out, at + 2, r->info, 1);
+	cv_put_at(&cv->out, at + 3, r->info2, 1);
+	cv_put_at(&cv->out, at + 4, r->rep, 1);
+}
+
+/*
+ * One FDE: its rows are written as DEFAULT ones unless a row turns out to
+ * need FLEX, or the PLT's expression is reached; then the FDE is written
+ * again from where it began (rare: the first run finds out).
+ */
+static void convert_fde(struct conv *cv, enum cv_kind kind, const struct cv_entry *e)
+{
+	const uint64_t begin = cv->out.pos;
 	const struct cv_cie_state *cs = NULL;
 	struct cv_fde fde = { 0 };
-	struct scan sc = { 0 };
-	uint64_t head, rows_bytes;
-	uint32_t word = (uint32_t)e->off | (kind == CV_DEBUG_FRAME ? REC_DEBUG_FRAME : 0);
+	struct emit em;
+	struct rec r = { 0 };
+	uint64_t head;
+	bool flex = false, plt = false;
+	uint8_t plt_k = 0;
 	int ret;
 
 	ret = fde_header(cv, kind, e, &fde, &cs);
-	if (!ret)
-		ret = scan_fde(cv, kind, cs, &fde, &sc);
+	head = fde.pc_range;
+	for (;;) {
+		if (ret)
+			break;
+		cv->out.pos = begin + cv->attr_size;
+		ret = write_rows(cv, kind, cs, &fde, head, flex, &em);
+		if (ret)
+			break;
+		if (em.sink.flex && !flex) {
+			flex = true;
+			continue;
+		}
+		if (em.sink.plt && !plt) {
+			/* Rows up to the PLT's expression, then its PCMASK part. */
+			plt = true;
+			plt_k = em.sink.plt_k;
+			head = em.sink.plt_at;
+			continue;
+		}
+		break;
+	}
 	if (ret) {
+		cv->out.pos = begin;
 		if (ret == SFRAME_SKIP_MALFORMED + 1)
 			note_problem(cv, kind, e->off);
 		skip(cv, ret - 1, ret - 1 == SFRAME_SKIP_MALFORMED ? 0 : fde.pc_range);
 		return;
 	}
-	head = sc.sink.plt ? sc.sink.plt_at : fde.pc_range;
-	if (sc.sink.flex)
-		word |= REC_FLEX;
+	r.info = (uint8_t)(cs->cie.bkey ? SFRAME_PAUTH_KEY_B << 5 : 0);
+	if (cs->cie.signal && cv->version >= SFRAME_VERSION_3)
+		r.info |= 1u << 7;
 	if (head) {
-		uint8_t t = cv_fre_type(head);
-
-		rows_bytes = sc.sink.flex ? sc.bytes_flex : sc.bytes_default;
-		rows_bytes += (uint64_t)sc.rows * SFRAME_FRE_START_BYTES(t);
-		put_record(cv, fde.pc_begin, head, word);
-		cv->fre_area += cv->attr_size + rows_bytes;
-		st->functions++;
-		st->rows += sc.rows;
-		st->outermost += sc.outermost;
-		st->flex += sc.sink.flex;
-		st->signal += cs->cie.signal && cv->version == SFRAME_VERSION_3;
+		r.start = fde.pc_begin;
+		r.size = (uint32_t)head;
+		r.fre_off = (uint32_t)(begin - SFRAME_HDR_SIZE);
+		r.num_fres = em.rows;
+		r.outermost = em.outermost;
+		r.info |= cv_fre_type(head);
+		r.info2 = flex ? SFRAME_FDE_TYPE_FLEX : SFRAME_FDE_TYPE_DEFAULT;
+		put_attr(cv, begin, &r);
+		add_record(cv, &r);
+	} else {
+		cv->out.pos = begin;
 	}
-	if (sc.sink.plt) {
-		uint64_t size = fde.pc_range - head;
-		uint32_t n = sc.sink.plt_k ? 2 : 1;
+	if (plt) {
+		const uint64_t at = cv->out.pos;
+		const uint8_t t = cv_fre_type(fde.pc_range - head);
 
-		put_record(cv, fde.pc_begin + head, size, word | REC_PLT_TAIL);
-		/* Two rows of one word each: start, info, word. */
-		cv->fre_area += cv->attr_size + n * (SFRAME_FRE_START_BYTES(cv_fre_type(size)) + 2);
-		st->functions++;
-		st->rows += n;
-		st->pcmask++;
+		cv->out.pos += cv->attr_size;
+		r.start = fde.pc_begin + head;
+		r.size = (uint32_t)(fde.pc_range - head);
+		r.fre_off = (uint32_t)(at - SFRAME_HDR_SIZE);
+		r.num_fres = write_plt_rows(cv, plt_k, t);
+		r.outermost = 0;
+		r.info = (uint8_t)((r.info & 0xf0) | t | (SFRAME_PC_TYPE_MASK << 4));
+		r.info2 = SFRAME_FDE_TYPE_DEFAULT;
+		r.rep = PLT_ENTRY;
+		put_attr(cv, at, &r);
+		add_record(cv, &r);
 	}
-	st->text_bytes += fde.pc_range;
 }
 
-static int first_pass(struct conv *cv, enum cv_kind kind)
+static int convert_section(struct conv *cv, enum cv_kind kind)
 {
 	struct cv_cursor *sec = &cv->sec[kind];
 	struct cv_entry e;
@@ -336,12 +562,12 @@ static int first_pass(struct conv *cv, enum cv_kind kind)
 				cv->st->cies++;
 			} else {
 				cv->st->fdes++;
-				if (e.off > REC_OFF_MASK)
-					return -SFRAME_CONVERT_ERR_TOO_BIG;
-				first_pass_fde(cv, kind, &e);
+				convert_fde(cv, kind, &e);
 			}
 			break;
 		}
+		if (cv->out.over)
+			return -SFRAME_CONVERT_ERR_SPACE;
 		off = e.end;
 	}
 }
@@ -381,6 +607,7 @@ static int setup(struct conv *cv, const struct sframe_convert_input *in,
 	}
 	cv->fde_size = cv->version == SFRAME_VERSION_2 ? SFRAME_V2_FDE_SIZE : SFRAME_V3_FDE_SIZE;
 	cv->attr_size = cv->version == SFRAME_VERSION_2 ? 0 : SFRAME_V3_FDE_ATTR_SIZE;
+	cv->rec_size = cv->version == SFRAME_VERSION_2 ? REC_V2_SIZE : REC_V3_SIZE;
 	b[CV_EH_FRAME] = &in->eh_frame;
 	b[CV_DEBUG_FRAME] = &in->debug_frame;
 	for (i = 0; i < 2; i++) {
@@ -393,25 +620,20 @@ static int setup(struct conv *cv, const struct sframe_convert_input *in,
 			.be = in->big_endian,
 		};
 	}
-	cv->out.be = in->big_endian;
+	cv->out = (struct cv_out){ .size = SFRAME_UINT64_MAX, .pos = SFRAME_HDR_SIZE,
+				   .be = in->big_endian };
+	cv->fre_base = SFRAME_HDR_SIZE;
 	return 0;
 }
 
-static int size_of(struct conv *cv, uint64_t *size)
+/* Both sections into the FRE area and the records. */
+static int convert_all(struct conv *cv)
 {
-	int ret = first_pass(cv, CV_EH_FRAME);
-	uint64_t fdes;
+	int ret = convert_section(cv, CV_EH_FRAME);
 
 	if (!ret)
-		ret = first_pass(cv, CV_DEBUG_FRAME);
-	if (ret)
-		return ret;
-	fdes = cv->nrec * cv->fde_size;
-	if (cv->nrec > SFRAME_UINT32_MAX || fdes > SFRAME_UINT32_MAX ||
-	    cv->fre_area > SFRAME_UINT32_MAX || SFRAME_HDR_SIZE + fdes + cv->fre_area > (size_t)-1)
-		return -SFRAME_CONVERT_ERR_TOO_BIG;
-	*size = SFRAME_HDR_SIZE + fdes + cv->fre_area;
-	return 0;
+		ret = convert_section(cv, CV_DEBUG_FRAME);
+	return ret;
 }
 
 int sframe_convert_size(const struct sframe_convert_input *in, size_t *size,
@@ -426,209 +648,52 @@ int sframe_convert_size(const struct sframe_convert_input *in, size_t *size,
 		return -SFRAME_ERR_INVAL;
 	ret = setup(&cv, in, stats ? stats : &local);
 	if (!ret)
-		ret = size_of(&cv, &n);
-	if (!ret)
-		*size = (size_t)n;
-	return ret;
+		ret = convert_all(&cv);
+	if (ret)
+		return ret;
+	/* Room for the rows, the entries, and the records beside them. */
+	n = cv.out.pos - SFRAME_HDR_SIZE;
+	if (cv.nrec > SFRAME_UINT32_MAX / REC_V2_SIZE || n > SFRAME_UINT32_MAX)
+		return -SFRAME_CONVERT_ERR_TOO_BIG;
+	n += SFRAME_HDR_SIZE + cv.nrec * (cv.fde_size + cv.rec_size);
+	if (n > (size_t)-1)
+		return -SFRAME_CONVERT_ERR_TOO_BIG;
+	*size = (size_t)n;
+	return 0;
 }
 
-/* ---- Sorting the records in place --------------------------------------- */
-
-struct rec {
-	uint64_t start;
-	uint32_t size;
-	uint32_t word;
-};
-
-static void rec_get(const struct conv *cv, uint64_t i, struct rec *r)
+/* Move @len bytes from @from up to @to (> @from): overlapping, from the end. */
+static void move_up(uint8_t *data, uint64_t to, uint64_t from, uint64_t len)
 {
-	const uint8_t *p = cv->out.data + SFRAME_HDR_SIZE + i * cv->fde_size;
+	while (len) {
+		uint64_t n = len < SFRAME_MAX_READ ? len : SFRAME_MAX_READ;
+		uint8_t chunk[SFRAME_MAX_READ];
 
-	SFRAME_MEMCPY(&r->start, p, 8);
-	SFRAME_MEMCPY(&r->size, p + 8, 4);
-	SFRAME_MEMCPY(&r->word, p + 12, 4);
-}
-
-static void rec_put(struct conv *cv, uint64_t i, const struct rec *r)
-{
-	uint8_t *p = cv->out.data + SFRAME_HDR_SIZE + i * cv->fde_size;
-
-	SFRAME_MEMCPY(p, &r->start, 8);
-	SFRAME_MEMCPY(p + 8, &r->size, 4);
-	SFRAME_MEMCPY(p + 12, &r->word, 4);
-}
-
-/* By start; among equal starts .eh_frame first, then the earlier entry. */
-static bool rec_less(const struct rec *a, const struct rec *b)
-{
-	if (a->start != b->start)
-		return a->start < b->start;
-	if ((a->word & REC_DEBUG_FRAME) != (b->word & REC_DEBUG_FRAME))
-		return !(a->word & REC_DEBUG_FRAME);
-	return (a->word & REC_OFF_MASK) < (b->word & REC_OFF_MASK);
-}
-
-static void sift_down(struct conv *cv, uint64_t i, uint64_t n)
-{
-	struct rec top, child, other;
-	uint64_t c;
-
-	rec_get(cv, i, &top);
-	while ((c = 2 * i + 1) < n) {
-		rec_get(cv, c, &child);
-		if (c + 1 < n) {
-			rec_get(cv, c + 1, &other);
-			if (rec_less(&child, &other)) {
-				c++;
-				child = other;
-			}
-		}
-		if (!rec_less(&top, &child))
-			break;
-		rec_put(cv, i, &child);
-		i = c;
-	}
-	rec_put(cv, i, &top);
-}
-
-/* Heapsort: in place, no recursion, n log n whatever the input order. */
-static void sort_records(struct conv *cv)
-{
-	uint64_t n = cv->nrec, i;
-	struct rec a, b;
-
-	for (i = n / 2; i-- > 0;)
-		sift_down(cv, i, n);
-	for (i = n; i-- > 1;) {
-		rec_get(cv, 0, &a);
-		rec_get(cv, i, &b);
-		rec_put(cv, 0, &b);
-		rec_put(cv, i, &a);
-		sift_down(cv, 0, i);
+		len -= n;
+		SFRAME_MEMCPY(chunk, data + from + len, n);
+		SFRAME_MEMCPY(data + to + len, chunk, n);
 	}
 }
 
-/* Keep the first of functions that overlap; count the others. */
-static void drop_duplicates(struct conv *cv)
-{
-	uint64_t i, kept = 0, end = 0;
-	struct rec r;
-
-	for (i = 0; i < cv->nrec; i++) {
-		rec_get(cv, i, &r);
-		if (kept && r.start < end) {
-			skip(cv, SFRAME_SKIP_DUPLICATE, r.size);
-			continue;
-		}
-		end = r.start + r.size;
-		rec_put(cv, kept++, &r);
-	}
-	cv->nrec = kept;
-}
-
-/* ---- Pass two ----------------------------------------------------------- */
-
-static void put_fde(struct conv *cv, uint64_t i, const struct rec *r, uint64_t attr_off,
-		    uint32_t rows, uint8_t info, uint8_t info2, uint8_t rep)
+static void put_fde(struct conv *cv, uint64_t i, const struct rec *r)
 {
 	const uint64_t at = SFRAME_HDR_SIZE + i * cv->fde_size;
-	const uint64_t fre0 = SFRAME_HDR_SIZE + cv->nrec * cv->fde_size;
 	const uint64_t field = cv->in->sframe_addr + at;
 	struct cv_out *o = &cv->out;
 
-	if (cv->version == SFRAME_VERSION_3) {
+	if (cv->version >= SFRAME_VERSION_3) {
 		cv_put_at(o, at, r->start - field, 8);
 		cv_put_at(o, at + 8, r->size, 4);
-		cv_put_at(o, at + 12, attr_off - fre0, 4);
-		cv_put_at(o, attr_off, rows, 2);
-		cv_put_at(o, attr_off + 2, info, 1);
-		cv_put_at(o, attr_off + 3, info2, 1);
-		cv_put_at(o, attr_off + 4, rep, 1);
+		cv_put_at(o, at + 12, r->fre_off, 4);
 	} else {
 		cv_put_at(o, at, (uint32_t)(r->start - field), 4);
 		cv_put_at(o, at + 4, r->size, 4);
-		cv_put_at(o, at + 8, attr_off - fre0, 4);
-		cv_put_at(o, at + 12, rows, 4);
-		cv_put_at(o, at + 16, info, 1);
-		cv_put_at(o, at + 17, rep, 1);
+		cv_put_at(o, at + 8, r->fre_off, 4);
+		cv_put_at(o, at + 12, r->num_fres, 4);
+		cv_put_at(o, at + 16, r->info, 1);
+		cv_put_at(o, at + 17, r->rep, 1);
 		cv_put_at(o, at + 18, 0, 2);
 	}
-}
-
-/* The PLT's PCMASK part: CFA sp+8 up to the push, sp+16 from it. */
-static uint32_t emit_plt_rows(struct conv *cv, uint8_t k, uint8_t fre_type)
-{
-	struct cv_row row = { .rules = {
-		.cfa = { .reg = cv->abi.sp, .offset = 8 },
-		.ra = { .kind = SFRAME_LOC_CFA, .deref = true, .offset = cv->abi.fixed_ra },
-		.fp = { .kind = SFRAME_LOC_SAME },
-	} };
-
-	cv_fre_write(&cv->out, &cv->abi, false, &row, fre_type);
-	if (!k)
-		return 1;
-	row.start = k;
-	row.rules.cfa.offset = 16;
-	cv_fre_write(&cv->out, &cv->abi, false, &row, fre_type);
-	return 2;
-}
-
-static int second_pass_fde(struct conv *cv, uint64_t i)
-{
-	struct sframe_convert_stats *st = cv->st;
-	const enum cv_kind kind = CV_EH_FRAME;
-	struct rec r;
-	struct cv_entry e;
-	struct cv_fde fde;
-	const struct cv_cie_state *cs;
-	struct scan sc = { 0 };
-	struct emit em;
-	enum cv_kind k;
-	uint64_t attr_off = cv->out.pos;
-	uint8_t fre_type, info;
-	bool tail;
-	int ret;
-
-	rec_get(cv, i, &r);
-	k = (r.word & REC_DEBUG_FRAME) ? CV_DEBUG_FRAME : kind;
-	tail = r.word & REC_PLT_TAIL;
-	fre_type = cv_fre_type(r.size);
-	if (cv_entry(&cv->sec[k], k, r.word & REC_OFF_MASK, &e) != CV_ENTRY_OK)
-		return -SFRAME_ERR_INVAL;
-	/* The same checks as pass one, so the same answer: they cannot fail. */
-	if (fde_header(cv, k, &e, &fde, &cs) || (tail && scan_fde(cv, k, cs, &fde, &sc)))
-		return -SFRAME_ERR_INVAL;
-	cv->out.pos += cv->attr_size;
-	info = (uint8_t)(fre_type | (cs->cie.bkey ? 1u << 5 : 0));
-	if (cs->cie.signal && cv->version == SFRAME_VERSION_3) {
-		info |= 1u << 7;
-		st->signal++;
-	}
-	if (tail) {
-		uint32_t n = emit_plt_rows(cv, sc.sink.plt_k, fre_type);
-
-		put_fde(cv, i, &r, attr_off, n, info | (SFRAME_PC_TYPE_MASK << 4), 0, PLT_ENTRY);
-		st->rows += n;
-		st->pcmask++;
-	} else {
-		em = (struct emit){
-			.sink = { .row = emit_row, .limit = r.size, .ctx = &em },
-			.flex = r.word & REC_FLEX,
-			.fre_type = fre_type,
-			.out = &cv->out,
-			.abi = &cv->abi,
-		};
-		ret = cv_run_fde(&cv->abi, cv->version, &cv->sec[k], cs, &fde, &em.sink);
-		if (ret)
-			return -SFRAME_ERR_INVAL;
-		put_fde(cv, i, &r, attr_off, em.rows, info, em.flex ? SFRAME_FDE_TYPE_FLEX : 0, 0);
-		st->rows += em.rows;
-		st->outermost += em.outermost;
-		st->flex += em.flex;
-	}
-	st->functions++;
-	st->text_bytes += r.size;
-	return 0;
 }
 
 int sframe_convert(const struct sframe_convert_input *in, void *out, size_t out_size,
@@ -636,8 +701,10 @@ int sframe_convert(const struct sframe_convert_input *in, void *out, size_t out_
 {
 	struct sframe_convert_stats local;
 	struct sframe_convert_stats *st = stats ? stats : &local;
+	struct cv_out *o;
 	struct conv cv;
-	uint64_t size, i, fres;
+	uint64_t fre_len, fdes, i;
+	struct rec r;
 	int ret;
 
 	if (!out || !len)
@@ -645,33 +712,35 @@ int sframe_convert(const struct sframe_convert_input *in, void *out, size_t out_
 	ret = setup(&cv, in, st);
 	if (ret)
 		return ret;
-	cv.out.data = out;
-	cv.out.size = out_size;
-	ret = size_of(&cv, &size);
+	o = &cv.out;
+	o->data = out;
+	o->size = out_size;
+	cv.buf_size = out_size;
+	if (out_size < SFRAME_HDR_SIZE)
+		return -SFRAME_CONVERT_ERR_SPACE;
+	ret = convert_all(&cv);
 	if (ret)
 		return ret;
-	if (cv.out.over || size > out_size)
-		return -SFRAME_CONVERT_ERR_SPACE;
+	fre_len = o->pos - SFRAME_HDR_SIZE;
+	if (cv.nrec > SFRAME_UINT32_MAX / REC_V2_SIZE || fre_len > SFRAME_UINT32_MAX)
+		return -SFRAME_CONVERT_ERR_TOO_BIG;
 	sort_records(&cv);
 	drop_duplicates(&cv);
-	st->functions = 0;
-	st->rows = 0;
-	st->text_bytes = 0;
-	st->flex = 0;
-	st->pcmask = 0;
-	st->signal = 0;
-	st->outermost = 0;
-	cv.out.pos = SFRAME_HDR_SIZE + cv.nrec * cv.fde_size;
-	for (i = 0; i < cv.nrec; i++) {
-		ret = second_pass_fde(&cv, i);
-		if (ret)
-			return ret;
-	}
-	if (cv.out.over)
+	/* The entries go in front of the rows; the records stay clear of both. */
+	fdes = cv.nrec * cv.fde_size;
+	if (o->pos + fdes > cv.buf_size - cv.nrec * cv.rec_size)
 		return -SFRAME_CONVERT_ERR_SPACE;
-	fres = cv.out.pos - (SFRAME_HDR_SIZE + cv.nrec * cv.fde_size);
-	cv_header_write(&cv.out, &cv.abi, cv.version, (uint32_t)cv.nrec, st->rows, (uint32_t)fres);
-	*len = (size_t)cv.out.pos;
+	o->size = cv.buf_size - cv.nrec * cv.rec_size;
+	move_up(o->data, SFRAME_HDR_SIZE + fdes, SFRAME_HDR_SIZE, fre_len);
+	cv.fre_base = SFRAME_HDR_SIZE + fdes;
+	for (i = 0; i < cv.nrec; i++) {
+		rec_full(&cv, i, &r, false);
+		put_fde(&cv, i, &r);
+	}
+	cv_header_write(o, &cv.abi, cv.version, (uint32_t)cv.nrec, st->rows, (uint32_t)fre_len);
+	if (o->over)
+		return -SFRAME_CONVERT_ERR_SPACE;
+	*len = (size_t)(SFRAME_HDR_SIZE + fdes + fre_len);
 	return 0;
 }
 

@@ -37,9 +37,49 @@ struct cv_cursor {
 };
 
 void cv_bytes(struct cv_cursor *c, void *dst, uint64_t n);
-uint64_t cv_uint(struct cv_cursor *c, unsigned int width);
-uint64_t cv_uleb(struct cv_cursor *c);
-int64_t cv_sleb(struct cv_cursor *c);
+uint64_t cv_uint_slow(struct cv_cursor *c, unsigned int width);
+
+/* The common case of cv_uint(): the bytes are there. */
+static inline uint64_t cv_uint(struct cv_cursor *c, unsigned int width)
+{
+	const uint8_t *p;
+	uint64_t v = 0;
+	unsigned int i;
+
+	if (c->bad || width > c->end || c->pos > c->end - width)
+		return cv_uint_slow(c, width);
+	p = c->data + c->pos;
+	c->pos += width;
+	if (c->be) {
+		for (i = 0; i < width; i++)
+			v = (v << 8) | p[i];
+	} else {
+		for (i = width; i-- > 0;)
+			v = (v << 8) | p[i];
+	}
+	return v;
+}
+uint64_t cv_uleb_slow(struct cv_cursor *c);
+int64_t cv_sleb_slow(struct cv_cursor *c);
+
+/* LEB128 of one byte, most operands, without a call. */
+static inline uint64_t cv_uleb(struct cv_cursor *c)
+{
+	if (!c->bad && c->pos < c->end && c->data[c->pos] < 0x80)
+		return c->data[c->pos++];
+	return cv_uleb_slow(c);
+}
+
+static inline int64_t cv_sleb(struct cv_cursor *c)
+{
+	uint8_t b;
+
+	if (!c->bad && c->pos < c->end && (b = c->data[c->pos]) < 0x80) {
+		c->pos++;
+		return b & 0x40 ? (int64_t)b - 0x80 : (int64_t)b;
+	}
+	return cv_sleb_slow(c);
+}
 void cv_skip(struct cv_cursor *c, uint64_t n);
 bool cv_pointer(struct cv_cursor *c, uint8_t enc, uint64_t *val);
 bool cv_skip_pointer(struct cv_cursor *c, uint8_t enc);
@@ -224,8 +264,14 @@ struct cv_out {
 	bool over;	/* a write did not fit */
 };
 
-void cv_put(struct cv_out *o, uint64_t v, unsigned int width);
 void cv_put_at(struct cv_out *o, uint64_t at, uint64_t v, unsigned int width);
+
+static inline void cv_put(struct cv_out *o, uint64_t v, unsigned int width)
+{
+	cv_put_at(o, o->pos, v, width);
+	if (!o->over)
+		o->pos += width;
+}
 unsigned int cv_fre_size(const struct cv_abi *abi, bool flex, const struct cv_row *row,
 			 uint8_t fre_type);
 void cv_fre_write(struct cv_out *o, const struct cv_abi *abi, bool flex, const struct cv_row *row,

@@ -21,13 +21,6 @@ void cv_put_at(struct cv_out *o, uint64_t at, uint64_t v, unsigned int width)
 		o->data[at + i] = (uint8_t)(v >> (8 * (o->be ? width - 1 - i : i)));
 }
 
-void cv_put(struct cv_out *o, uint64_t v, unsigned int width)
-{
-	cv_put_at(o, o->pos, v, width);
-	if (!o->over)
-		o->pos += width;
-}
-
 uint8_t cv_fre_type(uint64_t size)
 {
 	if (size <= 0xff)
@@ -170,19 +163,40 @@ unsigned int cv_fre_size(const struct cv_abi *abi, bool flex, const struct cv_ro
 	       w.n * SFRAME_WORD_BYTES(w.n ? word_size(&w) : 0);
 }
 
+static void store(uint8_t *p, uint64_t v, unsigned int width, bool be)
+{
+	unsigned int i;
+
+	for (i = 0; i < width; i++)
+		p[i] = (uint8_t)(v >> (8 * (be ? width - 1 - i : i)));
+}
+
+/* One row: bounds checked once for all of its bytes. */
 void cv_fre_write(struct cv_out *o, const struct cv_abi *abi, bool flex, const struct cv_row *row,
 		  uint8_t fre_type)
 {
+	const unsigned int sb = SFRAME_FRE_START_BYTES(fre_type);
 	struct words w;
-	unsigned int size, bytes, i;
+	unsigned int size, bytes, i, total;
+	uint8_t *p;
 
 	row_words(abi, flex, row, &w);
 	size = w.n ? word_size(&w) : 0;
 	bytes = SFRAME_WORD_BYTES(size);
-	cv_put(o, row->start, SFRAME_FRE_START_BYTES(fre_type));
-	cv_put(o, w.info | (w.n << 1) | (size << 5), 1);
-	for (i = 0; i < w.n; i++)
-		cv_put(o, (uint64_t)w.w[i], bytes);
+	total = sb + 1 + w.n * bytes;
+	if (o->over || o->pos > o->size || total > o->size - o->pos) {
+		o->over = true;
+		return;
+	}
+	if (o->data) {
+		p = o->data + o->pos;
+		store(p, row->start, sb, o->be);
+		p[sb] = (uint8_t)(w.info | (w.n << 1) | (size << 5));
+		p += sb + 1;
+		for (i = 0; i < w.n; i++, p += bytes)
+			store(p, (uint64_t)w.w[i], bytes, o->be);
+	}
+	o->pos += total;
 }
 
 void cv_header_write(struct cv_out *o, const struct cv_abi *abi, uint8_t version,
