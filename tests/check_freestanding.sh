@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
-# The core (the reader, src/core/, and the unwinder, src/unwind/) builds
+# The core (the reader, src/core/, the unwinder, src/unwind/, and the
+# converter, src/convert/) builds
 # with -ffreestanding -nostdlib, includes nothing but the compiler's own
 # headers, uses compiler builtins, attributes and asm only through the env
 # header, and once linked together references no symbol but
@@ -19,7 +20,8 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 bad=$(grep -h '^[[:space:]]*#[[:space:]]*include[[:space:]]*<' "$root"/src/core/*.c "$root"/src/core/*.h \
-	"$root"/src/unwind/*.c "$root"/src/unwind/*.h "$root"/include/sframe/*.h | grep -v -E '<(stdint|stddef|stdbool|limits)\.h>|<sframe/' || true)
+	"$root"/src/unwind/*.c "$root"/src/unwind/*.h "$root"/src/convert/*.c "$root"/src/convert/*.h \
+	"$root"/include/sframe/*.h | grep -v -E '<(stdint|stddef|stdbool|limits)\.h>|<sframe/' || true)
 if [ -n "$bad" ]; then
 	echo "core includes headers beyond the compiler's own:"; echo "$bad"; fail=1
 fi
@@ -27,13 +29,14 @@ fi
 # Compiler specifics (builtins, attributes, inline asm) only in the env
 # header, where an embedder's own header can replace each of them.
 bad=$(grep -n -E '__builtin|__attribute__|\basm\b|__asm' "$root"/src/core/*.c "$root"/src/core/*.h \
-	"$root"/src/unwind/*.c "$root"/src/unwind/*.h "$root"/include/sframe/*.h | grep -v '/include/sframe/sframe_env\.h:' || true)
+	"$root"/src/unwind/*.c "$root"/src/unwind/*.h "$root"/src/convert/*.c "$root"/src/convert/*.h \
+	"$root"/include/sframe/*.h | grep -v '/include/sframe/sframe_env\.h:' || true)
 if [ -n "$bad" ]; then
 	echo "compiler specifics outside include/sframe/sframe_env.h:"; echo "$bad"; fail=1
 fi
 
 for std in c11 gnu11; do
-	for part in core unwind; do
+	for part in core unwind convert; do
 		mkdir -p "$tmp/$part.$std"
 		for src in "$root/src/$part"/*.c; do
 			$cc -std=$std -O2 -ffreestanding -nostdlib -fno-stack-protector -Wall -Wextra -Werror \
@@ -42,7 +45,8 @@ for std in c11 gnu11; do
 		done
 	done
 	"$ld" -r -o "$tmp/reader.$std.o" "$tmp/core.$std"/*.o
-	"$ld" -r -o "$tmp/core.$std.o" "$tmp/core.$std"/*.o "$tmp/unwind.$std"/*.o
+	"$ld" -r -o "$tmp/core.$std.o" "$tmp/core.$std"/*.o "$tmp/unwind.$std"/*.o \
+		"$tmp/convert.$std"/*.o
 	for linked in reader core; do
 		undef=$("$nm" -u "$tmp/$linked.$std.o" | awk '{print $NF}' | grep -v -x -E 'memcpy|memset|memmove|memcmp|_GLOBAL_OFFSET_TABLE_' || true)
 		if [ -n "$undef" ]; then
@@ -50,5 +54,5 @@ for std in c11 gnu11; do
 		fi
 	done
 done
-if [ $fail -eq 0 ]; then echo "freestanding reader and core: ok"; fi
+if [ $fail -eq 0 ]; then echo "freestanding reader and core (with unwinder and converter): ok"; fi
 exit $fail

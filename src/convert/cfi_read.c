@@ -300,8 +300,7 @@ static bool cie_augmentation(const char *aug, unsigned int n, struct cv_cie *cie
 	return true;
 }
 
-bool cv_parse_cie(struct cv_cursor *sec, enum cv_kind kind, const struct cv_entry *e,
-		  struct cv_cie *cie)
+bool cv_parse_cie(struct cv_cursor *sec, const struct cv_entry *e, struct cv_cie *cie)
 {
 	struct cv_cursor c = *sec;
 	char aug[16];
@@ -382,7 +381,6 @@ bool cv_parse_cie(struct cv_cursor *sec, enum cv_kind kind, const struct cv_entr
 			return false;
 		c.pos = data_end;
 	}
-	(void)kind;
 	cie->insns = c.pos;
 	cie->insns_end = e->end;
 	return !c.bad;

@@ -150,7 +150,7 @@ static const struct cv_cie_state *cie_state(struct conv *cv, enum cv_kind kind, 
 		return cs;
 	*cs = (struct cv_cie_state){ .valid = true, .kind = (uint8_t)kind, .off = cie_off };
 	if (cv_entry(sec, kind, cie_off, &e) != CV_ENTRY_OK || !e.is_cie ||
-	    !cv_parse_cie(sec, kind, &e, &cs->cie)) {
+	    !cv_parse_cie(sec, &e, &cs->cie)) {
 		cs->skip = SFRAME_SKIP_MALFORMED + 1;
 		cs->broken = true;
 		return cs;

@@ -135,8 +135,7 @@ struct cv_fde {
 	uint64_t insns_end;
 };
 
-bool cv_parse_cie(struct cv_cursor *sec, enum cv_kind kind, const struct cv_entry *e,
-		  struct cv_cie *cie);
+bool cv_parse_cie(struct cv_cursor *sec, const struct cv_entry *e, struct cv_cie *cie);
 bool cv_cie_of(const struct cv_cursor *sec, enum cv_kind kind, const struct cv_entry *e,
 	       uint64_t *cie_off);
 bool cv_parse_fde(struct cv_cursor *sec, const struct cv_entry *e, const struct cv_cie *cie,
@@ -266,14 +265,6 @@ struct cv_out {
 
 void cv_put_at(struct cv_out *o, uint64_t at, uint64_t v, unsigned int width);
 
-static inline void cv_put(struct cv_out *o, uint64_t v, unsigned int width)
-{
-	cv_put_at(o, o->pos, v, width);
-	if (!o->over)
-		o->pos += width;
-}
-unsigned int cv_fre_size(const struct cv_abi *abi, bool flex, const struct cv_row *row,
-			 uint8_t fre_type);
 void cv_fre_write(struct cv_out *o, const struct cv_abi *abi, bool flex, const struct cv_row *row,
 		  uint8_t fre_type);
 uint8_t cv_fre_type(uint64_t size);

@@ -153,16 +153,6 @@ static unsigned int word_size(const struct words *w)
 	return SFRAME_WORD_SIZE_4;
 }
 
-unsigned int cv_fre_size(const struct cv_abi *abi, bool flex, const struct cv_row *row,
-			 uint8_t fre_type)
-{
-	struct words w;
-
-	row_words(abi, flex, row, &w);
-	return SFRAME_FRE_START_BYTES(fre_type) + 1 +
-	       w.n * SFRAME_WORD_BYTES(w.n ? word_size(&w) : 0);
-}
-
 static void store(uint8_t *p, uint64_t v, unsigned int width, bool be)
 {
 	unsigned int i;
