@@ -1149,6 +1149,35 @@ static bool has_fn_at(const struct sframe_fn *fns, size_t n, uint64_t start)
 	return false;
 }
 
+/*
+ * A converted DWARF FDE: the SFrame functions from its start on (one, or
+ * the PLT's first entry and its PCMASK part) cover its range exactly.
+ */
+static void check_extent(const struct sframe_fn *fns, size_t n, const struct fde_info *f,
+			 struct result *res, size_t *details)
+{
+	size_t lo = 0, hi = n;
+	uint64_t at = f->start;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fns[mid].start < f->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && fns[lo].start == at && at < f->end; lo++)
+		at += fns[lo].size;
+	if (at == f->end)
+		return;
+	res->mismatches++;
+	if ((*details)++ < MAX_DETAILS)
+		printf("  MISMATCH at %#" PRIx64 " (extent): DWARF FDE [%#" PRIx64 ", %#" PRIx64
+		       "); the SFrame functions from its start cover up to %#" PRIx64 "\n",
+		       f->start, f->start, f->end, at);
+}
+
 static bool in_text(const struct sframe_addr_range *t, size_t n, uint64_t pc)
 {
 	for (size_t i = 0; i < n; i++)
@@ -1455,9 +1484,10 @@ static void check_file(const char *label, const char *path, struct result *res)
 		/* Count each start once (the same function in both sections). */
 		if (i > 0 && d.fdes[i - 1].start == f->start)
 			continue;
-		if (has_fn_at(fns, num_fns, f->start))
+		if (has_fn_at(fns, num_fns, f->start)) {
 			res->converted++;
-		else if (not_conv++ < MAX_DETAILS)
+			check_extent(fns, num_fns, f, res, &details);
+		} else if (not_conv++ < MAX_DETAILS)
 			printf("  not converted: FDE at %s+%#" PRIx64 " for [%#" PRIx64 ", %#" PRIx64
 			       ")\n", secs[f->sec].name, f->off, f->start, f->end);
 	}
