@@ -98,7 +98,7 @@ static void expect_run(int status, const char *in_err, const char *prog, ...)
 /* ---- Help and version ----------------------------------------------------------- */
 
 static const char *const commands[] = { "dump", "lookup", "check", "unwind", "stack",
-					"perf" };
+					"perf", "convert" };
 static const char *const bench_commands[] = { "lookup", "scale", "unwind", "pcs", "gen-c",
 					      "stack-usage" };
 

@@ -2,7 +2,7 @@
 /*
  * sframe_tool.c - the "sframe" command: dump, look up and check the SFrame
  * section of a file; "unwind" and "stack" live in cmd_unwind.c and
- * cmd_stack.c.
+ * cmd_stack.c, "convert" in cmd_convert.c.
  *
  *   sframe dump FILE          what objdump --sframe prints, byte for byte
  *   sframe lookup FILE [PC]   the row that describes each PC
@@ -20,6 +20,7 @@
 
 #include <sframe/sframe.h>
 
+#include "cmd_convert.h"
 #include "cmd_perf.h"
 #include "cmd_stack.h"
 #include "cmd_unwind.h"
@@ -54,6 +55,10 @@ static const char usage_text[] =
 	"  perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--buildid-dir DIR] [--fp-fallback] [--quiet] FILE\n"
 	"                      unwind the samples of a perf.data file recorded with\n"
 	"                      --call-graph=dwarf; print them as perf script does\n"
+	"  convert FILE -o OUT [--format v2|v3] [--sframe-addr ADDR]\n"
+	"                      make an SFrame section of FILE's DWARF call-frame\n"
+	"                      information (.eh_frame) and write it to OUT, an ELF\n"
+	"                      file that goes with FILE as a separate debug file does\n"
 	"  help [COMMAND]      show this help, or COMMAND's\n"
 	"\n"
 	"Options:\n"
@@ -124,6 +129,8 @@ static const char *command_usage(const char *cmd)
 		return sf_stack_usage;
 	if (strcmp(cmd, "perf") == 0)
 		return sf_perf_usage;
+	if (strcmp(cmd, "convert") == 0)
+		return sf_convert_usage;
 	return NULL;
 }
 
@@ -135,34 +142,6 @@ struct options {
 	char **pcs;
 	int npcs;
 };
-
-/* A hex number, "0x" optional, no sign or spaces; false when malformed. */
-static bool parse_hex(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-	bool any = false;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	for (; *s; s++) {
-		unsigned d;
-
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned)(*s - '0');
-		else if (*s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a' + 10);
-		else if (*s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10);
-		else
-			return false;
-		if (v >> 60)
-			return false;	/* more than 64 bits */
-		v = v << 4 | d;
-		any = true;
-	}
-	*out = v;
-	return any;
-}
 
 /* The command a usage error is about (its help is the one to read), or NULL. */
 static const char *usage_cmd;
@@ -202,7 +181,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			} else {
 				return usage_error("option '%s' needs an address", a);
 			}
-			if (!parse_hex(val, &o->vaddr))
+			if (!sf_cli_parse_hex(val, &o->vaddr))
 				return usage_error("invalid address '%s' (expected hex)", val);
 			o->have_vaddr = true;
 		} else {
@@ -447,7 +426,7 @@ static int cmd_lookup(const struct sf_parts *p, const struct options *o)
 	int i;
 
 	for (i = 0; i < o->npcs; i++) {
-		if (!parse_hex(o->pcs[i], &pc)) {
+		if (!sf_cli_parse_hex(o->pcs[i], &pc)) {
 			fflush(stdout);
 			fprintf(stderr, "sframe: invalid PC '%s' (expected hex)\n", o->pcs[i]);
 			finish(EXIT_USAGE);
@@ -472,7 +451,7 @@ static int cmd_lookup(const struct sf_parts *p, const struct options *o)
 		s = trim(line);
 		if (*s == '\0')
 			continue;
-		if (!parse_hex(s, &pc)) {
+		if (!sf_cli_parse_hex(s, &pc)) {
 			fflush(stdout);
 			fprintf(stderr, "sframe: stdin:%lu: invalid PC '%s' (expected hex)\n",
 				lineno, s);
@@ -588,6 +567,8 @@ int main(int argc, char **argv)
 		return sf_cmd_stack(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "perf") == 0)
 		return sf_cmd_perf(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "convert") == 0)
+		return sf_cmd_convert(argc - 1, argv + 1);
 	r = parse_args(argc, argv, &o);
 	if (r >= 0)
 		return finish(r);

@@ -14,6 +14,8 @@
 #define SFRAME_TOOL_CLI_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,6 +72,37 @@ static inline int sf_cli_usage_error(const char *prog, const char *cmd, const ch
 	fprintf(stderr, "\nTry '%s%s%s --help' for more information.\n", prog, cmd ? " " : "",
 		cmd ? cmd : "");
 	return SF_EXIT_USAGE;
+}
+
+/*
+ * A hex number, "0x" optional, no sign or spaces, as every command takes
+ * addresses; false when malformed or wider than 64 bits.
+ */
+static inline bool sf_cli_parse_hex(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	bool any = false;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (; *s; s++) {
+		unsigned d;
+
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else if (*s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A' + 10);
+		else
+			return false;
+		if (v >> 60)
+			return false;	/* more than 64 bits */
+		v = v << 4 | d;
+		any = true;
+	}
+	*out = v;
+	return any;
 }
 
 #endif /* SFRAME_TOOL_CLI_H */
