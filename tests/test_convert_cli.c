@@ -15,7 +15,8 @@
  *     file, another machine; usage and I/O errors, the temporary file gone;
  *   - a .o's .eh_frame, relocated as cfi_input.c relocates it and converted,
  *     answers lookups as gas's relocated .sframe of that .o does;
- *   - the manual page names every reason a function is left out.
+ *   - the manual page names every reason a function is left out, and the
+ *     summary it and README.md show is the tool's.
  *
  *   test_convert_cli SFRAME_TOOL FIXTURES_DIR MANPAGE
  */
@@ -40,6 +41,7 @@
 #include <sframe/sframe_convert.h>
 
 #include "cfi_input.h"
+#include "doc_examples.h"
 #include "elf_input.h"
 #include "elf_peek.h"
 #include "rules_equal.h"
@@ -815,6 +817,100 @@ static void test_manual_skip_names(void **state)
 	free(text);
 }
 
+/* @s with every @from replaced by @to (malloc()ed). */
+static char *replace(const char *s, const char *from, const char *to)
+{
+	size_t cap = strlen(s) * 2 + 1024, n = 0;
+	char *out = malloc(cap);
+	const char *p;
+
+	assert_non_null(out);
+	while ((p = strstr(s, from)) != NULL) {
+		assert_true(n + (size_t)(p - s) + strlen(to) < cap);
+		memcpy(out + n, s, (size_t)(p - s));
+		n += (size_t)(p - s);
+		memcpy(out + n, to, strlen(to));
+		n += strlen(to);
+		s = p + strlen(from);
+	}
+	assert_true(n + strlen(s) < cap);
+	strcpy(out + n, s);
+	return out;
+}
+
+/*
+ * The output block of a document that starts with the line @first: in
+ * README.md the indented lines from there, in the manual page the lines up
+ * to ".fi", unescaped. Newline-terminated lines.
+ */
+static char *doc_block(const char *path, bool man, const char *first)
+{
+	size_t len, n = 0;
+	char *text = tu_read_file(path, &len), *line, *save, *out = calloc(1, 8192);
+	bool in = false;
+
+	assert_non_null(text);
+	assert_non_null(out);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char buf[1024];
+		const char *l = line;
+
+		if (man) {
+			if (in && strcmp(line, ".fi") == 0)
+				break;
+			if (!doc_unroff(line, buf, sizeof(buf)))
+				continue;
+			l = buf;
+		} else {
+			if (strncmp(line, "    ", 4) != 0) {
+				if (in)
+					break;
+				continue;
+			}
+			l = line + 4;
+		}
+		if (!in && strncmp(l, first, strlen(first)) == 0)
+			in = true;
+		if (in)
+			n += (size_t)snprintf(out + n, 8192 - n, "%s\n", l);
+	}
+	free(text);
+	if (!in)
+		fail_msg("%s: no block starting with '%s'", path, first);
+	return out;
+}
+
+/* The summary README.md and the manual page show: what the tool prints. */
+static void test_documented_summary(void **state)
+{
+	struct tu_result r;
+	char readme[1100], *out = tmp("unwind.sframe"), *in = fx("unwind/v3-aarch64/unwind");
+	char *shown, *a, *b;
+
+	(void)state;
+	run(&r, "convert", in, "-o", out, NOARG);
+	expect(&r, 0, NULL);
+	snprintf(readme, sizeof(readme), "%s/../README.md", fixtures);
+	shown = doc_block(readme, false, "fixtures/unwind/v3-aarch64/unwind: ");
+	a = replace(r.out, in, "fixtures/unwind/v3-aarch64/unwind");
+	b = replace(a, out, "unwind.sframe");
+	if (strcmp(b, shown) != 0)
+		fail_msg("README.md shows:\n%sthe tool prints:\n%s", shown, b);
+	free(a);
+	free(b);
+	free(shown);
+	shown = doc_block(manpage, true, "unwind: ");
+	a = replace(r.out, in, "unwind");
+	b = replace(a, out, "unwind.sframe");
+	if (strcmp(b, shown) != 0)
+		fail_msg("the manual page shows:\n%sthe tool prints:\n%s", shown, b);
+	free(a);
+	free(b);
+	free(shown);
+	tu_result_free(&r);
+	unlink(out);
+}
+
 static int remove_tmpdir(void **state)
 {
 	(void)state;
@@ -835,6 +931,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_usage_and_io),
 		cmocka_unit_test(test_object_lookups),
 		cmocka_unit_test(test_manual_skip_names),
+		cmocka_unit_test(test_documented_summary),
 	};
 	const char *t = getenv("TMPDIR");
 
