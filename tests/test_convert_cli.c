@@ -262,8 +262,15 @@ static void check_summary(const char *out, const char *file, const char *out_pat
 	if (strncmp(l, prefix, strlen(prefix)) != 0)
 		fail_msg("expected '%s' in:\n%s", prefix, out);
 	assert_int_equal(num_before(l, " bytes"), c->len);
-	if (st->problem_offset != UINT64_MAX)
-		assert_non_null(strstr(out, "malformed CIE or FDE left out"));
+	if (st->problem_offset != UINT64_MAX) {
+		snprintf(prefix, sizeof(prefix), "  %s offset 0x%" PRIx64 ": malformed CIE or FDE left "
+			 "out", st->problem_in_debug_frame ? ".debug_frame" : ".eh_frame",
+			 st->problem_offset);
+		if (!line_of(out, prefix))
+			fail_msg("no '%s' in:\n%s", prefix, out);
+	} else {
+		assert_null(strstr(out, "malformed CIE or FDE"));
+	}
 }
 
 /* ---- The side-car -------------------------------------------------------------- */
@@ -573,6 +580,115 @@ static void test_no_section_headers(void **state)
 	tu_result_free(&r);
 	compare_lookups(fx("v3-x86_64/exe"), out, pcs, true);
 	free(pcs);
+	unlink(in);
+	unlink(out);
+}
+
+/*
+ * Corrupt CFI: an entry whose length runs past .eh_frame stops the
+ * converter (exit 1, its offset named, no OUT); an FDE whose CIE pointer
+ * leads to no CIE is left out, its offset printed.
+ */
+static void test_corrupt_cfi(void **state)
+{
+	struct peek_shdr eh;
+	struct peek_elf e;
+	struct converted c;
+	struct tu_result r;
+	char want[256], *in = tmp("corrupt"), *out = tmp("corrupt.sc");
+	size_t n;
+	unsigned char *d = read_all(fx("v3-x86_64/exe"), &n);
+	uint64_t second;
+
+	(void)state;
+	assert_true(peek_open(&e, d, n));
+	assert_true(peek_section(&e, ".eh_frame", &eh));
+	second = 4 + peek_u(&e, eh.offset, 4);
+	/* The second entry (an FDE) said to be 2 GiB long. */
+	d[eh.offset + second + 3] = 0x7f;
+	write_all(in, d, n);
+	run(&r, "convert", in, "-o", out, NOARG);
+	snprintf(want, sizeof(want), "sframe: %s: .eh_frame offset 0x%" PRIx64 ": %s (%s)\n", in,
+		 second, sframe_convert_strerror(-SFRAME_CONVERT_ERR_ENTRY),
+		 sframe_convert_errname(-SFRAME_CONVERT_ERR_ENTRY));
+	expect(&r, 1, want);
+	assert_string_equal(r.out, "");
+	tu_result_free(&r);
+	assert_int_equal(access(out, F_OK), -1);
+	/* Its length back, its CIE pointer astray. */
+	d[eh.offset + second + 3] = 0;
+	d[eh.offset + second + 6] ^= 0x10;
+	write_all(in, d, n);
+	free(d);
+	run(&r, "convert", in, "-o", out, NOARG);
+	expect(&r, 0, NULL);
+	convert_here(in, 0, false, 0, &c);
+	assert_int_equal(c.st.problem_offset, second);
+	assert_true(c.st.skipped[SFRAME_SKIP_MALFORMED] > 0);
+	check_summary(r.out, in, out, 3, &c);
+	tu_result_free(&r);
+	check_sidecar(in, out, &c, true);
+	free(c.sec);
+	unlink(in);
+	unlink(out);
+}
+
+/* The section header of @name in @d (@e). */
+static unsigned char *shdr_of(const struct peek_elf *e, unsigned char *d, const char *name)
+{
+	struct peek_shdr s;
+	unsigned i;
+
+	for (i = 0; i < e->shnum; i++) {
+		peek_shdr_at(e, i, &s);
+		if (strcmp(s.name, name) == 0)
+			return d + e->shoff + 64 * (uint64_t)i;
+	}
+	fail_msg("no section %s", name);
+	return NULL;
+}
+
+/*
+ * What is not read is said: .eh_frame without bytes (a separate debug
+ * file), a compressed .debug_frame; with neither left, nothing to convert.
+ */
+static void test_not_read(void **state)
+{
+	struct peek_elf e;
+	struct converted c;
+	struct tu_result r;
+	char *in = tmp("not-read"), *out = tmp("not-read.sc");
+	size_t n;
+	unsigned char *d = read_all(fx("lld-x86_64/exe"), &n);
+
+	(void)state;
+	assert_true(peek_open(&e, d, n));
+	shdr_of(&e, d, ".eh_frame")[4] = 8;		/* sh_type: SHT_NOBITS */
+	write_all(in, d, n);
+	run(&r, "convert", in, "-o", out, NOARG);
+	expect(&r, 0, NULL);
+	assert_non_null(line_of(r.out, "  not read: .eh_frame (SHT_NOBITS: not in this file)\n"));
+	assert_null(strstr(r.out, "; .eh_frame "));
+	assert_non_null(strstr(r.out, "; .debug_frame 464 bytes)\n"));
+	convert_here(in, 0, false, 0, &c);
+	check_summary(r.out, in, out, 3, &c);
+	assert_true(c.st.functions > 0);
+	free(c.sec);
+	tu_result_free(&r);
+	shdr_of(&e, d, ".debug_frame")[9] |= 0x08;	/* sh_flags: SHF_COMPRESSED (0x800) */
+	write_all(in, d, n);
+	run(&r, "convert", in, "-o", out, NOARG);
+	expect(&r, 1, "no DWARF call-frame information to read: .eh_frame has no bytes in this "
+		   "file (SHT_NOBITS), .debug_frame is compressed (not read)");
+	tu_result_free(&r);
+	shdr_of(&e, d, ".eh_frame")[4] = 1;		/* SHT_PROGBITS again */
+	write_all(in, d, n);
+	free(d);
+	run(&r, "convert", in, "-o", out, NOARG);
+	expect(&r, 0, NULL);
+	assert_non_null(line_of(r.out, "  not read: compressed .debug_frame (SHF_COMPRESSED)\n"));
+	assert_null(strstr(r.out, "; .debug_frame "));
+	tu_result_free(&r);
 	unlink(in);
 	unlink(out);
 }
@@ -926,6 +1042,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_sframe_addr),
 		cmocka_unit_test(test_no_build_id),
 		cmocka_unit_test(test_no_section_headers),
+		cmocka_unit_test(test_corrupt_cfi),
+		cmocka_unit_test(test_not_read),
 		cmocka_unit_test(test_refused_inputs),
 		cmocka_unit_test(test_refused_same_file),
 		cmocka_unit_test(test_usage_and_io),

@@ -419,10 +419,12 @@ static int run(const struct convert_opts *o, const struct sf_input *in)
 		return SF_EXIT_BAD;
 	}
 	if (!cfi.conv.eh_frame.data && !cfi.conv.debug_frame.data) {
-		fprintf(stderr, "sframe: %s: no DWARF call-frame information: no .eh_frame%s, no "
-			".debug_frame%s\n", o->file,
-			cfi.eh_frame_nobits ? " bytes (SHT_NOBITS)" : "",
-			cfi.debug_frame_compressed ? " but a compressed one (not read)" : "");
+		fprintf(stderr, "sframe: %s: no DWARF call-frame information to read: %s, %s\n",
+			o->file,
+			cfi.eh_frame_nobits ? ".eh_frame has no bytes in this file (SHT_NOBITS)"
+					    : "no .eh_frame",
+			cfi.debug_frame_compressed ? ".debug_frame is compressed (not read)"
+						   : "no .debug_frame");
 		sf_cfi_input_free(&cfi);
 		return SF_EXIT_BAD;
 	}
