@@ -429,8 +429,8 @@ static int run(const struct convert_opts *o, const struct sf_input *in)
 		return SF_EXIT_BAD;
 	}
 	if (cfi.has_sframe)
-		fprintf(stderr, "sframe: %s: warning: it has an SFrame section already; OUT is "
-			"made of its DWARF CFI all the same\n", o->file);
+		fprintf(stderr, "sframe: %s: warning: it has an SFrame section already; %s is "
+			"made of its DWARF CFI all the same\n", o->file, o->out);
 	if (!cfi.has_build_id)
 		fprintf(stderr, "sframe: %s: warning: no GNU build id: nothing ties the side-car "
 			"to it (link with --build-id)\n", o->file);
