@@ -7,7 +7,8 @@
 #     that same kernel, booted in qemu-system-x86_64;
 #   - foreign hosts: the whole test suite cross-built for s390x (big endian)
 #     and aarch64 and run under qemu-user, and built for 32-bit x86 with gcc
-#     and with clang -m32 (tests/cross/*.ini);
+#     and with clang -m32 (tests/cross/*.ini), run natively where the kernel
+#     runs i386 programs, else under qemu-i386-static;
 #   - installing (.ci/install-check.sh): a staged `meson install` holds no
 #     file of GNU libsframe's names and exports only the public API;
 #     binutils still works with it searched first; README.md's install
@@ -125,21 +126,58 @@ if [ "${EMBEDDERS_SKIP_QEMU_LOAD:-0}" != 1 ]; then
 fi
 
 # ---- Foreign and 32-bit hosts ---------------------------------------------------
-# cross NAME WRAPPER: the whole suite, cross-built with tests/cross/NAME.ini.
+# cross NAME WRAPPER [CROSS_FILE]: the whole suite, cross-built with
+# tests/cross/NAME.ini (and CROSS_FILE after it, whose entries win).
 # WRAPPER (may be empty) runs the `sframe` tool that test_fixtures spawns:
 # meson's exe_wrapper only wraps the test programs themselves, and
 # binfmt_misc is not available in every sandbox.
 cross() {
-	local name=$1 wrapper=$2 dir=$work/cross-$1
+	local name=$1 wrapper=$2 extra=${3:-} dir=$work/cross-$1
 	rm -rf "$dir"
-	meson setup --cross-file "tests/cross/$name.ini" "$dir" || return 1
+	meson setup --cross-file "tests/cross/$name.ini" ${extra:+--cross-file "$extra"} "$dir" ||
+		return 1
 	meson compile -C "$dir" || return 1
 	SFRAME_TEST_WRAPPER=$wrapper meson test -C "$dir" --print-errorlogs --timeout-multiplier 4
 }
 check cross-s390x cross s390x qemu-s390x-static
 check cross-aarch64 cross aarch64 qemu-aarch64-static
-check host-i386-gcc cross i386 ""
-check host-i386-clang-m32 cross i386-clang ""
+
+# 32-bit x86 runs natively where the kernel runs i386 programs; some kernels
+# refuse them (built without IA32 emulation: "Exec format error"), and then
+# the i386 suites run under qemu-i386-static like the foreign hosts, with the
+# loader and C library of libc6:i386. Probed once, with a static program.
+i386_wrapper=""
+i386_how="i386: native"
+printf '#include <stdio.h>\nint main(void) { puts("i386 runs"); return 0; }\n' \
+	>"$work/i386-probe.c"
+if ! i686-linux-gnu-gcc -static -o "$work/i386-probe" "$work/i386-probe.c" \
+	>"$work/i386-probe.log" 2>&1; then
+	i386_how="i386: native (not probed: the probe did not build, see i386-probe.log)"
+elif [ "$("$work/i386-probe" 2>>"$work/i386-probe.log")" != "i386 runs" ]; then
+	i386_wrapper=qemu-i386-static
+	i386_how="i386: under qemu-i386-static (the kernel refuses i386 programs)"
+	# Given after tests/cross/NAME.ini, these entries replace its own.
+	printf '%s\n' '# The i386 suites under qemu-user (see .ci/embedders.sh).' \
+		'[binaries]' "exe_wrapper = ['$i386_wrapper']" \
+		'[properties]' 'needs_exe_wrapper = true' >"$work/i386-qemu.ini"
+fi
+
+# host_i386 NAME: cross NAME, natively or under qemu-i386-static (said first
+# and last in the log, so that a failing check's tail shows it too).
+host_i386() {
+	local st
+	echo "$i386_how"
+	if [ -n "$i386_wrapper" ]; then
+		cross "$1" "$i386_wrapper" "$work/i386-qemu.ini"
+	else
+		cross "$1" ""
+	fi
+	st=$?
+	echo "$i386_how"
+	return $st
+}
+check host-i386-gcc host_i386 i386
+check host-i386-clang-m32 host_i386 i386-clang
 
 # ---- Installing -----------------------------------------------------------------
 check install-staged bash .ci/install-check.sh staged "$work/install"
