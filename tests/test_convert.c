@@ -1944,18 +1944,20 @@ static void test_overlap_order(void **state)
 }
 
 /*
- * Left out, not lost: EMPTY (a zero range; a start of 0 as linkers leave
- * for discarded functions) and NOT_TEXT (outside every executable range
- * given). Text: [0, 0x2000) and [0x3000, 0x3100) (so that the start of 0
- * is inside one: only EMPTY applies to it).
- *   0x1000+0x10 kept; 0x1100+0 empty; 0+0x10 empty; 0x2800+0x10 not-text;
- *   0x3000+0x10 kept.
+ * Left out, not lost: EMPTY (a zero range; in .debug_frame a start of 0,
+ * what linkers leave there for discarded functions) and NOT_TEXT (outside
+ * every executable range given). Text: [0, 0x2000) and [0x3000, 0x3100).
+ *   0x1000+0x10 kept; 0x1100+0 empty; 0+0x10 kept (.eh_frame: linkers
+ *   remove discarded FDEs there, so this is code at 0, as in a relocatable
+ *   object laid out from 0); 0x2800+0x10 not-text; 0x3000+0x10 kept.
+ * Then a .debug_frame FDE at 0: empty.
  */
 static void test_empty_not_text(void **state)
 {
 	static const struct sframe_addr_range text[] = { { 0, 0x2000 }, { 0x3000, 0x3100 } };
 	struct sframe_convert_input in;
 	struct cfi c;
+	static struct cfi d;
 	size_t cie, cie_abs;
 
 	(void)state;
@@ -1987,23 +1989,40 @@ static void test_empty_not_text(void **state)
 	convert_ok(&in);
 	expect_fn(0x1000, 0x10, 2, ROWS({ 0, X(8) }, { 4, X(16) }));
 	expect_fn(0x3000, 0x10, 2, ROWS({ 0, X(8) }, { 4, X(24) }));
-	expect_none(0, 0x10);
+	expect_fn(0, 0x10, 2, ROWS({ 0, X(8) }, { 4, X(16) }));
 	expect_none(0x2800, 0x10);
 	assert_int_equal(st.fdes, 5);
-	assert_int_equal(st.functions, 2);
-	assert_int_equal(st.skipped[SFRAME_SKIP_EMPTY], 2);
+	assert_int_equal(st.functions, 3);
+	assert_int_equal(st.skipped[SFRAME_SKIP_EMPTY], 1);
 	assert_int_equal(st.skipped[SFRAME_SKIP_NOT_TEXT], 1);
 	assert_int_equal(st.skipped_bytes[SFRAME_SKIP_NOT_TEXT], 0x10);
-	assert_int_equal(skipped_total(), 3);
+	assert_int_equal(skipped_total(), 2);
 
 	/* Without ranges every FDE with code is kept. */
 	in.text = NULL;
 	in.num_text = 0;
 	convert_ok(&in);
 	expect_fn(0x2800, 0x10, 2, ROWS({ 0, X(8) }, { 4, X(16) }));
-	assert_int_equal(st.functions, 3);
-	assert_int_equal(st.skipped[SFRAME_SKIP_EMPTY], 2);
-	assert_int_equal(skipped_total(), 2);
+	assert_int_equal(st.functions, 4);
+	assert_int_equal(st.skipped[SFRAME_SKIP_EMPTY], 1);
+	assert_int_equal(skipped_total(), 1);
+
+	/* .debug_frame: the start of 0 is a discarded function's. */
+	cfi_init(&d, false, 0, true, false);
+	cie = cie_begin(&d, 1, "", 1, -8, X_RA);
+	op_uu(&d, CFA_def_cfa, X_RSP, 8);
+	off_(&d, X_RA, 1);
+	entry_end(&d);
+	fde_begin(&d, cie, PE_absptr, 0, 0x10, false);
+	adv(&d, 4);
+	op_u(&d, CFA_def_cfa_offset, 16);
+	entry_end(&d);
+	in = input(SFRAME_EM_X86_64, false, 0, NULL, &d);
+	convert_ok(&in);
+	expect_none(0, 0x10);
+	assert_int_equal(st.functions, 0);
+	assert_int_equal(st.skipped[SFRAME_SKIP_EMPTY], 1);
+	assert_int_equal(skipped_total(), 1);
 }
 
 /*
@@ -2432,7 +2451,11 @@ static void test_err_entry(void **state)
 	assert_true(s.problem_in_debug_frame);
 	(void)cie;
 
-	/* An FDE whose CIE pointer leads before the section. */
+	/*
+	 * An FDE whose CIE pointer leads before the section: the entries
+	 * after it are still found, so it is only left out (malformed), as
+	 * sframe_convert.h says; problem_offset names it.
+	 */
 	cfi_init(&c, false, EH_ADDR, false, false);
 	cie = cie_x86(&c, "zR", PCREL4);
 	badoff = entry_begin(&c);
@@ -2443,8 +2466,10 @@ static void test_err_entry(void **state)
 	entry_end(&c);
 	in = input(SFRAME_EM_X86_64, false, 0, &c, NULL);
 	memset(&s, 0, sizeof(s));
-	assert_cerr(sframe_convert(&in, out, OUT_MAX, &len, &s), -SFRAME_CONVERT_ERR_ENTRY);
+	assert_cerr(sframe_convert(&in, out, OUT_MAX, &len, &s), 0);
 	assert_int_equal(s.problem_offset, badoff);
+	assert_int_equal(s.skipped[SFRAME_SKIP_MALFORMED], 1);
+	assert_int_equal(s.functions, 0);
 	(void)cie;
 }
 
@@ -2512,23 +2537,26 @@ static void test_err_misc(void **state)
 }
 
 /*
- * sframe_convert_size(): "an upper bound of the output's size, exact unless
- * functions are described twice". Inputs without duplicates, from one
- * function to many: the size is the length.
+ * sframe_convert_size(): the section and a working record per function
+ * (16 bytes in v3, 24 in v2) that sframe_convert() keeps at the buffer's
+ * end while it sorts; "less than twice the section's length". Inputs
+ * without duplicates, from one function to many: size = length + records,
+ * exactly, and below twice the length.
  */
 static void test_size_exact(void **state)
 {
 	struct sframe_convert_input in;
 	static struct cfi c;
 	size_t size, len;
-	unsigned n, i;
+	unsigned n, i, fns;
 	size_t cie;
 
 	(void)state;
 	for (n = 0; n <= 40; n += 8) {
+		fns = n ? n : 1;
 		cfi_init(&c, false, EH_ADDR, false, false);
 		cie = cie_x86(&c, "zR", PCREL4);
-		for (i = 0; i < (n ? n : 1); i++) {
+		for (i = 0; i < fns; i++) {
 			fde_begin(&c, cie, PCREL4, 0x1000 + 0x40 * i, 0x20, true);
 			adv(&c, 1 + i % 8);
 			op_u(&c, CFA_def_cfa_offset, 16);
@@ -2541,11 +2569,15 @@ static void test_size_exact(void **state)
 				   &c, NULL);
 			size = len = 0;
 			assert_cerr(sframe_convert_size(&in, &size, NULL), 0);
-			assert_cerr(sframe_convert(&in, out, OUT_MAX, &len, NULL), 0);
-			if (len != size)
-				print_message("%u functions, v%u: size %zu, length %zu\n", n ? n : 1,
+			assert_cerr(sframe_convert(&in, out, size, &len, NULL), 0);
+			if (len + fns * (i ? 24u : 16u) != size)
+				print_message("%u functions, v%u: size %zu, length %zu\n", fns,
 					      i ? 2 : 3, size, len);
-			assert_int_equal(len, size);
+			assert_int_equal(len + fns * (i ? 24u : 16u), size);
+			assert_true(size < 2 * len);
+			/* One byte less is too little. */
+			assert_cerr(sframe_convert(&in, out, size - 1, &len, NULL),
+				    -SFRAME_CONVERT_ERR_SPACE);
 		}
 	}
 }

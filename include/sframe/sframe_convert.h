@@ -23,6 +23,12 @@
  * expression; RA-undefined rows for the outermost frame; the signal-frame
  * bit (v3) for CIEs with augmentation "S"; the mangled-RA bit and the B key
  * for AArch64 pointer authentication.
+ *
+ * Pointers are read in every encoding whose base the CFI itself gives:
+ * absolute or PC-relative, any width, LEB128, "aligned". Text-, data- and
+ * function-relative and indirect FDE pointers have bases only a loader
+ * knows (none of gcc, clang or ld writes them for these machines): their
+ * CIEs' FDEs are left out as malformed.
  */
 #ifndef SFRAME_CONVERT_H
 #define SFRAME_CONVERT_H
@@ -73,13 +79,15 @@ enum sframe_convert_error {
 /**
  * enum sframe_convert_skip - why a DWARF FDE (or part of one) is not in the
  * output.
- * @SFRAME_SKIP_EMPTY: covers no code: a zero range, or a start of 0 (what
- *	linkers leave for discarded functions). Not a loss.
+ * @SFRAME_SKIP_EMPTY: covers no code: a zero range, or in .debug_frame a
+ *	start of 0 (what linkers leave there for discarded functions; in
+ *	.eh_frame they remove such FDEs, so a start of 0 is code at 0, as in a
+ *	relocatable object laid out from 0). Not a loss.
  * @SFRAME_SKIP_NOT_TEXT: outside every executable range the caller gave.
- * @SFRAME_SKIP_DUPLICATE: starts inside a function another FDE already
- *	covers (the same function in .eh_frame and .debug_frame, or
- *	overlapping FDEs); the one first in .eh_frame, then .debug_frame order,
- *	is kept.
+ * @SFRAME_SKIP_DUPLICATE: overlaps a function another FDE covers (the same
+ *	function in .eh_frame and .debug_frame, or overlapping FDEs): SFrame
+ *	cannot say two things of one address. Of two that overlap, the one
+ *	first in .eh_frame, then .debug_frame order is kept.
  * @SFRAME_SKIP_MALFORMED: the FDE or its CIE cannot be decoded: an unknown
  *	instruction, an operand past the end, an unknown augmentation,
  *	restore_state without remember_state, rows going backwards.
@@ -192,7 +200,8 @@ struct sframe_convert_input {
  * @signal: signal-frame FDEs among @functions.
  * @outermost: FREs that mark the outermost frame (the RA undefined).
  * @skipped: DWARF FDEs left out, per enum sframe_convert_skip.
- * @skipped_bytes: the bytes of code those FDEs cover, per reason.
+ * @skipped_bytes: the bytes of code those FDEs cover, per reason (for
+ *	SFRAME_SKIP_MALFORMED, of those whose address range could be read).
  * @problem_offset: the section offset of the first malformed CIE or FDE
  *	(SFRAME_SKIP_MALFORMED), or of the entry a SFRAME_CONVERT_ERR_ENTRY
  *	error stopped at; UINT64_MAX when there was none.
@@ -218,13 +227,17 @@ struct sframe_convert_stats {
 /**
  * sframe_convert_size() - the number of bytes sframe_convert() may write.
  * @in: the input.
- * @size: set on success: an upper bound of the output's size, exact unless
- *	functions are described twice (SFRAME_SKIP_DUPLICATE).
+ * @size: set on success: the bytes sframe_convert() needs: the section, and
+ *	beyond it a working record per function (16 bytes; 24 for v2) that it
+ *	keeps at the buffer's end while it sorts. Less than twice the
+ *	section's length; the section itself is shorter still when functions
+ *	are described twice (SFRAME_SKIP_DUPLICATE).
  * @stats: if not NULL, filled as sframe_convert() would fill it, but for
  *	duplicates, which only sorting reveals.
  *
- * Reads and interprets the whole input once. A section with no function to
- * write still has a header: @size is never 0 on success.
+ * Reads and interprets the whole input once, as sframe_convert() does. A
+ * section with no function to write still has a header: @size is never 0
+ * on success.
  *
  * Return: 0, -SFRAME_ERR_INVAL for a bad @in (a version other than 2 or 3),
  * -SFRAME_CONVERT_ERR_MACHINE, -SFRAME_CONVERT_ERR_ENTRY or
@@ -244,7 +257,8 @@ int sframe_convert_size(const struct sframe_convert_input *in, size_t *size,
  * The section is sorted (SFRAME_F_FDE_SORTED), its starts PC-relative
  * (SFRAME_F_FDE_FUNC_START_PCREL), in @in's byte order, for
  * @in->sframe_addr. Consecutive rows that say the same are merged. Uses
- * no memory but @out and a few hundred bytes of stack.
+ * no memory but @out and a few hundred bytes of stack; the bytes of @out
+ * past *@len are scratch.
  *
  * Return: 0, or the errors of sframe_convert_size(), or
  * -SFRAME_CONVERT_ERR_SPACE.

@@ -195,12 +195,21 @@ static int fde_header(struct conv *cv, enum cv_kind kind, const struct cv_entry 
 		note_problem(cv, kind, cie_off);
 		return SFRAME_SKIP_MALFORMED + 1;
 	}
-	if (!cv_parse_fde(sec, e, &cs->cie, cie_off, fde))
+	if (!cv_parse_fde(sec, e, &cs->cie, cie_off, fde)) {
+		fde->pc_range = 0;
 		return SFRAME_SKIP_MALFORMED + 1;
-	if (fde->pc_begin == 0 || fde->pc_range == 0)
+	}
+	/*
+	 * Linkers leave .debug_frame FDEs of discarded code at 0; .eh_frame's
+	 * they remove, so one at 0 there is code at 0 (a relocatable object's
+	 * sections are laid out from 0).
+	 */
+	if (fde->pc_range == 0 || (kind == CV_DEBUG_FRAME && fde->pc_begin == 0))
 		return SFRAME_SKIP_EMPTY + 1;
-	if (fde->pc_begin + fde->pc_range < fde->pc_begin)
+	if (fde->pc_begin + fde->pc_range < fde->pc_begin) {
+		fde->pc_range = 0;
 		return SFRAME_SKIP_MALFORMED + 1;
+	}
 	if (!in_text(cv->in, fde->pc_begin, fde->pc_begin + fde->pc_range))
 		return SFRAME_SKIP_NOT_TEXT + 1;
 	if (fde->pc_range > SFRAME_UINT32_MAX)
@@ -382,25 +391,34 @@ static void sort_records(struct conv *cv)
 }
 
 /*
- * Keep the first of functions that overlap, counting the others as left
- * out (their rows stay in the FRE area, unreferenced).
+ * Of functions that overlap, keep the one converted first (.eh_frame
+ * before .debug_frame, then in section order: the lower row offset) and
+ * count the other as left out; its rows stay in the FRE area,
+ * unreferenced. Sorted by start, an overlap is always with the last one
+ * kept, which the newcomer may replace.
  */
 static void drop_duplicates(struct conv *cv)
 {
-	uint64_t i, kept = 0, end = 0;
-	struct rec r;
+	uint64_t i, kept = 0;
+	struct rec r, last = { 0 }, loser;
 
 	for (i = 0; i < cv->nrec; i++) {
 		rec_get(cv, i, &r);
-		if (kept && r.start < end) {
-			rec_full(cv, i, &r, true);
-			account(cv->st, &r, cv->version, -1);
-			skip(cv, SFRAME_SKIP_DUPLICATE, r.size);
+		if (kept && r.start < last.start + last.size) {
+			if (r.fre_off < last.fre_off) {
+				rec_full(cv, kept - 1, &loser, true);
+				rec_copy(cv, kept - 1, i);
+				last = r;
+			} else {
+				rec_full(cv, i, &loser, true);
+			}
+			account(cv->st, &loser, cv->version, -1);
+			skip(cv, SFRAME_SKIP_DUPLICATE, loser.size);
 			continue;
 		}
-		end = r.start + r.size;
 		if (kept != i)
 			rec_copy(cv, kept, i);
+		last = r;
 		kept++;
 	}
 	cv->nrec = kept;
@@ -474,6 +492,8 @@ static void convert_fde(struct conv *cv, enum cv_kind kind, const struct cv_entr
 	for (;;) {
 		if (ret)
 			break;
+		/* Rows that did not fit but are written again or dropped: no loss. */
+		cv->out.over = false;
 		cv->out.pos = begin + cv->attr_size;
 		ret = write_rows(cv, kind, cs, &fde, head, flex, &em);
 		if (ret)
@@ -493,9 +513,10 @@ static void convert_fde(struct conv *cv, enum cv_kind kind, const struct cv_entr
 	}
 	if (ret) {
 		cv->out.pos = begin;
+		cv->out.over = false;
 		if (ret == SFRAME_SKIP_MALFORMED + 1)
 			note_problem(cv, kind, e->off);
-		skip(cv, ret - 1, ret - 1 == SFRAME_SKIP_MALFORMED ? 0 : fde.pc_range);
+		skip(cv, ret - 1, fde.pc_range);
 		return;
 	}
 	r.info = (uint8_t)(cs->cie.bkey ? SFRAME_PAUTH_KEY_B << 5 : 0);
