@@ -347,8 +347,6 @@ struct tally {
 	unsigned long extra_fdes;	/* converted FDEs gas has no FDE for */
 	unsigned long extra_bytes;
 	unsigned long ambiguous;	/* gas FDEs overlapping another (.o) */
-	unsigned long start0_fdes;	/* .o: gas FDEs at 0 the conversion left out */
-	unsigned long start0_pcs;
 	unsigned long printed;
 };
 
@@ -399,21 +397,6 @@ static void compare(const char *file, const struct sframe_section *gas,
 			continue;
 		}
 		t->fdes++;
-		if (is_rel && fde.func_start == 0) {
-			struct sframe_row c;
-
-			/*
-			 * In a .o the first function of a section starts at 0,
-			 * which sframe_convert.h's SFRAME_SKIP_EMPTY takes for
-			 * a linker's discarded function: left out, counted.
-			 */
-			if (sframe_lookup(conv, 0, &c) == -SFRAME_ERR_NOT_FOUND &&
-			    c.fde.index == SFRAME_NO_INDEX) {
-				t->start0_fdes++;
-				t->start0_pcs += fde.func_size;
-				continue;
-			}
-		}
 		for (pc = fde.func_start; pc < fde.func_start + fde.func_size; pc++) {
 			struct sframe_row g, c;
 			struct sframe_rules gr, cr;
@@ -539,9 +522,6 @@ static void print_tally(const char *file, const char *what, const struct tally *
 	if (t->ambiguous)
 		print_message(", %lu overlapping FDEs of the .o's sections not compared",
 			      t->ambiguous);
-	if (t->start0_fdes)
-		print_message(", %lu FDEs at offset 0 (%lu PCs) left out as empty", t->start0_fdes,
-			      t->start0_pcs);
 	print_message("\n");
 }
 
@@ -635,9 +615,6 @@ static void test_file(void **state)
 	assert_true(t3.pcs > 0);
 	assert_int_equal(t3.mismatches, 0);
 	assert_int_equal(t2.mismatches, 0);
-	/* The functions at 0 a .o's conversion lacks were counted as empty. */
-	assert_true(st3.skipped[SFRAME_SKIP_EMPTY] >= t3.start0_fdes);
-	assert_true(st2.skipped[SFRAME_SKIP_EMPTY] >= t2.start0_fdes);
 	free(o3);
 	free(o2);
 	if (is_rel)
