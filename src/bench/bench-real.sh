@@ -48,15 +48,16 @@ echo "cores: $(nproc)"
 
 echo "== build"
 flags="-O2 -g -std=c11 -Wall -Wextra"
-for f in src/core/*.c src/unwind/*.c; do
-	"$cc" $flags -ffreestanding -Iinclude -Isrc/core -c "$f" -o "$w/obj/core_$(basename "$f" .c).o"
+for f in src/core/*.c src/unwind/*.c src/convert/*.c; do
+	"$cc" $flags -ffreestanding -Iinclude -Isrc/core -Isrc/convert -c "$f" \
+		-o "$w/obj/core_$(basename "$(dirname "$f")")_$(basename "$f" .c).o"
 done
 "$cc" $flags -fno-omit-frame-pointer -Wa,--gsframe -Iinclude -c src/bench/bench_chain.c \
 	-o "$w/obj/bench_chain.o"
 "$cc" $flags -D_GNU_SOURCE -DBENCH_HEAP_WRAP -Iinclude -Isrc/tool -o "$w/sframe-bench" \
 	src/bench/sframe_bench.c src/bench/bench_util.c src/bench/bench_heap.c \
 	src/bench/bench_synth.c src/bench/bench_peer.c src/bench/bench_unwind.c \
-	src/bench/bench_gen.c src/bench/bench_stack.c \
+	src/bench/bench_gen.c src/bench/bench_stack.c src/bench/bench_convert.c \
 	src/tool/elf_input.c src/tool/snapshot.c src/tool/unwind_target.c src/tool/parts.c \
 	"$w"/obj/core_*.o "$w/obj/bench_chain.o" -ldl \
 	-Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc

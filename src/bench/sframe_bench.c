@@ -11,6 +11,7 @@
  *   sframe-bench gen-c N            a C file of N functions, to build big
  *                                   real sections with a real toolchain
  *   sframe-bench stack-usage DIR    the core's stack frames (-fstack-usage)
+ *   sframe-bench convert FILE...    DWARF CFI to SFrame: time, memory, sizes
  *
  * Results go to standard output, one "key=value" line per measurement;
  * diagnostics (minimum times, counts of found PCs, heap allocations) to
@@ -25,6 +26,7 @@
 
 #include <sframe/sframe.h>
 
+#include "bench_convert.h"
 #include "bench_gen.h"
 #include "bench_peer.h"
 #include "bench_stack.h"
@@ -74,6 +76,25 @@
 	"stack-usage DIR...\n" \
 	"        largest stack frame, and deepest call path, from the .su (and\n" \
 	"        .ci) files gcc -fstack-usage (-fcallgraph-info=su) wrote in DIR\n"
+#define CONVERT_TEXT \
+	"convert FILE... [--seconds S] [--format 2|3]\n" \
+	"        time sframe_convert_size() and sframe_convert() on each ELF file's\n" \
+	"        .eh_frame (and .debug_frame), apart and together (the size, then the\n" \
+	"        conversion into a buffer of that size), and print one line a file:\n" \
+	"        convert file=F machine=M version=V eh_frame_bytes=N debug_frame_bytes=N\n" \
+	"               fdes=N functions=N rows=N skipped=N\n" \
+	"               size_ms=X size_median_ms=X convert_ms=X convert_median_ms=X\n" \
+	"               total_ms=X total_median_ms=X buffer_bytes=N output_bytes=N\n" \
+	"               output_per_eh_frame=R buffer_per_output=R heap_allocs=N\n" \
+	"               [gas_sframe_bytes=N output_per_gas=R gas_fdes=N gas_fres=N]\n" \
+	"        buffer_bytes is all the memory a conversion takes (what\n" \
+	"        sframe_convert_size() says; heap_allocs counts any other); the gas_\n" \
+	"        fields compare with the file's own .sframe; the output is checked\n" \
+	"        (sframe_check()) before it is timed; the reasons for skipped FDEs\n" \
+	"        go to standard error\n" \
+	"        --seconds S  the budget per file, a third for each figure (each\n" \
+	"                    the fastest and the median of single calls; default 1)\n" \
+	"        --format 2|3 the output's version (default 3)\n"
 #define TIMES_TEXT \
 	"Times are the fastest of many short runs, repeated for about --seconds (default 1)\n" \
 	"per figure (the median goes to standard error): the machine may be shared.\n"
@@ -90,6 +111,7 @@ static const char usage_text[] =
 	"  " PCS_TEXT
 	"  " GEN_C_TEXT
 	"  " STACK_USAGE_TEXT
+	"  " CONVERT_TEXT
 	"  help [COMMAND]\n"
 	"        show this help, or COMMAND's\n"
 	"\n"
@@ -707,6 +729,7 @@ static const struct {
 	{ "pcs", cmd_pcs, COMMAND_USAGE(PCS_TEXT) },
 	{ "gen-c", bench_cmd_gen_c, COMMAND_USAGE(GEN_C_TEXT) },
 	{ "stack-usage", bench_cmd_stack_usage, COMMAND_USAGE(STACK_USAGE_TEXT) },
+	{ "convert", bench_cmd_convert, COMMAND_USAGE(CONVERT_TEXT) },
 };
 
 int main(int argc, char **argv)
