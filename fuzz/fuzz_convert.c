@@ -28,7 +28,9 @@
  *     it names;
  *   - sframe_convert() into exactly that size (malloc'd) succeeds with
  *     len <= size, and the stats agree with sframe_convert_size()'s but for
- *     duplicates (all of them, and len == size, when there are none);
+ *     duplicates; when there are none, all of them do, and the size is the
+ *     section's and a working record per function (16 bytes, 24 for v2),
+ *     less than twice the section;
  *   - the result opens with sframe_open_buffer() at sframe_addr and passes
  *     sframe_check(); its header says SORTED|PCREL, the version, the ABI and
  *     the byte order asked for; its FDE count is stats.functions, its FRE
@@ -64,6 +66,10 @@
 
 #define PREFIX_LEN 43
 #define MAX_TEXT 3
+
+/* The working record per function sframe_convert_size() counts beyond the section. */
+#define REC_V3 16
+#define REC_V2 24
 
 /* A converter result must be one of its documented codes. */
 #define FZ_ASSERT_CONV(got, cond)					\
@@ -296,8 +302,12 @@ static void convert(struct sframe_convert_input *in, unsigned int mach, bool ran
 	check_stats(&cs);
 	check_problem(in, &cs);
 	same_stats(&ss, &cs);
-	if (cs.skipped[SFRAME_SKIP_DUPLICATE] == 0)
-		FZ_ASSERT(len == size);
+	/* The section and a working record per function beyond it, exactly. */
+	if (cs.skipped[SFRAME_SKIP_DUPLICATE] == 0) {
+		FZ_ASSERT(size - len == (uint64_t)cs.functions * (in->version == SFRAME_VERSION_2 ?
+								   REC_V2 : REC_V3));
+		FZ_ASSERT(size < 2 * (uint64_t)len);
+	}
 	check_output(in, out, len, &cs, mach, ranges_sane);
 
 	/* Again: without stats, over other bytes, .debug_frame elsewhere. */
