@@ -79,8 +79,9 @@
 #define CONVERT_TEXT \
 	"convert FILE... [--seconds S] [--format 2|3]\n" \
 	"        time sframe_convert_size() and sframe_convert() on each ELF file's\n" \
-	"        .eh_frame (and .debug_frame), apart and together (the size, then the\n" \
-	"        conversion into a buffer of that size), and print one line a file:\n" \
+	"        .eh_frame (and .debug_frame, read as 'sframe convert' reads them),\n" \
+	"        apart and together (the size, then the conversion into a buffer of\n" \
+	"        that size), and print one line a file:\n" \
 	"        convert file=F machine=M version=V eh_frame_bytes=N debug_frame_bytes=N\n" \
 	"               fdes=N functions=N rows=N skipped=N\n" \
 	"               size_ms=X size_median_ms=X convert_ms=X convert_median_ms=X\n" \
