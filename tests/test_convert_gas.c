@@ -379,7 +379,7 @@ static bool overlaps_another(const struct sframe_section *gas, uint32_t i,
  * gas FDE. @v2: @conv is a v2 conversion (FLEX functions may be missing).
  */
 static void compare(const char *file, const struct sframe_section *gas,
-		    const struct sframe_section *conv, bool v2, bool is_rel, struct tally *t)
+		    const struct sframe_section *conv, bool v2, struct tally *t)
 {
 	const bool key = gas->abi == SFRAME_ABI_AARCH64_LE || gas->abi == SFRAME_ABI_AARCH64_BE;
 	const bool signal = gas->version == SFRAME_VERSION_3 && !v2;
@@ -601,12 +601,12 @@ static void test_file(void **state)
 	assert_true(gas.num_fdes > 0);
 
 	o3 = convert(&in, SFRAME_VERSION_3, &c3, &b3, &st3);
-	compare(file, &gas, &c3, false, is_rel, &t3);
+	compare(file, &gas, &c3, false, &t3);
 	print_tally(file, "v3", &t3);
 	print_stats("v3", &st3);
 
 	o2 = convert(&in, SFRAME_VERSION_2, &c2, &b2, &st2);
-	compare(file, &gas, &c2, true, is_rel, &t2);
+	compare(file, &gas, &c2, true, &t2);
 	print_tally(file, "v2", &t2);
 	print_stats("v2", &st2);
 
