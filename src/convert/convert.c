@@ -339,13 +339,25 @@ static void add_record(struct conv *cv, const struct rec *r)
 }
 
 /*
+ * Where a function starts as the section states it: a signed offset from
+ * the section, which is the order readers check (a start below the
+ * section's address sorts first, not last).
+ */
+static int64_t rec_key(const struct conv *cv, const struct rec *r)
+{
+	return (int64_t)(r->start - cv->in->sframe_addr);
+}
+
+/*
  * By start; among equal starts the first converted (.eh_frame before
  * .debug_frame, then in section order), whose rows were written first.
  */
-static bool rec_less(const struct rec *a, const struct rec *b)
+static bool rec_less(const struct conv *cv, const struct rec *a, const struct rec *b)
 {
-	if (a->start != b->start)
-		return a->start < b->start;
+	const int64_t ka = rec_key(cv, a), kb = rec_key(cv, b);
+
+	if (ka != kb)
+		return ka < kb;
 	return a->fre_off < b->fre_off;
 }
 
@@ -361,12 +373,12 @@ static void sift_down(struct conv *cv, uint64_t i, uint64_t n)
 		rec_get(cv, c, &child);
 		if (c + 1 < n) {
 			rec_get(cv, c + 1, &other);
-			if (rec_less(&child, &other)) {
+			if (rec_less(cv, &child, &other)) {
 				c++;
 				child = other;
 			}
 		}
-		if (!rec_less(&top, &child))
+		if (!rec_less(cv, &top, &child))
 			break;
 		rec_copy(cv, i, c);
 		i = c;
@@ -404,7 +416,9 @@ static void drop_duplicates(struct conv *cv)
 
 	for (i = 0; i < cv->nrec; i++) {
 		rec_get(cv, i, &r);
-		if (kept && r.start < last.start + last.size) {
+		/* Sorted, so the difference is not negative; unsigned, it
+		 * cannot overflow where the end would. */
+		if (kept && (uint64_t)rec_key(cv, &r) - (uint64_t)rec_key(cv, &last) < last.size) {
 			if (r.fre_off < last.fre_off) {
 				rec_full(cv, kept - 1, &loser, true);
 				rec_copy(cv, kept - 1, i);
