@@ -81,6 +81,19 @@ quiet() {
 twice() {
 	"$@" || { echo "run.sh: retrying: $*" >&2; sleep 5; "$@"; }
 }
+# lists LOG CMD...: refresh package lists.  A mirror caught mid-sync fails
+# one index (often a foreign architecture's) while the rest are fresh, so a
+# refresh that still fails after a wait is a warning: the install or download
+# that follows decides whether what is needed is there.
+lists() {
+	local log=$1
+	shift
+	quiet "$log" "$@" && return 0
+	echo "run.sh: retrying in 30 s: $*" >&2
+	sleep 30
+	quiet "$log" "$@" && return 0
+	echo "run.sh: warning: package lists partly stale; going on" >&2
+}
 
 # ---------------------------------------------------------------- host
 phase "host packages"
@@ -92,8 +105,7 @@ for p in $pkgs; do
 		missing="$missing $p"
 done
 if [ -n "$missing" ]; then
-	twice quiet "$logs/apt-host-update.log" apt-get update ||
-		die "apt-get update failed"
+	lists "$logs/apt-host-update.log" apt-get update
 	# shellcheck disable=SC2086
 	twice quiet "$logs/apt-host.log" apt-get install -y --no-install-recommends $missing ||
 		die "cannot install:$missing"
@@ -122,8 +134,7 @@ mkdir -p "$sft"
 
 phase "linux-source-7.2 download"
 # shellcheck disable=SC2086
-twice quiet "$logs/apt-root-update.log" chroot "$root" apt-get $sid_apt update ||
-	die "apt-get update in the root failed"
+lists "$logs/apt-root-update.log" chroot "$root" apt-get $sid_apt update
 mkdir -p "$sft/dl"
 rm -f "$sft"/dl/linux-source-7.2_*.deb
 # shellcheck disable=SC2086
