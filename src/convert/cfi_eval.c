@@ -299,7 +299,7 @@ int cv_map_row(const struct cv_abi *abi, uint8_t version, const struct cv_state 
  */
 static int emit(struct cv_run *r, struct cv_sink *sink)
 {
-	struct cv_row row;
+	struct cv_row *row = sink->next;
 	int ret;
 
 	if (r->loc >= sink->limit)
@@ -323,14 +323,14 @@ static int emit(struct cv_run *r, struct cv_sink *sink)
 	}
 	if (sink->plt)
 		return SKIP(SFRAME_SKIP_CFA_EXPR);
-	ret = cv_map_row(r->abi, r->version, &r->st, &row);
+	ret = cv_map_row(r->abi, r->version, &r->st, row);
 	if (ret)
 		return ret;
 	r->dirty = false;
-	row.start = (uint32_t)r->loc;
-	if (row.flex)
+	row->start = (uint32_t)r->loc;
+	if (row->flex)
 		sink->flex = true;
-	return sink->row(sink, &row) ? 0 : SKIP(SFRAME_SKIP_RANGE);
+	return sink->row(sink, row) ? 0 : SKIP(SFRAME_SKIP_RANGE);
 }
 
 static int advance(struct cv_run *r, struct cv_sink *sink, uint64_t delta)

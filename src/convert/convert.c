@@ -91,31 +91,35 @@ struct conv {
 	uint64_t nrec;
 };
 
-/* How one FDE's rows are written. */
+/*
+ * How one FDE's rows are written. A row is mapped into the sink's @next
+ * and, when it differs from the last, becomes the last by trading places
+ * with it: no row is copied.
+ */
 struct emit {
 	struct cv_sink sink;
-	struct cv_row last;
-	bool have_last;
+	struct cv_row rows[2];
+	const struct cv_row *last;
 	bool flex;
 	uint8_t fre_type;
-	uint32_t rows;
+	uint32_t rows_out;
 	uint32_t max_rows;
 	uint32_t outermost;
 	struct cv_out *out;
 	const struct cv_abi *abi;
 };
 
-static bool emit_row(struct cv_sink *sink, const struct cv_row *row)
+static bool emit_row(struct cv_sink *sink, struct cv_row *row)
 {
 	struct emit *e = sink->ctx;
 
-	if (e->have_last && cv_rows_equal(&e->last, row))
+	if (e->last && cv_rows_equal(e->last, row))
 		return true;
-	if (e->rows == e->max_rows)
+	if (e->rows_out == e->max_rows)
 		return false;
-	e->last = *row;
-	e->have_last = true;
-	e->rows++;
+	sink->next = row == &e->rows[0] ? &e->rows[1] : &e->rows[0];
+	e->last = row;
+	e->rows_out++;
 	if (row->rules.ra_undefined)
 		e->outermost++;
 	/* A DEFAULT run stops at its first FLEX row: the FDE is redone. */
@@ -237,13 +241,32 @@ static void rec_get(const struct conv *cv, uint64_t i, struct rec *r)
 	SFRAME_MEMCPY(&r->fre_off, p + 12, 4);
 }
 
-/* Moves a whole record. */
+/*
+ * A whole record's bytes, out and back. Sorting moves records more than
+ * anything else; sizes known at compile time let the copies be inlined.
+ */
+static void rec_save(const struct conv *cv, uint64_t i, uint8_t *buf)
+{
+	if (cv->rec_size == REC_V3_SIZE)
+		SFRAME_MEMCPY(buf, cv->out.data + rec_at(cv, i), REC_V3_SIZE);
+	else
+		SFRAME_MEMCPY(buf, cv->out.data + rec_at(cv, i), REC_V2_SIZE);
+}
+
+static void rec_load(struct conv *cv, uint64_t i, const uint8_t *buf)
+{
+	if (cv->rec_size == REC_V3_SIZE)
+		SFRAME_MEMCPY(cv->out.data + rec_at(cv, i), buf, REC_V3_SIZE);
+	else
+		SFRAME_MEMCPY(cv->out.data + rec_at(cv, i), buf, REC_V2_SIZE);
+}
+
 static void rec_copy(struct conv *cv, uint64_t to, uint64_t from)
 {
 	uint8_t tmp[REC_V2_SIZE];
 
-	SFRAME_MEMCPY(tmp, cv->out.data + rec_at(cv, from), cv->rec_size);
-	SFRAME_MEMCPY(cv->out.data + rec_at(cv, to), tmp, cv->rec_size);
+	rec_save(cv, from, tmp);
+	rec_load(cv, to, tmp);
 }
 
 static void rec_put(struct conv *cv, uint64_t i, const struct rec *r)
@@ -368,7 +391,7 @@ static void sift_down(struct conv *cv, uint64_t i, uint64_t n)
 	uint64_t c;
 
 	rec_get(cv, i, &top);
-	SFRAME_MEMCPY(saved, cv->out.data + rec_at(cv, i), cv->rec_size);
+	rec_save(cv, i, saved);
 	while ((c = 2 * i + 1) < n) {
 		rec_get(cv, c, &child);
 		if (c + 1 < n) {
@@ -383,21 +406,35 @@ static void sift_down(struct conv *cv, uint64_t i, uint64_t n)
 		rec_copy(cv, i, c);
 		i = c;
 	}
-	SFRAME_MEMCPY(cv->out.data + rec_at(cv, i), saved, cv->rec_size);
+	rec_load(cv, i, saved);
 }
 
-/* Heapsort: in place, no recursion, n log n whatever the input order. */
+/*
+ * Heapsort: in place, no recursion, n log n whatever the input order.
+ * Linkers lay .eh_frame out in address order, so most inputs need no
+ * sorting at all: one look at each neighbour says so.
+ */
 static void sort_records(struct conv *cv)
 {
 	uint8_t tmp[REC_V2_SIZE];
 	uint64_t n = cv->nrec, i;
+	struct rec a, b;
+
+	for (i = 1; i < n; i++) {
+		rec_get(cv, i - 1, &a);
+		rec_get(cv, i, &b);
+		if (rec_less(cv, &b, &a))
+			break;
+	}
+	if (i >= n)
+		return;
 
 	for (i = n / 2; i-- > 0;)
 		sift_down(cv, i, n);
 	for (i = n; i-- > 1;) {
-		SFRAME_MEMCPY(tmp, cv->out.data + rec_at(cv, 0), cv->rec_size);
+		rec_save(cv, 0, tmp);
 		rec_copy(cv, 0, i);
-		SFRAME_MEMCPY(cv->out.data + rec_at(cv, i), tmp, cv->rec_size);
+		rec_load(cv, i, tmp);
 		sift_down(cv, 0, i);
 	}
 }
@@ -444,14 +481,17 @@ static void drop_duplicates(struct conv *cv)
 static int write_rows(struct conv *cv, enum cv_kind kind, const struct cv_cie_state *cs,
 		      const struct cv_fde *fde, uint64_t limit, bool flex, struct emit *em)
 {
-	*em = (struct emit){
-		.sink = { .row = emit_row, .limit = limit, .ctx = em },
-		.flex = flex,
-		.fre_type = cv_fre_type(limit),
-		.max_rows = cv->version == SFRAME_VERSION_3 ? 0xffffu : SFRAME_UINT32_MAX,
-		.out = &cv->out,
-		.abi = &cv->abi,
-	};
+	/* Field by field: the rows need no clearing. */
+	em->sink = (struct cv_sink){ .row = emit_row, .next = &em->rows[0], .limit = limit,
+				     .ctx = em };
+	em->last = NULL;
+	em->flex = flex;
+	em->fre_type = cv_fre_type(limit);
+	em->rows_out = 0;
+	em->max_rows = cv->version == SFRAME_VERSION_3 ? 0xffffu : SFRAME_UINT32_MAX;
+	em->outermost = 0;
+	em->out = &cv->out;
+	em->abi = &cv->abi;
 	return cv_run_fde(&cv->abi, cv->version, &cv->sec[kind], cs, fde, &em->sink);
 }
 
@@ -540,7 +580,7 @@ static void convert_fde(struct conv *cv, enum cv_kind kind, const struct cv_entr
 		r.start = fde.pc_begin;
 		r.size = (uint32_t)head;
 		r.fre_off = (uint32_t)(begin - SFRAME_HDR_SIZE);
-		r.num_fres = em.rows;
+		r.num_fres = em.rows_out;
 		r.outermost = em.outermost;
 		r.info |= cv_fre_type(head);
 		r.info2 = flex ? SFRAME_FDE_TYPE_FLEX : SFRAME_FDE_TYPE_DEFAULT;
@@ -697,16 +737,19 @@ int sframe_convert_size(const struct sframe_convert_input *in, size_t *size,
 	return 0;
 }
 
-/* Move @len bytes from @from up to @to (> @from): overlapping, from the end. */
+/*
+ * Move @len bytes from @from up to @to (> @from), from the end: a chunk no
+ * longer than the distance moved never overlaps its destination.
+ */
 static void move_up(uint8_t *data, uint64_t to, uint64_t from, uint64_t len)
 {
-	while (len) {
-		uint64_t n = len < SFRAME_MAX_READ ? len : SFRAME_MAX_READ;
-		uint8_t chunk[SFRAME_MAX_READ];
+	const uint64_t most = to - from < SFRAME_MAX_READ ? to - from : SFRAME_MAX_READ;
+
+	while (len && most) {
+		uint64_t n = len < most ? len : most;
 
 		len -= n;
-		SFRAME_MEMCPY(chunk, data + from + len, n);
-		SFRAME_MEMCPY(data + to + len, chunk, n);
+		SFRAME_MEMCPY(data + to + len, data + from + len, n);
 	}
 }
 

@@ -226,10 +226,11 @@ int cv_map_row(const struct cv_abi *abi, uint8_t version, const struct cv_state 
  * sink (scan counts, emit writes).
  */
 struct cv_sink;
-typedef bool (*cv_row_fn)(struct cv_sink *sink, const struct cv_row *row);
+typedef bool (*cv_row_fn)(struct cv_sink *sink, struct cv_row *row);
 
 struct cv_sink {
 	cv_row_fn row;
+	struct cv_row *next;	/* where the next row is mapped; the sink's */
 	uint64_t limit;		/* rows at or past this offset are not wanted */
 	bool flex;		/* the FDE needs FLEX (scan sets it) */
 	bool plt;		/* a PLT row was reached (at plt_at) */

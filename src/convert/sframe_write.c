@@ -46,19 +46,30 @@ bool cv_rows_equal(const struct cv_row *a, const struct cv_row *b)
 	       x->ra_mangled == y->ra_mangled;
 }
 
-/* A row's data words; @is_ctrl marks FLEX control words (unsigned). */
+/*
+ * A row's data words, and the range they span for choosing their size:
+ * FLEX control words are unsigned (@ctrl_max), the others signed.
+ */
 struct words {
 	unsigned int n;
 	int64_t w[SFRAME_MAX_WORDS];
-	bool is_ctrl[SFRAME_MAX_WORDS];
+	int64_t lo, hi;
+	uint64_t ctrl_max;
 	uint8_t info;	/* base register and mangled-RA bits */
 };
 
 static void add(struct words *w, int64_t v, bool ctrl)
 {
-	w->w[w->n] = v;
-	w->is_ctrl[w->n] = ctrl;
-	w->n++;
+	w->w[w->n++] = v;
+	if (ctrl) {
+		if ((uint64_t)v > w->ctrl_max)
+			w->ctrl_max = (uint64_t)v;
+	} else {
+		if (v < w->lo)
+			w->lo = v;
+		if (v > w->hi)
+			w->hi = v;
+	}
 }
 
 static int64_t cfa_word(const struct cv_abi *abi, int32_t off)
@@ -121,7 +132,11 @@ static void flex_words(const struct cv_abi *abi, const struct sframe_rules *r, s
 static void row_words(const struct cv_abi *abi, bool flex, const struct cv_row *row,
 		      struct words *w)
 {
-	*w = (struct words){ 0 };
+	w->n = 0;
+	w->lo = 0;
+	w->hi = 0;
+	w->ctrl_max = 0;
+	w->info = 0;
 	if (row->rules.ra_undefined)
 		return;
 	if (flex)
@@ -134,13 +149,7 @@ static void row_words(const struct cv_abi *abi, bool flex, const struct cv_row *
 
 static bool fits(const struct words *w, int64_t lo, int64_t hi, uint64_t umax)
 {
-	unsigned int i;
-
-	for (i = 0; i < w->n; i++) {
-		if (w->is_ctrl[i] ? (uint64_t)w->w[i] > umax : w->w[i] < lo || w->w[i] > hi)
-			return false;
-	}
-	return true;
+	return w->lo >= lo && w->hi <= hi && w->ctrl_max <= umax;
 }
 
 /* The size code of the narrowest words that hold every word of @w. */
