@@ -260,6 +260,12 @@ int sframe_convert_size(const struct sframe_convert_input *in, size_t *size,
  * no memory but @out and a few hundred bytes of stack; the bytes of @out
  * past *@len are scratch.
  *
+ * @out_size may be more than sframe_convert_size() says: the section is the
+ * same. A caller that would rather not read the CFI twice can guess (twice
+ * the CFI's bytes was enough on every file measured), and only on
+ * -SFRAME_CONVERT_ERR_SPACE ask for the size and convert again; a buffer
+ * too small is never written past.
+ *
  * Return: 0, or the errors of sframe_convert_size(), or
  * -SFRAME_CONVERT_ERR_SPACE.
  */

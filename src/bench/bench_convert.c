@@ -34,6 +34,9 @@ struct cv_ctx {
 	const struct sframe_convert_input *in;
 	unsigned char *out;
 	size_t size;
+	unsigned char *guess;	/* twice the CFI's bytes, or the size if more */
+	size_t guess_size;
+	uint64_t fallbacks;
 	struct sframe_convert_stats stats;
 };
 
@@ -76,6 +79,34 @@ static uint64_t op_both(void *ctx, uint64_t first, uint64_t count)
 	for (k = 0; k < count; k++) {
 		if (sframe_convert_size(c->in, &size, &c->stats) == 0 && size <= c->size &&
 		    sframe_convert(c->in, c->out, size, &len, &c->stats) == 0)
+			acc += len;
+	}
+	return acc;
+}
+
+/*
+ * The one-call path sframe_convert.h describes: convert into a buffer of
+ * twice the CFI's bytes, and only when that is too small ask the size and
+ * convert again.
+ */
+static uint64_t op_guess(void *ctx, uint64_t first, uint64_t count)
+{
+	struct cv_ctx *c = ctx;
+	const size_t guess = (size_t)(2 * (c->in->eh_frame.size + c->in->debug_frame.size));
+	uint64_t acc = 0, k;
+	size_t size = 0, len = 0;
+	int r;
+
+	(void)first;
+	for (k = 0; k < count; k++) {
+		r = sframe_convert(c->in, c->guess, guess, &len, &c->stats);
+		if (r == -SFRAME_CONVERT_ERR_SPACE) {
+			c->fallbacks++;
+			if (sframe_convert_size(c->in, &size, &c->stats) == 0 &&
+			    size <= c->guess_size)
+				r = sframe_convert(c->in, c->guess, size, &len, &c->stats);
+		}
+		if (r == 0)
 			acc += len;
 	}
 	return acc;
@@ -126,7 +157,7 @@ static int bench_file(const char *path, unsigned int version, double seconds)
 	struct sframe_section sec;
 	struct sframe_buffer buf;
 	struct sframe_problem where;
-	struct bench_result rs, rc, rb;
+	struct bench_result rs, rc, rb, rg;
 	uint64_t skipped = 0;
 	size_t len = 0;
 	char err[512];
@@ -168,6 +199,15 @@ static int bench_file(const char *path, unsigned int version, double seconds)
 			r = 2;
 			goto out;
 		}
+		c.guess_size = (size_t)(2 * (in->eh_frame.size + in->debug_frame.size));
+		if (c.guess_size < c.size)
+			c.guess_size = c.size;
+		c.guess = malloc(c.guess_size);
+		if (!c.guess) {
+			fprintf(stderr, "sframe-bench: out of memory\n");
+			r = 2;
+			goto out;
+		}
 		bench_heap_begin();
 		r = sframe_convert(in, c.out, c.size, &len, &st);
 		heap = heap < 0 ? heap : heap + bench_heap_end();
@@ -192,9 +232,10 @@ static int bench_file(const char *path, unsigned int version, double seconds)
 		goto fail;
 	}
 
-	bench_time(op_size, &c, seconds / 3, 0, &rs);
-	bench_time(op_convert, &c, seconds / 3, 0, &rc);
-	bench_time(op_both, &c, seconds / 3, 0, &rb);
+	bench_time(op_size, &c, seconds / 4, 0, &rs);
+	bench_time(op_convert, &c, seconds / 4, 0, &rc);
+	bench_time(op_both, &c, seconds / 4, 0, &rb);
+	bench_time(op_guess, &c, seconds / 4, 0, &rg);
 
 	for (i = 0; i < SFRAME_SKIP_COUNT; i++)
 		skipped += st.skipped[i];
@@ -202,13 +243,19 @@ static int bench_file(const char *path, unsigned int version, double seconds)
 	       " debug_frame_bytes=%" PRIu64 " fdes=%" PRIu32 " functions=%" PRIu32
 	       " rows=%" PRIu32 " skipped=%" PRIu64
 	       " size_ms=%.3f size_median_ms=%.3f convert_ms=%.3f convert_median_ms=%.3f"
-	       " total_ms=%.3f total_median_ms=%.3f buffer_bytes=%zu output_bytes=%zu"
-	       " output_per_eh_frame=%.3f buffer_per_output=%.3f heap_allocs=%ld",
+	       " total_ms=%.3f total_median_ms=%.3f one_call_ms=%.3f one_call_median_ms=%.3f"
+	       " one_call_fallbacks=%" PRIu64 " buffer_bytes=%zu output_bytes=%zu"
+	       " output_per_eh_frame=%.3f buffer_per_output=%.3f one_call_buffer_per_output=%.3f"
+	       " heap_allocs=%ld",
 	       path, machine_name(in), sec.version, in->eh_frame.size, in->debug_frame.size,
 	       st.fdes, st.functions, st.rows, skipped, rs.min_ns / 1e6, rs.median_ns / 1e6,
-	       rc.min_ns / 1e6, rc.median_ns / 1e6, rb.min_ns / 1e6, rb.median_ns / 1e6, c.size,
-	       len, in->eh_frame.size ? (double)len / (double)in->eh_frame.size : 0.0,
-	       (double)c.size / (double)len, heap);
+	       rc.min_ns / 1e6, rc.median_ns / 1e6, rb.min_ns / 1e6, rb.median_ns / 1e6,
+	       rg.min_ns / 1e6, rg.median_ns / 1e6, c.fallbacks, c.size, len,
+	       in->eh_frame.size ? (double)len / (double)in->eh_frame.size : 0.0,
+	       (double)c.size / (double)len,
+	       (double)(c.fallbacks ? c.size : 2 * (in->eh_frame.size + in->debug_frame.size)) /
+		       (double)len,
+	       heap);
 	if (have_gas) {
 		struct sframe_section gas;
 		struct sframe_buffer gbuf;
@@ -220,14 +267,15 @@ static int bench_file(const char *path, unsigned int version, double seconds)
 	}
 	printf("\n");
 	print_skipped(path, &st);
-	fprintf(stderr, "# convert %s: runs size=%u convert=%u total=%u\n", path, rs.runs, rc.runs,
-		rb.runs);
+	fprintf(stderr, "# convert %s: runs size=%u convert=%u total=%u one_call=%u\n", path,
+		rs.runs, rc.runs, rb.runs, rg.runs);
 	r = 0;
 	goto out;
 fail:
 	r = 1;
 out:
 	free(c.out);
+	free(c.guess);
 	sf_cfi_input_free(&cfi);
 	sf_input_free(&file);
 	return r;
