@@ -88,6 +88,8 @@ static inline bool peek_section(const struct peek_elf *e, const char *name, stru
 {
 	unsigned i;
 
+	/* Defined when not found too: callers assert, which may return. */
+	memset(s, 0, sizeof(*s));
 	for (i = 0; i < e->shnum; i++) {
 		peek_shdr_at(e, i, s);
 		if (strcmp(s->name, name) == 0)

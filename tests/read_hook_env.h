@@ -3,7 +3,8 @@
  * read_hook_env.h - an environment header that defines SFRAME_READ_HOOK,
  * for tests/test_read_hook.c: the core is built with
  * -DSFRAME_ENV_HEADER='"read_hook_env.h"' and reads the sections opened
- * over a callback with read_hook_load(), inline, instead of the callback.
+ * over a callback with read_hook_load(), a direct call, instead of the
+ * callback.
  * Everything else keeps sframe_env.h's defaults.
  */
 #ifndef READ_HOOK_ENV_H
@@ -34,22 +35,14 @@ struct read_hook_src {
 /* What read_hook_load() returns for a range outside the section. */
 #define READ_HOOK_OUTSIDE (-77)
 
-/* Byte by byte: the core is built freestanding, with no memcpy to call. */
-static inline int read_hook_load(void *ctx, uint64_t addr, void *dst, size_t len)
-{
-	struct read_hook_src *s = (struct read_hook_src *)ctx;
-	uint8_t *d = (uint8_t *)dst;
-	size_t i;
-
-	if (++s->calls == s->fail_at)
-		return s->fail_ret;
-	/* The core promises a range inside the section: hold it to that. */
-	if (addr < s->base || addr - s->base > s->size || len > s->size - (addr - s->base))
-		return READ_HOOK_OUTSIDE;
-	for (i = 0; i < len; i++)
-		d[i] = s->data[addr - s->base + i];
-	return 0;
-}
+/*
+ * Reads @len bytes at callback address @addr of the section behind @ctx (a
+ * struct read_hook_src) into @dst: 0, @fail_ret on the call chosen to fail,
+ * or READ_HOOK_OUTSIDE for a range outside the section. Defined in
+ * test_read_hook.c: a call the compiler cannot see into, as
+ * copy_from_user() is for the kernel, which the core must work with.
+ */
+int read_hook_load(void *ctx, uint64_t addr, void *dst, size_t len);
 
 #define SFRAME_READ_HOOK(sec, addr, dst, len) read_hook_load((sec)->read_ctx, (addr), (dst), (len))
 

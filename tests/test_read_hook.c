@@ -32,6 +32,23 @@
 #error "build with -DSFRAME_ENV_HEADER='\"read_hook_env.h\"'"
 #endif
 
+/* The hook the core calls (read_hook_env.h); byte by byte, like a user copy. */
+int read_hook_load(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	struct read_hook_src *s = (struct read_hook_src *)ctx;
+	uint8_t *d = (uint8_t *)dst;
+	size_t i;
+
+	if (++s->calls == s->fail_at)
+		return s->fail_ret;
+	/* The core promises a range inside the section: hold it to that. */
+	if (addr < s->base || addr - s->base > s->size || len > s->size - (addr - s->base))
+		return READ_HOOK_OUTSIDE;
+	for (i = 0; i < len; i++)
+		d[i] = s->data[addr - s->base + i];
+	return 0;
+}
+
 static const char *fixtures;
 static unsigned long callback_calls;
 
