@@ -15,6 +15,10 @@
  * meant to be loaded as it stands; every reader of .sframe sections (dump,
  * lookup, check, objdump --sframe) takes the section's address from its
  * sh_addr, so the PCs looked up in OUT are FILE's.
+ *
+ * With --elf, OUT is instead a copy of FILE with the section in a new
+ * PT_LOAD segment and a PT_GNU_SFRAME program header, where the kernel
+ * finds it (elf_add.c lays the copy out).
  */
 #include "cmd_convert.h"
 
@@ -32,12 +36,14 @@
 #include <sframe/sframe_convert.h>
 
 #include "cfi_input.h"
+#include "elf_add.h"
 #include "elf_input.h"
 #include "elf_layout.h"
 #include "tool_cli.h"
 
 const char sf_convert_usage[] =
 	"Usage: sframe convert FILE -o OUT [--format v2|v3] [--sframe-addr ADDR]\n"
+	"       sframe convert --elf FILE -o OUT [--format v2|v3] [--force]\n"
 	"\n"
 	"Make an SFrame section of the DWARF call-frame information of FILE (its\n"
 	".eh_frame, and its .debug_frame for the functions .eh_frame leaves out) and\n"
@@ -47,22 +53,35 @@ const char sf_convert_usage[] =
 	"section, at FILE's addresses. A function whose rules SFrame cannot express\n"
 	"is left out, and counted.\n"
 	"\n"
+	"With --elf, OUT is a copy of FILE that runs as FILE does, with the section\n"
+	"added where the Linux kernel and binutils find it: in a new read-only PT_LOAD\n"
+	"segment after FILE's, named by a PT_GNU_SFRAME program header and a .sframe\n"
+	"section header. The program header table moves into that segment; every\n"
+	"other byte of FILE keeps its offset and address. OUT gets FILE's permission\n"
+	"bits (not set-user-ID or set-group-ID).\n"
+	"\n"
 	"Options:\n"
 	"  -o OUT              the file to write (replaced whole; never FILE itself)\n"
 	"  --format v2|v3      the SFrame version to write; default: v3\n"
 	"  --sframe-addr ADDR  the address (hex, a multiple of 8) the .sframe section\n"
 	"                      is made for; default: the first one after FILE's\n"
 	"                      segments, rounded up to their alignment\n"
+	"  --elf               write a copy of FILE with the section loaded, not a\n"
+	"                      side-car\n"
+	"  --force             with --elf: replace the SFrame FILE has (its .sframe\n"
+	"                      section and PT_GNU_SFRAME header now name the new\n"
+	"                      section); without it such a FILE is refused\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	"FILE is a linked 64-bit ELF executable, shared library or separate debug file\n"
-	"of x86-64, AArch64 or s390x, either byte order. Options may come before or\n"
-	"after FILE.\n"
+	"(with --elf: executable or shared library) of x86-64, AArch64 or s390x,\n"
+	"either byte order. Options may come before or after FILE.\n"
 	"\n"
 	"Output: what was converted, then what was left out and why:\n"
 	"  FILE: N of M FDEs converted (SFrame vV, F functions, R rows, T bytes of text)\n"
 	"    left out: N REASON (B bytes of text)\n"
 	"    output: OUT (.sframe at 0xADDR: S bytes; ...)\n"
+	"    segment: PT_LOAD at 0xADDR, file offset 0xOFF, S bytes (--elf)\n"
 	"\n"
 	SF_EXIT_STATUS_TEXT;
 
@@ -74,6 +93,8 @@ struct convert_opts {
 	uint8_t version;
 	bool have_addr;
 	uint64_t addr;
+	bool elf;
+	bool force;
 };
 
 /* Parse argv into @o; return -1 to go on, or an exit status. */
@@ -125,6 +146,10 @@ static int parse_args(int argc, char **argv, struct convert_opts *o)
 			if (o->addr % 8)
 				return usage_error("address '%s' is not a multiple of 8", val);
 			o->have_addr = true;
+		} else if (strcmp(a, "--elf") == 0) {
+			o->elf = true;
+		} else if (strcmp(a, "--force") == 0) {
+			o->force = true;
 		} else {
 			r = sf_cli_info_option(a, "sframe", sf_convert_usage);
 			if (r >= 0)
@@ -136,6 +161,11 @@ static int parse_args(int argc, char **argv, struct convert_opts *o)
 		return usage_error("missing FILE");
 	if (!o->out)
 		return usage_error("missing -o OUT");
+	if (o->elf && o->have_addr)
+		return usage_error("--sframe-addr does not go with --elf: the new segment's "
+				   "place decides the address");
+	if (o->force && !o->elf)
+		return usage_error("--force goes with --elf (a side-car is made of any file)");
 	return -1;
 }
 
@@ -237,10 +267,12 @@ static unsigned char *sidecar_image(const struct sf_cfi_input *cfi, const void *
 
 /*
  * Write @n bytes to @path through a temporary file beside it, renamed over
- * it at the end: a failure leaves the old @path as it was. Returns 0, or -1
+ * it at the end: a failure leaves the old @path as it was. The file gets
+ * @mode when @keep_mode, else the mode a new file gets. Returns 0, or -1
  * with a message on standard error.
  */
-static int write_file(const char *path, const unsigned char *data, size_t n)
+static int write_file(const char *path, const unsigned char *data, size_t n, bool keep_mode,
+		      mode_t mode)
 {
 	size_t len = strlen(path), done = 0;
 	char *tmp = malloc(len + 8);
@@ -274,7 +306,7 @@ static int write_file(const char *path, const unsigned char *data, size_t n)
 	/* mkstemp() makes it 0600: the mode any new file gets instead. */
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) != 0)
+	if (fchmod(fd, keep_mode ? mode : 0666 & ~mask) != 0)
 		goto fail;
 	if (close(fd) != 0) {
 		fd = -1;
@@ -297,7 +329,8 @@ fail:
 /* ---- The summary -------------------------------------------------------------- */
 
 static void print_summary(const struct convert_opts *o, const struct sf_cfi_input *cfi,
-			  const struct sframe_convert_stats *st, uint64_t addr, size_t len)
+			  const struct sframe_convert_stats *st, uint64_t addr, size_t len,
+			  const struct sf_elf_add_plan *plan)
 {
 	char a[32], b[32], c[32], d[32], e[32];
 	uint64_t left = 0;
@@ -335,6 +368,11 @@ static void print_summary(const struct convert_opts *o, const struct sf_cfi_inpu
 	if (cfi->conv.debug_frame.data)
 		printf("; .debug_frame %s bytes", num(c, cfi->conv.debug_frame.size));
 	printf(")\n");
+	if (plan)
+		printf("  segment: PT_LOAD at 0x%" PRIx64 ", file offset 0x%" PRIx64 ", %s bytes "
+		       "(program headers, .sframe); PT_GNU_SFRAME at 0x%" PRIx64 "\n",
+		       plan->seg_vaddr, plan->seg_offset,
+		       num(a, plan->sframe_offset - plan->seg_offset + len), addr);
 }
 
 /* ---- The command -------------------------------------------------------------- */
@@ -398,10 +436,31 @@ static int convert(const struct convert_opts *o, struct sf_cfi_input *cfi, unsig
 									   : SF_EXIT_BAD;
 }
 
+/* The bytes OUT is made of: the side-car, or the copy of FILE (--elf). */
+static unsigned char *output_image(const struct convert_opts *o, const struct sf_input *in,
+				   const struct sf_cfi_input *cfi, const struct sf_elf_add_plan *plan,
+				   const unsigned char *sec, size_t len, size_t *size)
+{
+	unsigned char *img;
+	char err[512];
+
+	if (o->elf) {
+		img = sf_elf_add_image(in->file, plan, sec, len, size, o->out, err, sizeof(err));
+		if (!img)
+			fprintf(stderr, "sframe: %s\n", err);
+		return img;
+	}
+	img = sidecar_image(cfi, sec, len, cfi->conv.sframe_addr, size);
+	if (!img)
+		fprintf(stderr, "sframe: %s: out of memory\n", o->out);
+	return img;
+}
+
 /* Loaded, converted, written, summed up: an exit status. */
-static int run(const struct convert_opts *o, const struct sf_input *in)
+static int run(const struct convert_opts *o, const struct sf_input *in, mode_t mode)
 {
 	struct sframe_convert_stats st;
+	struct sf_elf_add_plan plan;
 	struct sf_cfi_input cfi;
 	unsigned char *sec = NULL, *img;
 	size_t len = 0, img_size;
@@ -413,8 +472,16 @@ static int run(const struct convert_opts *o, const struct sf_input *in)
 		return SF_EXIT_BAD;
 	}
 	if (cfi.type == ET_REL) {
-		fprintf(stderr, "sframe: %s: relocatable object: link it first; its .eh_frame "
-			"needs relocations the side-car cannot carry\n", o->file);
+		fprintf(stderr, "sframe: %s: relocatable object: link it first; %s\n", o->file,
+			o->elf ? "only executables and shared libraries are loaded"
+			       : "its .eh_frame needs relocations the side-car cannot carry");
+		sf_cfi_input_free(&cfi);
+		return SF_EXIT_BAD;
+	}
+	/* Before converting: the section is made for the address the copy gives it. */
+	if (o->elf && sf_elf_add_plan(in->file, in->file_size, o->force, &plan, o->file, err,
+				      sizeof(err))) {
+		fprintf(stderr, "sframe: %s\n", err);
 		sf_cfi_input_free(&cfi);
 		return SF_EXIT_BAD;
 	}
@@ -428,26 +495,28 @@ static int run(const struct convert_opts *o, const struct sf_input *in)
 		sf_cfi_input_free(&cfi);
 		return SF_EXIT_BAD;
 	}
-	if (cfi.has_sframe)
+	if (cfi.has_sframe && !o->elf)
 		fprintf(stderr, "sframe: %s: warning: it has an SFrame section already; %s is "
 			"made of its DWARF CFI all the same\n", o->file, o->out);
-	if (!cfi.has_build_id)
+	if (!cfi.has_build_id && !o->elf)
 		fprintf(stderr, "sframe: %s: warning: no GNU build id: nothing ties the side-car "
 			"to it (link with --build-id)\n", o->file);
 	cfi.conv.version = o->version;
-	if (o->have_addr)
+	if (o->elf)
+		cfi.conv.sframe_addr = plan.sframe_addr;
+	else if (o->have_addr)
 		cfi.conv.sframe_addr = o->addr;
 	status = convert(o, &cfi, &sec, &len, &st);
 	if (status == SF_EXIT_OK) {
-		img = sidecar_image(&cfi, sec, len, cfi.conv.sframe_addr, &img_size);
+		img = output_image(o, in, &cfi, &plan, sec, len, &img_size);
 		if (!img) {
-			fprintf(stderr, "sframe: %s: out of memory\n", o->out);
 			status = SF_EXIT_USAGE;
 		} else {
-			if (write_file(o->out, img, img_size))
+			if (write_file(o->out, img, img_size, o->elf, mode))
 				status = SF_EXIT_USAGE;
 			else
-				print_summary(o, &cfi, &st, cfi.conv.sframe_addr, len);
+				print_summary(o, &cfi, &st, cfi.conv.sframe_addr, len,
+					      o->elf ? &plan : NULL);
 			free(img);
 		}
 	}
@@ -468,6 +537,7 @@ int sf_cmd_convert(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	/* Whatever path leads to it (a link, another name): never written over. */
+	memset(&fst, 0, sizeof(fst));
 	if (stat(o.file, &fst) == 0 && stat(o.out, &ost) == 0 && fst.st_dev == ost.st_dev &&
 	    fst.st_ino == ost.st_ino)
 		return usage_error("OUT '%s' is FILE '%s' itself: the input is never written over",
@@ -476,7 +546,8 @@ int sf_cmd_convert(int argc, char **argv)
 		fprintf(stderr, "sframe: %s\n", err);
 		return SF_EXIT_USAGE;
 	}
-	status = run(&o, &in);
+	/* The copy runs as FILE does; set-ID bits are not handed on to a new file. */
+	status = run(&o, &in, fst.st_mode & 0777);
 	sf_input_free(&in);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "sframe: write error on standard output\n");

@@ -45,7 +45,7 @@ const struct elf_layout sf_elf64_layout = {
 	.sh_offset = { 24, 8 }, .sh_size = { 32, 8 }, .sh_link = { 40, 4 },
 	.sh_info = { 44, 4 }, .sh_entsize = { 56, 8 }, .sh_addralign = { 48, 8 },
 	.p_type = { 0, 4 }, .p_flags = { 4, 4 }, .p_offset = { 8, 8 }, .p_vaddr = { 16, 8 },
-	.p_filesz = { 32, 8 }, .p_memsz = { 40, 8 }, .p_align = { 48, 8 },
+	.p_paddr = { 24, 8 }, .p_filesz = { 32, 8 }, .p_memsz = { 40, 8 }, .p_align = { 48, 8 },
 	.st_name = { 0, 4 }, .st_info = { 4, 1 }, .st_shndx = { 6, 2 }, .st_value = { 8, 8 },
 	.st_size = { 16, 8 },
 	.r_offset = { 0, 8 }, .r_info = { 8, 8 }, .r_addend = { 16, 8 },
@@ -63,7 +63,7 @@ const struct elf_layout sf_elf32_layout = {
 	.sh_offset = { 16, 4 }, .sh_size = { 20, 4 }, .sh_link = { 24, 4 },
 	.sh_info = { 28, 4 }, .sh_entsize = { 36, 4 }, .sh_addralign = { 32, 4 },
 	.p_type = { 0, 4 }, .p_flags = { 24, 4 }, .p_offset = { 4, 4 }, .p_vaddr = { 8, 4 },
-	.p_filesz = { 16, 4 }, .p_memsz = { 20, 4 }, .p_align = { 28, 4 },
+	.p_paddr = { 12, 4 }, .p_filesz = { 16, 4 }, .p_memsz = { 20, 4 }, .p_align = { 28, 4 },
 	.st_name = { 0, 4 }, .st_info = { 12, 1 }, .st_shndx = { 14, 2 }, .st_value = { 4, 4 },
 	.st_size = { 8, 4 },
 	.r_offset = { 0, 4 }, .r_info = { 4, 4 }, .r_addend = { 8, 4 },
@@ -875,6 +875,57 @@ int sf_elf_section_find(const unsigned char *file, size_t size, const char *name
 		return 1;
 	snprintf(what, sizeof(what), "section %s", name);
 	return section_bytes(&ef, &sh, what, &sec->data, path, err, errlen) ? -1 : 1;
+}
+
+int sf_elf_shtab_read(const unsigned char *file, size_t size, struct sf_elf_shtab *t,
+		      const char *path, char *err, size_t errlen)
+{
+	struct elf_file ef;
+
+	memset(t, 0, sizeof(*t));
+	if (open_sections(&ef, file, size, path, err, errlen))
+		return -1;
+	t->shoff = ef.shoff;
+	t->shnum = ef.shnum;
+	t->shentsize = ef.shentsize;
+	t->shstrndx = ef.shstrndx;
+	t->ext_shnum = ef.shoff && get(&ef, file, ef.L->e_shnum) == 0;
+	if (t->shnum && t->shstrndx != SHN_UNDEF && t->shstrndx >= t->shnum) {
+		fail(err, errlen, path, "section name string table index %" PRIu64
+		     " out of range (%" PRIu64 " section%s)", t->shstrndx, t->shnum,
+		     t->shnum == 1 ? "" : "s");
+		return -1;
+	}
+	return 0;
+}
+
+int sf_elf_section_at(const unsigned char *file, size_t size, uint64_t idx,
+		      struct sf_elf_section *sec, const char *path, char *err, size_t errlen)
+{
+	struct elf_file ef;
+	struct elf_shdr sh;
+	char what[40];
+
+	memset(sec, 0, sizeof(*sec));
+	if (open_sections(&ef, file, size, path, err, errlen))
+		return -1;
+	if (idx >= ef.shnum) {
+		fail(err, errlen, path, "no section %" PRIu64 " (%" PRIu64 " section%s)", idx,
+		     ef.shnum, ef.shnum == 1 ? "" : "s");
+		return -1;
+	}
+	get_shdr(&ef, idx, &sh);
+	sec->index = idx;
+	sec->type = sh.type;
+	sec->flags = sh.flags;
+	sec->addr = sh.addr;
+	sec->offset = sh.offset;
+	sec->size = sh.size;
+	sec->addralign = get(&ef, ef.data + ef.shoff + idx * ef.shentsize, ef.L->sh_addralign);
+	if (sh.type == SHT_NOBITS)
+		return 0;
+	snprintf(what, sizeof(what), "section %" PRIu64, idx);
+	return section_bytes(&ef, &sh, what, &sec->data, path, err, errlen);
 }
 
 int sf_elf_section_relocated(const unsigned char *file, size_t size,

@@ -500,6 +500,55 @@ int sf_elf_section_find(const unsigned char *file, size_t size, const char *name
 			struct sf_elf_section *sec, const char *path, char *err, size_t errlen);
 
 /**
+ * struct sf_elf_shtab - where an ELF file's section header table is, for
+ * a writer that copies it.
+ * @shoff: e_shoff; 0 when the file has no section headers.
+ * @shnum: the number of sections, extended numbering applied; 0 without a table.
+ * @shentsize: e_shentsize (at least the class's size when @shnum is not 0).
+ * @shstrndx: the index of the section name string table, extended
+ *	numbering applied; SHN_UNDEF when there is none.
+ * @ext_shnum: e_shnum is 0 and section 0's sh_size holds the count.
+ */
+struct sf_elf_shtab {
+	uint64_t shoff;
+	uint64_t shnum;
+	uint64_t shentsize;
+	uint64_t shstrndx;
+	bool ext_shnum;
+};
+
+/**
+ * sf_elf_shtab_read() - the section header table's place and size.
+ * @file: the file's bytes.
+ * @size: their number.
+ * @t: filled on success.
+ * @path: the file's name, for messages.
+ * @err: "PATH: message" on failure.
+ * @errlen: its size.
+ *
+ * Return: 0 (the table lies inside the file, @t->shstrndx below
+ * @t->shnum or SHN_UNDEF), or -1.
+ */
+int sf_elf_shtab_read(const unsigned char *file, size_t size, struct sf_elf_shtab *t,
+		      const char *path, char *err, size_t errlen);
+
+/**
+ * sf_elf_section_at() - section @idx, decoded as sf_elf_section_find() does.
+ * @file: the file's bytes.
+ * @size: their number.
+ * @idx: its index.
+ * @sec: filled on success (@sec->data NULL for SHT_NOBITS).
+ * @path: the file's name, for messages.
+ * @err: "PATH: message" on failure.
+ * @errlen: its size.
+ *
+ * Return: 0, or -1 for an index out of range, an unreadable table or
+ * bytes that do not lie inside the file.
+ */
+int sf_elf_section_at(const unsigned char *file, size_t size, uint64_t idx,
+		      struct sf_elf_section *sec, const char *path, char *err, size_t errlen);
+
+/**
  * sf_elf_section_relocated() - a section of a relocatable object with the
  * relocations aimed at it applied, as sf_input_load() applies those of
  * .sframe: every section of the object at address 0, so that a PC-relative

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
  * elf_layout.h - where the fields of the ELF structures lie, per class: the
- * tables elf_input.c reads files with and cmd_convert.c writes its side-car
- * with, so that each offset is written once for both.
+ * tables elf_input.c reads files with and cmd_convert.c and elf_add.c write
+ * theirs with, so that each offset is written once for all.
  */
 #ifndef SFRAME_TOOL_ELF_LAYOUT_H
 #define SFRAME_TOOL_ELF_LAYOUT_H
@@ -25,7 +25,7 @@ struct elf_layout {
 		e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
 	struct elf_field sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size, sh_link,
 		sh_info, sh_entsize, sh_addralign;
-	struct elf_field p_type, p_flags, p_offset, p_vaddr, p_filesz, p_memsz, p_align;
+	struct elf_field p_type, p_flags, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
 	struct elf_field st_name, st_info, st_shndx, st_value, st_size;
 	struct elf_field r_offset, r_info, r_addend;
 	unsigned char r_sym_shift;
