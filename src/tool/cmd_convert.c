@@ -42,8 +42,7 @@
 #include "tool_cli.h"
 
 const char sf_convert_usage[] =
-	"Usage: sframe convert FILE -o OUT [--format v2|v3] [--sframe-addr ADDR]\n"
-	"       sframe convert --elf FILE -o OUT [--format v2|v3] [--force]\n"
+	"Usage: sframe convert FILE -o OUT [--format v2|v3] [--sframe-addr ADDR | --elf [--force]]\n"
 	"\n"
 	"Make an SFrame section of the DWARF call-frame information of FILE (its\n"
 	".eh_frame, and its .debug_frame for the functions .eh_frame leaves out) and\n"
