@@ -15,6 +15,11 @@
  *   - a --vaddr override finds the same bytes and only changes the address;
  *   - the bytes found go through sframe_open() and sframe_check() with
  *     reads inside them (fz_read aborts otherwise);
+ *   - "sframe convert --elf" (elf_add.c), with and without replacing: a plan
+ *     or a message; a planned copy keeps the file's bytes but the ELF
+ *     header's table fields and the replaced section header, reads back
+ *     through the checked readers, its moved program header table in its
+ *     new PT_LOAD, PT_GNU_SFRAME naming the section's bytes inside it;
  *   - symbols and executable segments: names inside the file and
  *     NUL-terminated there, or (PLT entries) in the info's own names and
  *     ending in "@plt"; sorted; non-empty ranges; and sf_symbol_find()
@@ -28,11 +33,13 @@
 #include <string.h>
 
 #include <sframe/sframe.h>
+#include <sframe/sframe_format.h>
 
 #include "fuzz_assert.h"
 #include "fuzz_errors.h"
 #include "fuzz_read.h"
 #include "fuzz_target.h"
+#include "elf_add.h"
 #include "elf_input.h"
 
 #include <sys/mman.h>
@@ -152,6 +159,62 @@ static void check_info(const struct sf_input *in, const struct sf_elf_info *info
 	}
 }
 
+/* Whether byte @i of a file planned by @p may differ in its copy. */
+static bool may_differ(uint64_t i, const struct sf_elf_add_plan *p)
+{
+	if ((i >= 32 && i < 48) || (i >= 56 && i < 58) || (i >= 60 && i < 62))
+		return true;	/* e_phoff, e_shoff, e_phnum, e_shnum */
+	return p->old_sh_sframe != SF_ELF_ADD_NONE &&
+	       i - p->sh.shoff - p->old_sh_sframe * p->sh.shentsize < p->sh.shentsize;
+}
+
+/* The copy with a new .sframe of 13 bytes (of no meaning: only placed). */
+static void check_elf_add(const uint8_t *data, size_t size, bool replace)
+{
+	static const unsigned char sec[13] = "fuzz-sframe!";
+	struct sf_elf_add_plan p;
+	struct sf_elf_phdrs ph;
+	struct sf_elf_segment seg;
+	unsigned char *img;
+	char err[512];
+	size_t n, i;
+	uint64_t k, found = 0;
+
+	memset(err, 0x5a, sizeof(err));
+	if (sf_elf_add_plan(data, size, replace, &p, "in", err, sizeof(err))) {
+		FZ_ASSERT(memchr(err, 0, sizeof(err)) != NULL && err[0] != '\0');
+		return;
+	}
+	FZ_ASSERT(p.seg_offset >= size && p.sframe_offset > p.seg_offset);
+	FZ_ASSERT(p.sframe_addr - p.seg_vaddr == p.sframe_offset - p.seg_offset);
+	FZ_ASSERT(p.seg_vaddr % p.seg_align == p.seg_offset % p.seg_align);
+	FZ_ASSERT(p.sframe_addr < SF_ELF_ADD_ADDR_LIMIT);
+	img = sf_elf_add_image(data, &p, sec, sizeof(sec), &n, "out", err, sizeof(err));
+	if (!img)
+		return;		/* too large a copy for this process */
+	FZ_ASSERT(n >= p.sframe_offset + sizeof(sec));
+	for (i = 0; i < size; i++)
+		FZ_ASSERT(img[i] == data[i] || may_differ(i, &p));
+	FZ_ASSERT(memcmp(img + p.sframe_offset, sec, sizeof(sec)) == 0);
+	FZ_ASSERT(sf_elf_phdrs_read(img, n, &ph, err, sizeof(err)) == 0);
+	FZ_ASSERT(ph.phoff == p.seg_offset && ph.phnum == p.new_phnum);
+	for (k = 0; k < ph.phnum; k++) {
+		sf_elf_segment_get(img, &ph, k, &seg);
+		if (seg.type != SFRAME_PT_GNU_SFRAME)
+			continue;
+		if (!found++) {
+			FZ_ASSERT(seg.offset == p.sframe_offset && seg.vaddr == p.sframe_addr);
+			FZ_ASSERT(seg.filesz == sizeof(sec));
+		}
+	}
+	FZ_ASSERT(found >= 1);
+	sf_elf_segment_get(img, &ph, p.last_load + 1, &seg);
+	FZ_ASSERT(seg.type == 1 /* PT_LOAD */ && seg.offset == p.seg_offset &&
+		  seg.vaddr == p.seg_vaddr && seg.filesz == p.sframe_offset - p.seg_offset +
+		  sizeof(sec));
+	free(img);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sf_input in, in2;
@@ -159,6 +222,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 	int ret;
 
+	check_elf_add(data, size, false);
+	check_elf_add(data, size, true);
 	put_file(data, size);
 	memset(err, 0x5a, sizeof(err));
 	ret = sf_input_load(mem_path, 0, 0, &in, err, sizeof(err));

@@ -19,7 +19,7 @@ Seeds per target (input formats: the comment at the top of each fuzz_*.c):
       programs of fixtures/symbols/ (PLT layouts: x86_64 IBT and mark-plt,
       s390x), plus small ELF files built here around fixture sections:
       ELF64/ELF32, both byte orders, with section headers and program
-      headers, segment-only, and a raw section;
+      headers, segment-only, without SFrame, and a raw section;
   core: the cores of fixtures/core/ (aarch64 little-endian, s390x
       big-endian) made small: their headers and notes as they are, each
       PT_LOAD segment's dumped bytes cut to their first 64; and the aarch64
@@ -114,7 +114,7 @@ def unwind_seed(sec, vaddr, abi, s):
 
 # ---- Small ELF files --------------------------------------------------------
 
-def elf(is64, be, machine, sec, addr, shdrs=True, phdrs=True):
+def elf(is64, be, machine, sec, addr, shdrs=True, phdrs=True, sframe=True):
     e = '>' if be else '<'
     ehsize, phent, shent = (64, 56, 64) if is64 else (52, 32, 40)
     text_addr, text_size = addr - 0x2000 if addr >= 0x2000 else 0, 0x2000
@@ -144,7 +144,8 @@ def elf(is64, be, machine, sec, addr, shdrs=True, phdrs=True):
     # name, type, flags, addr, offset, size, link, info, align, entsize
     sh = [(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
           (35, 8, 6, text_addr, 0, text_size, 0, 0, 16, 0),          # .text (NOBITS)
-          (1, 0x6ffffff4, 2, addr, sec_off, len(sec), 0, 0, 8, 0),   # .sframe
+          (1, 0x6ffffff4, 2, addr, sec_off, len(sec), 0, 0, 8, 0)    # .sframe
+          if sframe else (35, 1, 2, addr, sec_off, len(sec), 0, 0, 8, 0),
           (9, 2, 0, 0, sym_off, len(symtab), 4, 1, 8, 24 if is64 else 16),
           (17, 3, 0, 0, str_off, len(strtab), 0, 0, 1, 0),
           (25, 3, 0, 0, shstr_off, len(shstr), 0, 0, 1, 0)]
@@ -162,7 +163,7 @@ def elf(is64, be, machine, sec, addr, shdrs=True, phdrs=True):
     if phdrs:
         # type, flags, offset, vaddr, filesz, memsz, align
         for p in [(1, 5, 0, text_addr, 0, text_size, 0x1000),
-                  (0x6474e554, 4, sec_off, addr, len(sec), len(sec), 8)]:
+                  (0x6474e554 if sframe else 0, 4, sec_off, addr, len(sec), len(sec), 8)]:
             if is64:
                 ph += struct.pack(e + 'IIQQQQQQ', p[0], p[1], p[2], p[3], p[3], p[4], p[5], p[6])
             else:
@@ -263,6 +264,10 @@ def main():
     write('elf', 'elf64-segment-only', elf(True, False, 62, x, xa, shdrs=False))
     write('elf', 'elf64-sections-only', elf(True, False, 62, x, xa, phdrs=False))
     write('elf', 'raw-section', x)
+    # No SFrame (the section renamed, PT_GNU_SFRAME made PT_NULL): what
+    # "sframe convert --elf" copies without --force.
+    write('elf', 'elf64-no-sframe', elf(True, False, 62, x, xa, sframe=False))
+    write('elf', 'elf64-be-no-sframe', elf(True, True, 22, s, sa, sframe=False))
     core_seeds()
     total = sum(os.path.getsize(os.path.join(dp, f))
                 for dp, _, fs in os.walk(OUT) for f in fs)
