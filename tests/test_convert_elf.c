@@ -16,7 +16,8 @@
  *     one whose .bss leaves the file compact;
  *   - stock programs run the same converted: bash, python3, perl (stdout and
  *     exit status); a converted libc.so.6 loaded by stock programs, a
- *     converted ld.so loading them;
+ *     converted ld.so loading them; the static AArch64 and s390x unwind
+ *     fixtures under qemu-user;
  *   - sframe dump, check and lookup answer on the copy as on the side-car;
  *   - readelf shows PT_GNU_SFRAME inside a PT_LOAD; eu-elflint --gnu-ld says
  *     nothing of the copy that it does not say of FILE, but what it says of
@@ -505,6 +506,13 @@ static void test_compact_layout(void **state)
 	free(d);
 	convert_and_check(tmp("bigbss"), "bigbss.elf", false, &c);
 	assert_int_equal(c.load.offset, (c.in_size + 4095) / 4096 * 4096);
+	{
+		struct tu_result r;
+
+		run_tool(&r, "convert", "--elf", tmp("bigbss"), "-o", tmp("bigbss.elf"), NOARG);
+		expect(&r, 0, "needs Linux 5.18 or later");
+		tu_result_free(&r);
+	}
 #if defined(__x86_64__)
 	{
 		char *argv[] = { tmp("bigbss.elf"), "-c", "echo big", NULL };
@@ -802,6 +810,52 @@ static void test_libc_and_ldso(void **state)
 		assert_non_null(strstr(o, tmp("ld.so")));
 		free(o);
 	}
+}
+
+/*
+ * The static unwind fixtures of AArch64 (little-endian) and s390x
+ * (big-endian), converted, run under qemu-user as they are: their C library
+ * finds its TLS segment through AT_PHDR, the moved table. The program
+ * samples itself for a while: the number of runs it prints varies.
+ */
+static void test_qemu_static(void **state)
+{
+	static const char *const arch[] = { "aarch64", "s390x" };
+	char qemu[64], snap[600];
+	size_t i, any = 0;
+
+	(void)state;
+	snprintf(snap, sizeof(snap), "%s/qemu.snap", tmpdir);
+	for (i = 0; i < sizeof(arch) / sizeof(arch[0]); i++) {
+		char name[64], *o;
+		char *argv[] = { qemu, NULL, snap, NULL };
+		int st;
+
+		snprintf(qemu, sizeof(qemu), "/usr/bin/qemu-%s-static", arch[i]);
+		if (!exists(qemu))
+			continue;
+		any++;
+		snprintf(name, sizeof(name), "unwind/v3-%s/unwind", arch[i]);
+		convert_elf(fx(name), tmp("qemu-static"), "--force");
+		argv[1] = tmp("qemu-static");
+		o = run_host(argv, NULL, NULL, &st);
+		if (st != 0 || !strstr(o, "unwind: 2000 samples, ")) {
+			char *stock;
+			int st2;
+
+			/* Only a failure where the program itself runs is the copy's. */
+			argv[1] = fx(name);
+			stock = run_host(argv, NULL, NULL, &st2);
+			if (st2 == 0 && strstr(stock, "unwind: 2000 samples, "))
+				fail_msg("%s converted, under qemu-%s: status %d, output:\n%s",
+					 name, arch[i], st, o);
+			free(stock);
+			any--;
+		}
+		free(o);
+	}
+	if (!any)
+		skip();
 }
 
 /* ---- The readers ---------------------------------------------------------------- */
@@ -1108,6 +1162,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_programs_run),
 		cmocka_unit_test(test_libc_and_ldso),
+		cmocka_unit_test(test_qemu_static),
 		cmocka_unit_test(test_readers),
 		cmocka_unit_test(test_binutils),
 	};

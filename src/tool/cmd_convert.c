@@ -484,6 +484,11 @@ static int run(const struct convert_opts *o, const struct sf_input *in, mode_t m
 		sf_cfi_input_free(&cfi);
 		return SF_EXIT_BAD;
 	}
+	if (o->elf && !plan.padded)
+		fprintf(stderr, "sframe: %s: warning: the new segment's address minus its offset "
+			"is not the first segment's (that would take over 1 MiB of padding): "
+			"run as a program, %s needs Linux 5.18 or later to find its program "
+			"headers\n", o->file, o->out);
 	if (!cfi.conv.eh_frame.data && !cfi.conv.debug_frame.data) {
 		fprintf(stderr, "sframe: %s: no DWARF call-frame information to read: %s, %s\n",
 			o->file,
