@@ -17,9 +17,10 @@
  *     reads inside them (fz_read aborts otherwise);
  *   - "sframe convert --elf" (elf_add.c), with and without replacing: a plan
  *     or a message; a planned copy keeps the file's bytes but the ELF
- *     header's table fields and the replaced section header, reads back
- *     through the checked readers, its moved program header table in its
- *     new PT_LOAD, PT_GNU_SFRAME naming the section's bytes inside it;
+ *     header's table fields, the replaced section header and a table grown
+ *     in place, reads back through the checked readers, its program header
+ *     table moved into its new PT_LOAD or grown in place, PT_GNU_SFRAME
+ *     naming the section's bytes inside it;
  *   - symbols and executable segments: names inside the file and
  *     NUL-terminated there, or (PLT entries) in the info's own names and
  *     ending in "@plt"; sorted; non-empty ranges; and sf_symbol_find()
@@ -164,6 +165,8 @@ static bool may_differ(uint64_t i, const struct sf_elf_add_plan *p)
 {
 	if ((i >= 32 && i < 48) || (i >= 56 && i < 58) || (i >= 60 && i < 62))
 		return true;	/* e_phoff, e_shoff, e_phnum, e_shnum */
+	if (p->in_place && i - p->phoff < p->new_phnum * p->phentsize)
+		return true;
 	return p->old_sh_sframe != SF_ELF_ADD_NONE &&
 	       i - p->sh.shoff - p->old_sh_sframe * p->sh.shentsize < p->sh.shentsize;
 }
@@ -185,7 +188,8 @@ static void check_elf_add(const uint8_t *data, size_t size, bool replace)
 		FZ_ASSERT(memchr(err, 0, sizeof(err)) != NULL && err[0] != '\0');
 		return;
 	}
-	FZ_ASSERT(p.seg_offset >= size && p.sframe_offset > p.seg_offset);
+	FZ_ASSERT(p.seg_offset >= size && p.sframe_offset >= p.seg_offset);
+	FZ_ASSERT(p.in_place == (p.sframe_offset == p.seg_offset));
 	FZ_ASSERT(p.sframe_addr - p.seg_vaddr == p.sframe_offset - p.seg_offset);
 	FZ_ASSERT(p.seg_vaddr % p.seg_align == p.seg_offset % p.seg_align);
 	FZ_ASSERT(p.sframe_addr < SF_ELF_ADD_ADDR_LIMIT);
@@ -197,7 +201,7 @@ static void check_elf_add(const uint8_t *data, size_t size, bool replace)
 		FZ_ASSERT(img[i] == data[i] || may_differ(i, &p));
 	FZ_ASSERT(memcmp(img + p.sframe_offset, sec, sizeof(sec)) == 0);
 	FZ_ASSERT(sf_elf_phdrs_read(img, n, &ph, err, sizeof(err)) == 0);
-	FZ_ASSERT(ph.phoff == p.seg_offset && ph.phnum == p.new_phnum);
+	FZ_ASSERT(ph.phoff == (p.in_place ? p.phoff : p.seg_offset) && ph.phnum == p.new_phnum);
 	for (k = 0; k < ph.phnum; k++) {
 		sf_elf_segment_get(img, &ph, k, &seg);
 		if (seg.type != SFRAME_PT_GNU_SFRAME)

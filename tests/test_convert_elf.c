@@ -6,7 +6,8 @@
  *     for the ELF header's table fields (and, with --force, the .sframe
  *     section header); the program header table moved into a new read-only
  *     PT_LOAD above every other segment, after the last PT_LOAD entry, every
- *     other entry as it was, PT_PHDR following the table; PT_GNU_SFRAME
+ *     other entry as it was, PT_PHDR following the table (or the table
+ *     grown in place where zeros after it leave room); PT_GNU_SFRAME
  *     inside the new segment; a new .sframe section (SHT_GNU_SFRAME) at
  *     the end of the section header table, every other header as it was but
  *     the grown name table's; the section is sframe_convert()'s of FILE's
@@ -238,6 +239,7 @@ static unsigned char *convert_here(const char *path, uint64_t addr, size_t *len)
 struct copy {
 	struct peek_phdr load, sframe;
 	uint64_t in_size;
+	bool in_place;
 };
 
 static bool same_range(uint64_t off, uint64_t n, uint64_t field, uint64_t width)
@@ -246,7 +248,8 @@ static bool same_range(uint64_t off, uint64_t n, uint64_t field, uint64_t width)
 }
 
 /* Whether byte @i of the input may differ in the copy (see the file's top). */
-static bool may_differ(uint64_t i, const struct peek_elf *ie, int64_t replaced_sh)
+static bool may_differ(uint64_t i, const struct peek_elf *ie, int64_t replaced_sh,
+		       uint64_t table_in_place)
 {
 	static const uint64_t fields[][2] = {
 		{ 32, 8 },	/* e_phoff */
@@ -259,6 +262,8 @@ static bool may_differ(uint64_t i, const struct peek_elf *ie, int64_t replaced_s
 	for (k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
 		if (same_range(i, 1, fields[k][0], fields[k][1]))
 			return true;
+	if (same_range(i, 1, ie->phoff, table_in_place))
+		return true;
 	return replaced_sh >= 0 && same_range(i, 1, ie->shoff + 64 * (uint64_t)replaced_sh, 64);
 }
 
@@ -276,7 +281,7 @@ static void check_copy(const char *in_path, const char *out_path, bool force, st
 	int64_t in_ph_sframe = -1, in_sh_sframe = -1, last_load = -1;
 	uint64_t i, j, end = 0, align = 4096, phsize;
 	unsigned n_sframe = 0, n_phdr = 0;
-	bool appended;
+	bool appended, in_place;
 
 	memset(c, 0, sizeof(*c));
 	c->in_size = in_n;
@@ -307,10 +312,12 @@ static void check_copy(const char *in_path, const char *out_path, bool force, st
 	if (!force && (in_ph_sframe >= 0 || in_sh_sframe >= 0))
 		fail_msg("%s has SFrame: convert it with --force", in_path);
 
-	/* FILE's bytes, but the table fields of the ELF header. */
+	/* FILE's bytes, but the table fields of the ELF header (and a table grown in place). */
 	assert_true(out_n >= in_n);
+	in_place = oe.phoff == ie.phoff;
 	for (i = 0; i < in_n; i++)
-		if (in[i] != out[i] && !may_differ(i, &ie, in_sh_sframe))
+		if (in[i] != out[i] &&
+		    !may_differ(i, &ie, in_sh_sframe, in_place ? 56 * (uint64_t)oe.phnum : 0))
 			fail_msg("%s: byte 0x%" PRIx64 " differs from %s's", out_path, i, in_path);
 	assert_int_equal(oe.phnum, ie.phnum + 1 + (in_ph_sframe < 0));
 
@@ -353,7 +360,8 @@ static void check_copy(const char *in_path, const char *out_path, bool force, st
 	/* The new segment: read-only, above the others, the table first, then .sframe. */
 	assert_int_equal(c->load.type, PT_LOAD_);
 	assert_int_equal(c->load.flags, 4);	/* PF_R */
-	assert_int_equal(c->load.offset, oe.phoff);
+	if (!in_place)
+		assert_int_equal(c->load.offset, oe.phoff);
 	assert_true(c->load.offset >= in_n);
 	assert_int_equal(c->load.filesz, c->load.memsz);
 	assert_true(c->load.offset <= out_n && c->load.filesz <= out_n - c->load.offset);
@@ -366,12 +374,14 @@ static void check_copy(const char *in_path, const char *out_path, bool force, st
 	if (n_phdr)
 		for (i = 0; i < oe.phnum; i++) {
 			peek_phdr_at(&oe, (unsigned)i, &p);
-			if (p.type == PT_PHDR_)
+			if (p.type == PT_PHDR_ && !in_place)
 				assert_int_equal(p.vaddr, c->load.vaddr);
 		}
 	assert_int_equal(c->sframe.type, PT_GNU_SFRAME_);
 	assert_int_equal(c->sframe.flags, 4);
-	assert_int_equal(c->sframe.offset, c->load.offset + ((phsize + 7) & ~(uint64_t)7));
+	assert_int_equal(c->sframe.offset,
+			 c->load.offset + (in_place ? 0 : (phsize + 7) & ~(uint64_t)7));
+	c->in_place = in_place;
 	assert_int_equal(c->sframe.vaddr - c->load.vaddr, c->sframe.offset - c->load.offset);
 	assert_int_equal(c->sframe.filesz, c->sframe.memsz);
 	assert_int_equal(c->sframe.offset + c->sframe.filesz, c->load.offset + c->load.filesz);
@@ -534,6 +544,61 @@ static void test_compact_layout(void **state)
 		char *out = run_host(argv, NULL, NULL, &status);
 
 		assert_string_equal(out, "big\n");
+		assert_int_equal(status, 0);
+		free(out);
+	}
+#endif
+}
+
+/*
+ * A table with room after it grows in place (as in Go's programs): bash
+ * without its last two entries (PT_GNU_STACK, PT_GNU_RELRO), zeroed, so
+ * that exactly the two new ones fit. The new segment holds .sframe alone.
+ */
+static void test_in_place(void **state)
+{
+	const char *in = "/bin/bash";
+	struct peek_elf e;
+	struct peek_phdr p;
+	unsigned char *d;
+	struct copy c;
+	size_t n;
+	unsigned i;
+
+	(void)state;
+	if (!exists(in))
+		unavailable(in);
+	d = read_all(in, &n);
+	assert_true(peek_open(&e, d, n));
+	assert_true(e.phnum > 4);
+	memset(d + e.phoff + 56 * (uint64_t)(e.phnum - 2), 0, 2 * 56);
+	sf_put_uint(d + 56, 2, e.be, e.phnum - 2u);
+	for (i = 0; i < e.phnum - 2u; i++) {
+		peek_phdr_at(&e, i, &p);
+		if (p.type != PT_PHDR_)
+			continue;
+		sf_put_uint(d + e.phoff + 56 * (uint64_t)i + 32, 8, e.be, p.filesz - 112);
+		sf_put_uint(d + e.phoff + 56 * (uint64_t)i + 40, 8, e.be, p.memsz - 112);
+	}
+	write_all(tmp("room"), d, n, 0755);
+	free(d);
+	convert_and_check(tmp("room"), "room.elf", false, &c);
+	assert_true(c.in_place);
+	assert_int_equal(c.sframe.offset, c.load.offset);
+	/* One entry short of room: moved. */
+	d = read_all(tmp("room"), &n);
+	d[e.phoff + 56 * (uint64_t)e.phnum - 1] = 1;
+	write_all(tmp("room-short"), d, n, 0755);
+	free(d);
+	convert_and_check(tmp("room-short"), "room-short.elf", false, &c);
+	assert_false(c.in_place);
+#if defined(__x86_64__)
+	{
+		char *argv[] = { tmp("room.elf"), "-c", "echo in place", NULL };
+		int status;
+		char *out = run_host(argv, NULL, NULL, &status);
+
+		assert_string_equal(out, "in place\n");
 		assert_int_equal(status, 0);
 		free(out);
 	}
@@ -1176,6 +1241,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fixture_copies),
 		cmocka_unit_test(test_host_copies),
 		cmocka_unit_test(test_compact_layout),
+		cmocka_unit_test(test_in_place),
 		cmocka_unit_test(test_force_replaces),
 		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_refusals),

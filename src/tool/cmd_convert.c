@@ -55,9 +55,10 @@ const char sf_convert_usage[] =
 	"With --elf, OUT is a copy of FILE that runs as FILE does, with the section\n"
 	"added where the Linux kernel and binutils find it: in a new read-only PT_LOAD\n"
 	"segment after FILE's, named by a PT_GNU_SFRAME program header and a .sframe\n"
-	"section header. The program header table moves into that segment; every\n"
-	"other byte of FILE keeps its offset and address. OUT gets FILE's permission\n"
-	"bits (not set-user-ID or set-group-ID).\n"
+	"section header. The program header table grows in place when zeros after\n"
+	"it leave room, else it moves into that segment; every other byte of FILE\n"
+	"keeps its offset and address. OUT gets FILE's permission bits (not\n"
+	"set-user-ID or set-group-ID).\n"
 	"\n"
 	"Options:\n"
 	"  -o OUT              the file to write (replaced whole; never FILE itself)\n"
@@ -80,7 +81,7 @@ const char sf_convert_usage[] =
 	"  FILE: N of M FDEs converted (SFrame vV, F functions, R rows, T bytes of text)\n"
 	"    left out: N REASON (B bytes of text)\n"
 	"    output: OUT (.sframe at 0xADDR: S bytes; ...)\n"
-	"    segment: PT_LOAD at 0xADDR, file offset 0xOFF, S bytes (--elf)\n"
+	"    segment: PT_LOAD at 0xADDR, file offset 0xOFF, S bytes: ... (--elf)\n"
 	"\n"
 	SF_EXIT_STATUS_TEXT;
 
@@ -367,9 +368,13 @@ static void print_summary(const struct convert_opts *o, const struct sf_cfi_inpu
 	if (cfi->conv.debug_frame.data)
 		printf("; .debug_frame %s bytes", num(c, cfi->conv.debug_frame.size));
 	printf(")\n");
-	if (plan)
-		printf("  segment: PT_LOAD at 0x%" PRIx64 ", file offset 0x%" PRIx64 ", %s bytes "
-		       "(program headers, .sframe); PT_GNU_SFRAME at 0x%" PRIx64 "\n",
+	if (plan && plan->in_place)
+		printf("  segment: PT_LOAD at 0x%" PRIx64 ", file offset 0x%" PRIx64 ", %s bytes: "
+		       ".sframe (PT_GNU_SFRAME); the program headers grown in place\n",
+		       plan->seg_vaddr, plan->seg_offset, num(a, len));
+	else if (plan)
+		printf("  segment: PT_LOAD at 0x%" PRIx64 ", file offset 0x%" PRIx64 ", %s bytes: "
+		       "the program headers (moved), .sframe at 0x%" PRIx64 " (PT_GNU_SFRAME)\n",
 		       plan->seg_vaddr, plan->seg_offset,
 		       num(a, plan->sframe_offset - plan->seg_offset + len), addr);
 }

@@ -9,10 +9,12 @@
  * addresses taken from the file is checked for overflow before use.
  *
  * Why the layout is what it is:
- *  - the program header table moves into the new segment: the input's
- *    table is followed by other contents (.interp, notes) and cannot grow,
- *    and loaders read it from memory (AT_PHDR, dl_iterate_phdr), so it
- *    must lie in a PT_LOAD; PT_PHDR follows it;
+ *  - the program header table grows where it is when the bytes after it
+ *    are zeros that nothing else claims and the same PT_LOAD maps them (Go's
+ *    linker leaves such room); otherwise, as after GNU ld and lld, which put
+ *    .interp or notes right after it, it moves into the new segment, since
+ *    loaders read it from memory (AT_PHDR, dl_iterate_phdr) and so it must
+ *    lie in a PT_LOAD; PT_PHDR follows it;
  *  - the new segment starts above every other one, so the PT_LOAD entries
  *    stay in address order with it placed after the last of them, and one
  *    alignment unit of addresses above the page the last one ends in:
@@ -214,6 +216,60 @@ static int place_segment(struct sf_elf_add_plan *p, const struct loads *l, const
 	return 0;
 }
 
+/* Whether [@a, @a + @an) and [@b, @b + @bn) share a byte (sizes from a checked file). */
+static bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	return an && bn && a < b + bn && b < a + an;
+}
+
+/*
+ * Whether the table can grow in place to @p->new_phnum entries: the bytes
+ * it grows over are in the file, zero, mapped by the PT_LOAD that maps the
+ * table, and in no section, no other segment and not the section header
+ * table.
+ */
+static bool room_in_place(const unsigned char *file, size_t size,
+			  const struct sf_elf_phdrs *ph, const struct sf_elf_add_plan *p)
+{
+	uint64_t old_end = p->phoff + p->phnum * p->phentsize, end, i;
+	struct sf_elf_section sec;
+	bool loaded = false;
+	char err[8];
+
+	/* phoff + phnum * phentsize is inside the file (sf_elf_phdrs_read()). */
+	if (p->phoff < sf_elf64_layout.ehsize || (p->new_phnum - p->phnum) * p->phentsize >
+	    size - old_end)
+		return false;
+	end = p->phoff + p->new_phnum * p->phentsize;
+	for (i = old_end; i < end; i++)
+		if (file[i])
+			return false;
+	for (i = 0; i < ph->phnum; i++) {
+		struct sf_elf_segment seg;
+
+		sf_elf_segment_get(file, ph, i, &seg);
+		if (seg.type == PT_LOAD && seg.offset <= p->phoff && seg.filesz <= size &&
+		    seg.offset <= size - seg.filesz && end <= seg.offset + seg.filesz)
+			loaded = true;
+		else if (seg.type != PT_LOAD && seg.type != PT_PHDR && seg.offset <= size &&
+			 overlap(old_end, end - old_end, seg.offset,
+				 seg.filesz < size - seg.offset ? seg.filesz : size - seg.offset))
+			return false;
+	}
+	if (!loaded)
+		return false;
+	if (p->sh.shnum && overlap(old_end, end - old_end, p->sh.shoff,
+				   p->sh.shnum * p->sh.shentsize))
+		return false;
+	for (i = 0; i < p->sh.shnum; i++) {
+		if (sf_elf_section_at(file, size, i, &sec, "", err, sizeof(err)))
+			return false;
+		if (sec.data && overlap(old_end, end - old_end, sec.offset, sec.size))
+			return false;
+	}
+	return true;
+}
+
 int sf_elf_add_plan(const unsigned char *file, size_t size, bool replace,
 		    struct sf_elf_add_plan *p, const char *path, char *err, size_t errlen)
 {
@@ -261,7 +317,8 @@ int sf_elf_add_plan(const unsigned char *file, size_t size, bool replace,
 	p->last_load = l.last;
 	p->new_phnum = p->phnum + 1 + (p->old_ph_sframe == SF_ELF_ADD_NONE);
 	/* new_phnum < 2^16 and phentsize < 2^16: no overflow. */
-	table = (p->new_phnum * p->phentsize + 7) & ~(uint64_t)7;
+	p->in_place = room_in_place(file, size, &ph, p);
+	table = p->in_place ? 0 : (p->new_phnum * p->phentsize + 7) & ~(uint64_t)7;
 	if (p->seg_vaddr >= limit || table >= limit - p->seg_vaddr) {
 		fail(err, errlen, path, "no address for the new segment: it would start at 0x%"
 		     PRIx64 ", past the segments, too close to the top of the user address "
@@ -291,12 +348,16 @@ static void put_phdr(unsigned char *e, bool be, uint32_t type, uint32_t flags, u
 	sf_put_uint(e + L->p_align.off, L->p_align.width, be, align);
 }
 
-/* The moved program header table at @t, the input's entries in their order. */
+/*
+ * The program header table, moved or grown in place: the input's entries
+ * in their order (read from @file, so that growing in place overwrites
+ * nothing still to be read), the new PT_LOAD after the last PT_LOAD.
+ */
 static void write_phdrs(unsigned char *img, const unsigned char *file,
 			const struct sf_elf_add_plan *p, uint64_t seg_size, uint64_t len)
 {
 	const struct elf_layout *L = &sf_elf64_layout;
-	unsigned char *t = img + p->seg_offset, *e;
+	unsigned char *t = img + (p->in_place ? p->phoff : p->seg_offset), *e;
 	uint64_t i, n = 0, table = p->new_phnum * p->phentsize;
 	bool be = p->be;
 
@@ -305,6 +366,11 @@ static void write_phdrs(unsigned char *img, const unsigned char *file,
 		memcpy(e, file + p->phoff + i * p->phentsize, (size_t)p->phentsize);
 		switch (sf_get_uint(e + L->p_type.off, L->p_type.width, be)) {
 		case PT_PHDR:
+			if (p->in_place) {
+				sf_put_uint(e + L->p_filesz.off, L->p_filesz.width, be, table);
+				sf_put_uint(e + L->p_memsz.off, L->p_memsz.width, be, table);
+				break;
+			}
 			put_phdr(e, be, PT_PHDR, (uint32_t)sf_get_uint(e + L->p_flags.off,
 				 L->p_flags.width, be), p->seg_offset, p->seg_vaddr, table, 8);
 			break;
@@ -377,7 +443,8 @@ unsigned char *sf_elf_add_image(const unsigned char *file, const struct sf_elf_a
 
 	write_phdrs(img, file, p, seg_size, len);
 	memcpy(img + p->sframe_offset, sec, len);
-	sf_put_uint(img + L->e_phoff.off, L->e_phoff.width, be, p->seg_offset);
+	if (!p->in_place)
+		sf_put_uint(img + L->e_phoff.off, L->e_phoff.width, be, p->seg_offset);
 	sf_put_uint(img + L->e_phnum.off, L->e_phnum.width, be, p->new_phnum);
 
 	if (append) {

@@ -5,11 +5,12 @@
  * PT_GNU_SFRAME program header ("sframe convert --elf").
  *
  * The copy is the input's bytes unchanged, then the new segment (the
- * program header table, moved there because the input's has no room for
- * two more entries, then .sframe), then a grown section name string table
- * and a section header table with a .sframe section. Only the ELF header,
- * the PT_PHDR entry and, with a replaced SFrame, the old PT_GNU_SFRAME entry
- * and .sframe section header change; all else keeps its offset and address.
+ * program header table, moved there when the input's has no room for two
+ * more entries, then .sframe), then a grown section name string table and a
+ * section header table with a .sframe section. Only the ELF header, the
+ * program header table (grown in place when it has room) and, with a
+ * replaced SFrame, the .sframe section header change; all else keeps its
+ * offset and address.
  *
  * Planning comes first, because the section must be converted for the
  * address it will have: sf_elf_add_plan() says where it goes, then
@@ -39,14 +40,19 @@
  *	follows it, as loaders want PT_LOAD entries in address order.
  * @old_ph_sframe: the PT_GNU_SFRAME entry replaced (SF_ELF_ADD_NONE: a new
  *	one goes at the end of the table).
- * @seg_offset: the new segment's file offset, which is also the new e_phoff.
+ * @in_place: the table grows where it is (the zero bytes after it are
+ *	loaded and claimed by nothing else); else it moves to the start of
+ *	the new segment.
+ * @seg_offset: the new segment's file offset (the new e_phoff when the
+ *	table moves).
  * @seg_vaddr: its address.
  * @seg_align: its p_align: the largest of the input's PT_LOAD segments (at
  *	least 4096).
  * @padded: the segment's address minus its offset is that of the first
  *	PT_LOAD, the file padded with zeros up to it (else the file is only
  *	rounded up to 4096 and the address chosen congruent to the offset).
- * @sframe_offset: the .sframe section's file offset, after the table.
+ * @sframe_offset: the .sframe section's file offset, after the table when
+ *	it moved, else at the segment's start.
  * @sframe_addr: its address: what the section is converted for.
  * @sh: the input's section header table (@sh.shnum 0: none, and the copy
  *	has none either).
@@ -65,6 +71,7 @@ struct sf_elf_add_plan {
 	uint64_t new_phnum;
 	uint64_t last_load;
 	uint64_t old_ph_sframe;
+	bool in_place;
 	uint64_t seg_offset;
 	uint64_t seg_vaddr;
 	uint64_t seg_align;
