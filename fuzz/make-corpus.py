@@ -19,7 +19,8 @@ Seeds per target (input formats: the comment at the top of each fuzz_*.c):
       programs of fixtures/symbols/ (PLT layouts: x86_64 IBT and mark-plt,
       s390x), plus small ELF files built here around fixture sections:
       ELF64/ELF32, both byte orders, with section headers and program
-      headers, segment-only, without SFrame, and a raw section;
+      headers, segment-only, without SFrame (and with room after the program
+      headers), and a raw section;
   core: the cores of fixtures/core/ (aarch64 little-endian, s390x
       big-endian) made small: their headers and notes as they are, each
       PT_LOAD segment's dumped bytes cut to their first 64; and the aarch64
@@ -114,7 +115,7 @@ def unwind_seed(sec, vaddr, abi, s):
 
 # ---- Small ELF files --------------------------------------------------------
 
-def elf(is64, be, machine, sec, addr, shdrs=True, phdrs=True, sframe=True):
+def elf(is64, be, machine, sec, addr, shdrs=True, phdrs=True, sframe=True, room=0):
     e = '>' if be else '<'
     ehsize, phent, shent = (64, 56, 64) if is64 else (52, 32, 40)
     text_addr, text_size = addr - 0x2000 if addr >= 0x2000 else 0, 0x2000
@@ -130,7 +131,7 @@ def elf(is64, be, machine, sec, addr, shdrs=True, phdrs=True, sframe=True):
         else:
             symtab += struct.pack(e + 'IIIBBH', name, value, size, info, 0, shndx)
     nph = 2 if phdrs else 0
-    off = ehsize + nph * phent
+    off = ehsize + nph * phent + room
     sec_off = off
     off += len(sec)
     sym_off = off
@@ -162,13 +163,14 @@ def elf(is64, be, machine, sec, addr, shdrs=True, phdrs=True, sframe=True):
     ph = b''
     if phdrs:
         # type, flags, offset, vaddr, filesz, memsz, align
-        for p in [(1, 5, 0, text_addr, 0, text_size, 0x1000),
+        # With room: the first segment maps the headers and the zeros after them.
+        for p in [(1, 5, 0, text_addr, sec_off if room else 0, text_size, 0x1000),
                   (0x6474e554 if sframe else 0, 4, sec_off, addr, len(sec), len(sec), 8)]:
             if is64:
                 ph += struct.pack(e + 'IIQQQQQQ', p[0], p[1], p[2], p[3], p[3], p[4], p[5], p[6])
             else:
                 ph += struct.pack(e + 'IIIIIIII', p[0], p[2], p[3], p[3], p[4], p[5], p[1], p[6])
-    body = hdr + ph + sec + symtab + strtab + shstr
+    body = hdr + ph + b'\0' * room + sec + symtab + strtab + shstr
     body += b'\0' * (sh_off - len(body))
     if nsh:
         for s in sh:
@@ -268,6 +270,8 @@ def main():
     # "sframe convert --elf" copies without --force.
     write('elf', 'elf64-no-sframe', elf(True, False, 62, x, xa, sframe=False))
     write('elf', 'elf64-be-no-sframe', elf(True, True, 22, s, sa, sframe=False))
+    # Zeros after the program headers, loaded: the table grows in place.
+    write('elf', 'elf64-no-sframe-room', elf(True, False, 62, x, xa, sframe=False, room=112))
     core_seeds()
     total = sum(os.path.getsize(os.path.join(dp, f))
                 for dp, _, fs in os.walk(OUT) for f in fs)
