@@ -251,7 +251,8 @@ static bool room_in_place(const unsigned char *file, size_t size,
 		if (seg.type == PT_LOAD && seg.offset <= p->phoff && seg.filesz <= size &&
 		    seg.offset <= size - seg.filesz && end <= seg.offset + seg.filesz)
 			loaded = true;
-		else if (seg.type != PT_LOAD && seg.type != PT_PHDR && seg.offset <= size &&
+		/* Another segment's bytes, were they zeros (a second mapping too). */
+		else if (seg.type != PT_PHDR && seg.offset <= size &&
 			 overlap(old_end, end - old_end, seg.offset,
 				 seg.filesz < size - seg.offset ? seg.filesz : size - seg.offset))
 			return false;
