@@ -551,7 +551,7 @@ static void test_compact_layout(void **state)
 }
 
 /*
- * A table with room after it grows in place (as in Go's programs): bash
+ * A table with loaded zeros after it grows in place: bash
  * without its last two entries (PT_GNU_STACK, PT_GNU_RELRO), zeroed, so
  * that exactly the two new ones fit. The new segment holds .sframe alone.
  */

@@ -10,8 +10,8 @@
  *
  * Why the layout is what it is:
  *  - the program header table grows where it is when the bytes after it
- *    are zeros that nothing else claims and the same PT_LOAD maps them (Go's
- *    linker leaves such room); otherwise, as after GNU ld and lld, which put
+ *    are zeros that nothing else claims and the same PT_LOAD maps them;
+ *    otherwise, as after GNU ld and lld, which put
  *    .interp or notes right after it, it moves into the new segment, since
  *    loaders read it from memory (AT_PHDR, dl_iterate_phdr) and so it must
  *    lie in a PT_LOAD; PT_PHDR follows it;
