@@ -31,7 +31,9 @@
  * What needs the host's files or binutils/elfutils is skipped without them
  * (and on hosts other than x86-64, whose programs are not run).
  *
- *   test_convert_elf SFRAME_TOOL FIXTURES_DIR
+ *   - the example of the manual page is what the tool prints.
+ *
+ *   test_convert_elf SFRAME_TOOL FIXTURES_DIR MANPAGE
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -54,11 +56,12 @@
 #include <sframe/sframe_convert.h>
 
 #include "cfi_input.h"
+#include "doc_examples.h"
 #include "elf_input.h"
 #include "elf_peek.h"
 #include "tool_run.h"
 
-static const char *tool, *fixtures;
+static const char *tool, *fixtures, *manpage;
 static char tmpdir[256];
 
 #define NOARG ((char *)NULL)
@@ -1224,6 +1227,51 @@ static void test_binutils(void **state)
 		unavailable("bash, perl, libc.so.6 and ld.so");
 }
 
+/* ---- The manual ----------------------------------------------------------------- */
+
+/* The example of sframe(1): its "output" and "segment" lines are the tool's. */
+static void test_documented_example(void **state)
+{
+	char *text, *line, *save = NULL, *shown, *got;
+	const char *first = "  output: unwind.elf (";
+	size_t len, n = 0;
+	struct tu_result r;
+	bool in = false;
+
+	(void)state;
+	shown = calloc(1, 4096);
+	assert_non_null(shown);
+	text = tu_read_file(manpage, &len);
+	assert_non_null(text);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char buf[1024];
+
+		if (in && strcmp(line, ".fi") == 0)
+			break;
+		if (!doc_unroff(line, buf, sizeof(buf)))
+			continue;
+		if (!in && strncmp(buf, first, strlen(first)) == 0)
+			in = true;
+		if (in)
+			n += (size_t)snprintf(shown + n, 4096 - n, "%s\n", buf);
+	}
+	free(text);
+	if (!in)
+		fail_msg("%s: no example starting with '%s'", manpage, first);
+	/* Run where the manual runs it, so that the paths are the same. */
+	assert_int_equal(chdir(tmpdir), 0);
+	unlink("unwind");
+	assert_int_equal(symlink(fx("unwind/v3-aarch64/unwind"), "unwind"), 0);
+	run_tool(&r, "convert", "--elf", "--force", "unwind", "-o", "unwind.elf", NOARG);
+	expect(&r, 0, NULL);
+	got = strstr(r.out, first);
+	assert_non_null(got);
+	if (strcmp(got, shown) != 0)
+		fail_msg("the manual page shows:\n%sthe tool prints:\n%s", shown, got);
+	tu_result_free(&r);
+	free(shown);
+}
+
 /* ---- Main ----------------------------------------------------------------------- */
 
 static int remove_tmpdir(void **state)
@@ -1250,15 +1298,22 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_qemu_static),
 		cmocka_unit_test(test_readers),
 		cmocka_unit_test(test_binutils),
+		cmocka_unit_test(test_documented_example),
 	};
 	const char *t = getenv("TMPDIR");
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s SFRAME_TOOL FIXTURES_DIR\n", argv[0]);
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s SFRAME_TOOL FIXTURES_DIR MANPAGE\n", argv[0]);
 		return 2;
 	}
-	tool = argv[1];
-	fixtures = argv[2];
+	/* Absolute: test_documented_example() runs the tool from the temporary directory. */
+	tool = realpath(argv[1], NULL);
+	fixtures = realpath(argv[2], NULL);
+	manpage = argv[3];
+	if (!tool || !fixtures) {
+		perror("realpath");
+		return 2;
+	}
 	snprintf(tmpdir, sizeof(tmpdir), "%s/sframe-test-convert-elf-XXXXXX",
 		 t && *t ? t : "/tmp");
 	if (!mkdtemp(tmpdir)) {
