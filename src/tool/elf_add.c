@@ -11,10 +11,10 @@
  * Why the layout is what it is:
  *  - the program header table grows where it is when the bytes after it
  *    are zeros that nothing else claims and the same PT_LOAD maps them;
- *    otherwise, as after GNU ld and lld, which put
- *    .interp or notes right after it, it moves into the new segment, since
- *    loaders read it from memory (AT_PHDR, dl_iterate_phdr) and so it must
- *    lie in a PT_LOAD; PT_PHDR follows it;
+ *    otherwise (GNU ld and lld put .interp or notes right after it) it
+ *    moves into the new segment, since loaders read it from memory
+ *    (AT_PHDR, dl_iterate_phdr) and so it must lie in a PT_LOAD; PT_PHDR
+ *    follows it;
  *  - the new segment starts above every other one, so the PT_LOAD entries
  *    stay in address order with it placed after the last of them, and one
  *    alignment unit of addresses above the page the last one ends in:
