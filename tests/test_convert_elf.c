@@ -19,6 +19,8 @@
  *     exit status); a converted libc.so.6 loaded by stock programs, a
  *     converted ld.so loading them; the static AArch64 and s390x unwind
  *     fixtures under qemu-user;
+ *   - sframe stack walks a stock python3 through its converted self and
+ *     libc.so.6 to _start;
  *   - sframe dump, check and lookup answer on the copy as on the side-car;
  *   - readelf shows PT_GNU_SFRAME inside a PT_LOAD; eu-elflint --gnu-ld says
  *     nothing of the copy that it does not say of FILE, but what it says of
@@ -44,6 +46,7 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -896,6 +899,88 @@ static void test_libc_and_ldso(void **state)
 }
 
 /*
+ * The point of the copies: sframe stack walks a stock python3 through its
+ * converted self and libc.so.6 from the sleep in libc to _start, where the
+ * stock files stop at the first frame (no SFrame).
+ */
+static void test_stack_through_copies(void **state)
+{
+	static const char script[] =
+		"import sys, time\n"
+		"try:\n"
+		"    import ctypes\n"
+		"    ctypes.CDLL(None).prctl(0x59616d61, ctypes.c_ulong(-1), 0, 0, 0)\n"
+		"except Exception:\n"
+		"    pass\n"
+		"def f(n):\n"
+		"    if n == 0:\n"
+		"        print('ready', flush=True)\n"
+		"        time.sleep(60)\n"
+		"    else:\n"
+		"        f(n - 1)\n"
+		"f(3)\n";
+	const char *py = "/usr/bin/python3.11", *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	char lib_dir[600], copy[700], pid_s[32], line[16] = "";
+	struct tu_result r;
+	int pfd[2], st;
+	pid_t pid;
+
+	(void)state;
+#if !defined(__x86_64__)
+	skip();
+#endif
+	if (!exists(py) || !exists(libc))
+		unavailable("python3.11 or libc.so.6");
+	snprintf(lib_dir, sizeof(lib_dir), "%s/stack-lib", tmpdir);
+	mkdir(lib_dir, 0755);
+	snprintf(copy, sizeof(copy), "%s/libc.so.6", lib_dir);
+	convert_elf(libc, copy, NULL);
+	convert_elf(py, tmp("stack-py"), NULL);
+	assert_int_equal(pipe(pfd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *argv[] = { tmp("stack-py"), "-c", (char *)script, NULL };
+
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		setenv("LD_LIBRARY_PATH", lib_dir, 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	/* "ready": it sleeps in libc, under f(0). */
+	{
+		size_t n = 0;
+
+		while (n + 1 < sizeof(line) && read(pfd[0], line + n, 1) == 1 && line[n] != '\n')
+			n++;
+		line[n] = '\0';
+	}
+	if (strcmp(line, "ready") != 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		fail_msg("the converted python3 did not start (it said '%s')", line);
+	}
+	snprintf(pid_s, sizeof(pid_s), "%d", (int)pid);
+	run_tool(&r, "stack", pid_s, NOARG);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(pfd[0]);
+	if (r.status == 2 && strstr(r.err, "not permitted")) {
+		tu_result_free(&r);
+		skip();
+	}
+	if (r.status != 0 || !strstr(r.out, "stop: outermost frame") ||
+	    !strstr(r.out, " _start+") || !strstr(r.out, "__libc_start_call_main+") ||
+	    !strstr(r.out, "PyEval_EvalCode+") || !strstr(r.out, copy) ||
+	    strstr(r.out, "[no sframe]"))
+		fail_msg("sframe stack of python3 converted: status %d, output:\n%s%s", r.status,
+			 r.out, r.err);
+	tu_result_free(&r);
+}
+
+/*
  * The static unwind fixtures of AArch64 (little-endian) and s390x
  * (big-endian), converted, run under qemu-user as they are: their C library
  * finds its TLS segment through AT_PHDR, the moved table. The program
@@ -1295,6 +1380,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_programs_run),
 		cmocka_unit_test(test_libc_and_ldso),
+		cmocka_unit_test(test_stack_through_copies),
 		cmocka_unit_test(test_qemu_static),
 		cmocka_unit_test(test_readers),
 		cmocka_unit_test(test_binutils),
