@@ -5,8 +5,11 @@
  *
  * Every field of the input is read through elf_input.c's checked readers
  * (sf_elf_phdrs_read(), sf_elf_segment_get(), sf_elf_shtab_read(),
- * sf_elf_section_at(), sf_elf_section_find()); every sum of offsets or
- * addresses taken from the file is checked for overflow before use.
+ * sf_elf_section_at(), sf_elf_section_find()); the byte ranges copied whole
+ * (the program and section header tables, the name table) are ranges those
+ * readers found inside the file, and the zeros after the program header
+ * table are bounds-checked here; every sum of offsets or addresses taken
+ * from the file is checked for overflow before use.
  *
  * Why the layout is what it is:
  *  - the program header table grows where it is when the bytes after it
