@@ -658,6 +658,23 @@ static int free_core(void **state)
 	return 0;
 }
 
+/*
+ * Standard error names the files converted for the walk (the C library,
+ * which has no SFrame on Debian 12) and nothing else.
+ */
+static void expect_only_conversions(const char *err)
+{
+	const char *line = err, *end;
+
+	for (; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		if (strncmp(line, "sframe: stack: ", 15) != 0 ||
+		    !memmem(line, (size_t)(end - line), ": converted .eh_frame: ", 23))
+			fail_msg("unexpected on standard error: %.*s", (int)(end - line), line);
+	}
+}
+
 /* The same frames as the live command, the first line aside. */
 static void test_gcore_output(void **state)
 {
@@ -684,7 +701,7 @@ static void test_gcore_output(void **state)
 	/* The main thread's chain, as tests/stack_child.c spins. */
 	assert_non_null(strstr(r.out, " level3+0x"));
 	assert_non_null(strstr(r.out, " thread_level2+0x"));
-	assert_string_equal(r.err, "");
+	expect_only_conversions(r.err);
 	tu_result_free(&r);
 }
 
