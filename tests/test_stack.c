@@ -57,6 +57,7 @@
 #include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1007,6 +1008,121 @@ static void test_usage(void **state)
 }
 
 /*
+ * Run "sframe stack PID [ARGS]" (up to three ARGS) until the main thread's
+ * frame #0 is level3, where the child spins; fills @r and @p.
+ */
+static void run_in_level3(struct run *r, struct parsed *p, const char *pid, const char *a1,
+			  const char *a2, const char *a3)
+{
+	int tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		run_tool(r, pid, a1, a2, a3, END);
+		skip_if_not_permitted(r);
+		assert_int_equal(r->status, 0);
+		parse_output(r->out, p);
+		assert_int_equal(p->nth, 1);
+		if (p->th[0].n > 0 && strcmp(p->th[0].frames[0].sym, "level3") == 0)
+			return;
+		usleep(10000);
+	}
+	fail_msg("the thread never showed up in level3:\n%s", r->out);
+}
+
+/* The first frame of @t in the C library, or NULL. */
+static const struct frame *libc_frame(const struct thread_block *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (strstr(t->frames[i].module, "/libc."))
+			return &t->frames[i];
+	return NULL;
+}
+
+/*
+ * Where a file without SFrame gets its own: a conversion by default, none
+ * with --no-convert, a side-car of "sframe convert" found by build id under
+ * --sframe-dir (the same frames), and a side-car of another file refused.
+ */
+static void test_sframe_sources(void **state)
+{
+	static struct run r, conv;
+	static struct parsed p, pc;
+	char pid[32], libc[512], dir[] = "/tmp/sframe-test-sidecar-XXXXXX", sub[600], car[800];
+	char hex[2 * SF_BUILD_ID_MAX + 1], cmd[2048], err[512], ldso[512] = "";
+	const struct frame *f;
+	const unsigned char *id;
+	struct sf_input in;
+	struct child *c;
+	size_t len, i;
+
+	(void)state;
+	c = start_child("single");
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	run_in_level3(&conv, &pc, pid, NULL, NULL, NULL);
+	f = libc_frame(&pc.th[0]);
+	assert_non_null(f);
+	if (!f->converted) {
+		printf("SKIP: the C library has SFrame of its own\n");
+		skip();
+	}
+	snprintf(libc, sizeof(libc), "%s", f->module);
+	/* Through the C library to its start, as a debugger walks it. */
+	assert_true(pc.th[0].n > f->idx + 1);
+	assert_non_null(strstr(conv.err, ": converted .eh_frame: "));
+
+	run_in_level3(&r, &p, pid, "--no-convert", NULL, NULL);
+	f = libc_frame(&p.th[0]);
+	assert_non_null(f);
+	assert_true(f->no_sframe);
+	assert_int_equal(f->idx, p.th[0].n - 1);
+	assert_non_null(strstr(p.th[0].stop, "(--no-convert)"));
+	assert_null(strstr(r.err, "converted"));
+
+	/* A side-car where the build id says, made by sframe convert. */
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sf_input_bytes(libc, &in, err, sizeof(err)), SF_INPUT_OK);
+	assert_true(sf_elf_build_id(in.file, in.file_size, &id, &len));
+	sf_build_id_hex(hex, id, len);
+	sf_input_free(&in);
+	snprintf(sub, sizeof(sub), "%s/.build-id", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(sub, sizeof(sub), "%s/.build-id/%.2s", dir, hex);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(car, sizeof(car), "%s/%s.sframe", sub, hex + 2);
+	snprintf(cmd, sizeof(cmd), "'%s' convert '%s' -o '%s' >/dev/null", tool_path, libc, car);
+	assert_int_equal(system(cmd), 0);
+	run_in_level3(&r, &p, pid, "--sframe-dir", dir, NULL);
+	assert_int_equal(p.th[0].n, pc.th[0].n);
+	/* Frame #0 is wherever in its loop the thread was; the callers are fixed. */
+	for (i = 1; i < p.th[0].n; i++) {
+		assert_int_equal(p.th[0].frames[i].pc, pc.th[0].frames[i].pc);
+		assert_int_equal(p.th[0].frames[i].converted, pc.th[0].frames[i].converted);
+	}
+	assert_non_null(strstr(r.err, ": SFrame from side-car "));
+	assert_non_null(strstr(r.err, car));
+	assert_null(strstr(r.err, "libc.so.6: converted"));
+
+	/* Another file's side-car in its place is not used. */
+	for (i = 0; i < pc.th[0].n; i++)
+		if (strstr(pc.th[0].frames[i].module, "/ld-linux"))
+			snprintf(ldso, sizeof(ldso), "%s", pc.th[0].frames[i].module);
+	if (!ldso[0])
+		snprintf(ldso, sizeof(ldso), "%s", tool_path);
+	snprintf(cmd, sizeof(cmd), "'%s' convert '%s' -o '%s' >/dev/null", tool_path, ldso, car);
+	assert_int_equal(system(cmd), 0);
+	run_in_level3(&r, &p, pid, "--sframe-dir", dir, NULL);
+	assert_non_null(strstr(r.err, "refused: not made from this file"));
+	assert_non_null(strstr(r.err, "libc.so.6: converted .eh_frame: "));
+	assert_int_equal(p.th[0].n, pc.th[0].n);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	expect_child_runs_and_ends(c);
+}
+
+/*
  * Run the tool on @c until its thread is back in level3: the program writes
  * "ready" from say(), which level3 calls, and may still be on its way back
  * when the tool stops it.
@@ -1407,6 +1523,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_lld_parts, kill_children),
 		cmocka_unit_test_teardown(test_lld_empty_section, kill_children),
 		cmocka_unit_test_teardown(test_in_plt_entry, kill_children),
+		cmocka_unit_test_teardown(test_sframe_sources, kill_children),
 	};
 	const struct CMUnitTest ns_tests[] = {
 		cmocka_unit_test_teardown(test_ns_private_mount, kill_namespace_child),

@@ -126,7 +126,8 @@ int sf_maps_read(pid_t pid, struct sf_maps *maps, char *err, size_t errlen)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9' || strlen(de->d_name) > 20)
 			continue;
-		snprintf(name, sizeof(name), "/proc/%ld/task/%s/maps", (long)pid, de->d_name);
+		/* At most 20 digits (checked above): the precision says so to gcc -O0. */
+		snprintf(name, sizeof(name), "/proc/%ld/task/%.20s/maps", (long)pid, de->d_name);
 		if (read_maps_file(name, maps, err, errlen) == 0 && maps->n)
 			break;
 		sf_maps_free(maps);

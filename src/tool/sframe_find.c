@@ -50,14 +50,14 @@ static bool try_sidecar(const char *dir, const char *hex, const unsigned char *i
 	if (access(found->sidecar_path, R_OK) != 0)
 		return false;
 	if (sf_input_load(found->sidecar_path, 0, 0, &found->sidecar, err, sizeof(err))) {
-		snprintf(found->why, sizeof(found->why), "side-car refused: %.200s", err);
+		snprintf(found->refused, sizeof(found->refused), "side-car refused: %.200s", err);
 		return false;
 	}
 	if (!found->sidecar.sec || !sf_input_is_elf(&found->sidecar) ||
 	    !sf_elf_build_id(found->sidecar.file, found->sidecar.file_size, &sid, &slen) ||
 	    slen != len || memcmp(sid, id, len) != 0 ||
 	    sf_elf_machine(found->sidecar.file, found->sidecar.file_size) != machine) {
-		snprintf(found->why, sizeof(found->why),
+		snprintf(found->refused, sizeof(found->refused),
 			 "side-car %.200s refused: not made from this file", found->sidecar_path);
 		sf_input_free(&found->sidecar);
 		return false;
@@ -154,9 +154,9 @@ enum sf_sframe_from sf_sframe_find(const struct sf_sframe_opts *opts, struct sf_
 		return found->from;
 	}
 	if (opts && opts->no_convert) {
-		if (!found->why[0])
-			snprintf(found->why, sizeof(found->why),
-				 "no .sframe and no side-car (--no-convert)");
+		snprintf(found->why, sizeof(found->why), "%s",
+			 found->refused[0] ? "no .sframe; its side-car refused (--no-convert)"
+					   : "no .sframe and no side-car (--no-convert)");
 		return found->from;
 	}
 	if (later) {
@@ -184,6 +184,8 @@ void sf_sframe_found_report(FILE *out, const char *prog, const char *name,
 	const char *sep = "";
 	unsigned int i;
 
+	if (found->refused[0])
+		fprintf(out, "%s: %s: %s\n", prog, name, found->refused);
 	if (found->from == SF_SFRAME_SIDECAR) {
 		fprintf(out, "%s: %s: SFrame from side-car %s\n", prog, name, found->sidecar_path);
 		return;

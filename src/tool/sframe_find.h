@@ -84,8 +84,8 @@ enum sf_sframe_from {
  * @pending: the conversion was put off (sf_sframe_find()'s @later): do it
  *	with sf_sframe_convert_now() when the file's SFrame is needed.
  * @stats: the conversion's (the side-car's are not known).
- * @why: why nothing was found or made, when @from is SF_SFRAME_NONE; a
- *	side-car that was found but refused, else.
+ * @why: why nothing was found or made, when @from is SF_SFRAME_NONE.
+ * @refused: a side-car that was found but not used, and why; "" for none.
  */
 struct sf_sframe_found {
 	enum sf_sframe_from from;
@@ -94,6 +94,7 @@ struct sf_sframe_found {
 	char sidecar_path[PATH_MAX];
 	struct sframe_convert_stats stats;
 	char why[256];
+	char refused[PATH_MAX + 64];
 };
 
 /**
@@ -129,10 +130,10 @@ enum sf_sframe_from sf_sframe_convert_now(struct sf_input *in, const char *name,
 					  struct sf_sframe_found *found);
 
 /**
- * sf_sframe_found_report() - one line on what @found says of the file
- * @name, for the commands' summaries: "NAME: converted .eh_frame: N functions
- * from M FDEs; left out: ..." or "NAME: SFrame from side-car PATH". Nothing
- * for a file's own section or none.
+ * sf_sframe_found_report() - what @found says of the file @name, for the
+ * commands' summaries: "NAME: converted .eh_frame: N functions from M FDEs;
+ * left out: ..." or "NAME: SFrame from side-car PATH", after a line for a
+ * side-car refused. Nothing for a file's own section or none.
  * @out: where to write.
  * @prog: the line's prefix ("sframe: stack").
  * @name: the file.
