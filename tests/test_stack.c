@@ -1185,7 +1185,7 @@ static void test_lld_empty_section(void **state)
 {
 	static struct run r;
 	static struct parsed p;
-	char path[1024];
+	char path[1024], pid[32];
 	struct child *c;
 
 	(void)state;
@@ -1193,13 +1193,26 @@ static void test_lld_empty_section(void **state)
 		skip();
 	snprintf(path, sizeof(path), "%s/empty", lld_dir);
 	c = start_program(path, "single");
-	run_tool_in_level3(&r, &p, c);
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	run_in_level3(&r, &p, pid, "--no-convert", NULL, NULL);
 	assert_int_equal(p.th[0].n, 1);
 	assert_string_equal(p.th[0].frames[0].sym, "level3");
 	assert_true(p.th[0].frames[0].no_sframe);
-	assert_non_null(strstr(p.th[0].stop, ": empty .sframe section (no SFrame data)"));
+	assert_non_null(strstr(p.th[0].stop, ": empty .sframe (no SFrame data); no side-car"));
 	expect_consistent(&p.th[0], false);
 	fputs(r.out, stdout);
+	/*
+	 * By default its .eh_frame stands in: the whole chain, to _start,
+	 * which has no CFI (a hand-written entry point), as with lld's own
+	 * section (test_lld_parts()).
+	 */
+	run_in_level3(&r, &p, pid, NULL, NULL, NULL);
+	expect_chain_in(&p.th[0], main_chain, 4, "empty");
+	assert_true(p.th[0].frames[0].converted);
+	assert_string_equal(p.th[0].frames[p.th[0].n - 1].sym, "_start");
+	assert_true(p.th[0].frames[p.th[0].n - 1].no_sframe);
+	assert_non_null(strstr(r.err, "empty: converted .eh_frame: "));
+	expect_consistent(&p.th[0], false);
 	expect_child_runs_and_ends(c);
 }
 

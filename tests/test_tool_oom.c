@@ -83,7 +83,7 @@ static void test_target_load(void **state)
 
 	(void)state;
 	arm(0);
-	r = sf_target_load(exe, &t, err, sizeof(err));
+	r = sf_target_load(exe, NULL, &t, err, sizeof(err));
 	if (r)
 		fail_msg("%s", err);
 	assert_true(t.parts.n > 1);	/* lld's run of sections */
@@ -92,7 +92,7 @@ static void test_target_load(void **state)
 	assert_true(total > 0);
 	for (k = 1; k <= total; k++) {
 		arm(k);
-		r = sf_target_load(exe, &t, err, sizeof(err));
+		r = sf_target_load(exe, NULL, &t, err, sizeof(err));
 		assert_true(failed);
 		if (r != SF_INPUT_EIO || !strstr(err, ": out of memory"))
 			fail_msg("allocation %lu of %lu failed: status %d, %s", k, total, r,

@@ -569,7 +569,7 @@ static struct sf_proc_file *get_file(struct sf_image_set *set, const struct sf_m
 		char err[512];
 
 		/* A file without SFrame of its own: a side-car's, or a conversion's. */
-		if (!f->in.sec) {
+		if (!f->in.sec || !f->in.sec_size) {
 			if (sf_sframe_find(set->sframe_opts, &f->in, f->key_path, set->convert_later,
 					   &f->found))
 				f->why[0] = '\0';

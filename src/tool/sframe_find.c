@@ -6,6 +6,7 @@
  */
 #include "sframe_find.h"
 
+#include <elf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,13 @@ static bool convert(struct sf_input *in, const char *name, struct sf_sframe_foun
 		snprintf(found->why, sizeof(found->why), "%.200s", msg ? msg + 2 : err);
 		return false;
 	}
+	/* Unwinding runs linked code: an object's addresses are not its own yet. */
+	if (cfi.type != ET_EXEC && cfi.type != ET_DYN) {
+		snprintf(found->why, sizeof(found->why),
+			 "not an executable or shared library, nothing to convert");
+		sf_cfi_input_free(&cfi);
+		return false;
+	}
 	if (!cfi.conv.eh_frame.size && !cfi.conv.debug_frame.size) {
 		snprintf(found->why, sizeof(found->why), "no .sframe, no .eh_frame to convert");
 		sf_cfi_input_free(&cfi);
@@ -136,10 +144,14 @@ enum sf_sframe_from sf_sframe_find(const struct sf_sframe_opts *opts, struct sf_
 				   const char *name, bool later, struct sf_sframe_found *found)
 {
 	memset(found, 0, sizeof(*found));
-	if (in->sec) {
+	if (in->sec && in->sec_size) {
 		found->from = SF_SFRAME_OWN;
 		return found->from;
 	}
+	/* An empty section (GNU ld's without input; what objcopy
+	 * --remove-section leaves of the segment) is none. */
+	found->empty = in->sec != NULL;
+	in->sec = NULL;
 	if (!sf_input_is_elf(in) || in->owned_copy) {
 		snprintf(found->why, sizeof(found->why), "not an ELF file");
 		return found->from;
@@ -154,9 +166,9 @@ enum sf_sframe_from sf_sframe_find(const struct sf_sframe_opts *opts, struct sf_
 		return found->from;
 	}
 	if (opts && opts->no_convert) {
-		snprintf(found->why, sizeof(found->why), "%s",
-			 found->refused[0] ? "no .sframe; its side-car refused (--no-convert)"
-					   : "no .sframe and no side-car (--no-convert)");
+		snprintf(found->why, sizeof(found->why), "%s; %s (--no-convert)",
+			 found->empty ? "empty .sframe (no SFrame data)" : "no .sframe",
+			 found->refused[0] ? "its side-car refused" : "no side-car");
 		return found->from;
 	}
 	if (later) {

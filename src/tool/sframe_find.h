@@ -10,7 +10,6 @@
 #ifndef SFRAME_TOOL_SFRAME_FIND_H
 #define SFRAME_TOOL_SFRAME_FIND_H
 
-#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -27,6 +26,9 @@
 
 /* How many --sframe-dir options a command takes. */
 #define SF_SFRAME_DIRS_MAX 16
+
+/* The longest side-car path (PATH_MAX is not in strict C). */
+#define SF_SIDECAR_PATH_MAX 4096
 
 /**
  * struct sf_sframe_opts - the commands' choices (--sframe-dir, --no-convert).
@@ -79,6 +81,7 @@ enum sf_sframe_from {
 /**
  * struct sf_sframe_found - what sf_sframe_find() found.
  * @from: enum sf_sframe_from.
+ * @empty: the file's own section is there, but empty.
  * @sidecar: the side-car file, which the section's bytes are in (owned).
  * @sidecar_path: its path.
  * @pending: the conversion was put off (sf_sframe_find()'s @later): do it
@@ -89,16 +92,18 @@ enum sf_sframe_from {
  */
 struct sf_sframe_found {
 	enum sf_sframe_from from;
+	bool empty;
 	bool pending;
 	struct sf_input sidecar;
-	char sidecar_path[PATH_MAX];
+	char sidecar_path[SF_SIDECAR_PATH_MAX];
 	struct sframe_convert_stats stats;
 	char why[256];
-	char refused[PATH_MAX + 64];
+	char refused[SF_SIDECAR_PATH_MAX + 64];
 };
 
 /**
- * sf_sframe_find() - give @in, an ELF file without SFrame, a section.
+ * sf_sframe_find() - give @in, an ELF file without SFrame (no section, or
+ * an empty one), a section.
  * @opts: the choices (NULL: the defaults: SF_SFRAME_DIR, then conversion).
  * @in: the file (from sf_input_bytes() or a failed search for its
  *	section). On success @in->sec, @in->sec_size, @in->vaddr and

@@ -46,7 +46,7 @@ static const char usage_text[] =
 	"                      print the row that describes each PC\n"
 	"  check [--vaddr ADDR] FILE\n"
 	"                      validate the whole section\n"
-	"  unwind --elf EXE [--fp-fallback] SNAPSHOT...\n"
+	"  unwind --elf EXE [--fp-fallback] [--sframe-dir DIR]... [--no-convert] SNAPSHOT...\n"
 	"                      walk the stack of every sample in snapshot files taken\n"
 	"                      from EXE (registers and a copy of the stack)\n"
 	"  stack (PID | --core CORE [--exe EXE] [--sysroot DIR]) [--fp-fallback] [--sframe-dir DIR]... [--no-convert]\n"
