@@ -75,7 +75,9 @@ perf_compare = _load_perf_compare()
 elf_has_sframe = perf_compare.elf_has_sframe
 percent = perf_compare.percent
 
-GDB_THREAD_RE = re.compile(r'^Thread \d+ \(.*\b(?:LWP|process) (?P<tid>\d+)\)+:$')
+# A live process's threads carry their names: 'Thread 1 (Thread 0x... (LWP 7) "prog"):'.
+GDB_THREAD_RE = re.compile(
+    r'^Thread \d+ \(.*\b(?:LWP|process) (?P<tid>\d+)\)(?: "[^"]*")?\)*:$')
 GDB_FRAME_RE = re.compile(r'^#(?P<idx>\d+)\s+(?:0x(?P<pc>[0-9a-f]+) in )?(?P<rest>.*)$')
 GDB_SECTION_RE = re.compile(
     r'^\s+0x(?P<lo>[0-9a-f]+) - 0x(?P<hi>[0-9a-f]+) is \S+(?: in (?P<file>.*))?$')
