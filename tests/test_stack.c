@@ -1130,20 +1130,9 @@ static void test_sframe_sources(void **state)
 static void run_tool_in_level3(struct run *r, struct parsed *p, struct child *c)
 {
 	char pid[32];
-	int tries;
 
 	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
-	for (tries = 0; tries < 20; tries++) {
-		usleep(50000);
-		run_tool(r, pid, END);
-		skip_if_not_permitted(r);
-		assert_int_equal(r->status, 0);
-		parse_output(r->out, p);
-		assert_int_equal(p->nth, 1);
-		if (p->th[0].n > 0 && strcmp(p->th[0].frames[0].sym, "level3") == 0)
-			return;
-	}
-	fail_msg("the thread never showed up in level3:\n%s", r->out);
+	run_in_level3(r, p, pid, NULL, NULL, NULL);
 }
 
 /*
