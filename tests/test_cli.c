@@ -637,6 +637,70 @@ static void test_exit_content(void **state)
 	expect_run(1, "abi-255.sframe", bench, "pcs", fx("hostile/abi-255.sframe"), "10", NOARG);
 }
 
+/* The sample blocks of sframe unwind's output: "sample N: ..." up to the next. */
+static size_t sample_blocks(char *out, char **v, size_t max)
+{
+	size_t n = 0;
+	char *p = out;
+
+	while ((p = strstr(p, "sample ")) && n < max) {
+		if (p != out && p[-1] != '\n') {
+			p++;
+			continue;
+		}
+		v[n++] = p;
+		p++;
+	}
+	for (size_t i = 0; i + 1 < n; i++)
+		v[i + 1][-1] = '\0';
+	return n;
+}
+
+/*
+ * sframe unwind of an executable whose SFrame was removed (objcopy leaves
+ * its PT_GNU_SFRAME empty): its .eh_frame, converted, walks every sample
+ * through the frames gas's section gave, and further where gas described
+ * nothing (the C library linked in); --no-convert walks none of it.
+ */
+static void test_unwind_converted(void **state)
+{
+	char *exe = fx("unwind/v3-x86_64/unwind"), *snap = fx("unwind/v3-x86_64/unwind.snap");
+	static char *own_v[4096], *conv_v[4096];
+	static char path[512];
+	char cmd[2048];
+	struct tu_result own, conv, none;
+	size_t n, i, further = 0;
+
+	(void)state;
+	write_tmp("unwind-without-sframe", calloc(1, 1), 0, path, sizeof(path));
+	snprintf(cmd, sizeof(cmd), "objcopy --remove-section=.sframe '%s' '%s'", exe, path);
+	assert_int_equal(system(cmd), 0);
+	run(&own, tool, "unwind", "--elf", exe, snap, NOARG);
+	expect(&own, 0, NULL);
+	run(&conv, tool, "unwind", "--elf", path, snap, NOARG);
+	expect(&conv, 0, ": converted .eh_frame: ");
+	n = sample_blocks(own.out, own_v, 4096);
+	assert_true(n > 100);
+	assert_int_equal(sample_blocks(conv.out, conv_v, 4096), n);
+	for (i = 0; i < n; i++) {
+		/* Gas's frames, without its stop line. */
+		size_t keep = (size_t)(strstr(own_v[i], "  stop:") - own_v[i]);
+
+		assert_true(strstr(own_v[i], "  stop:") != NULL);
+		if (strncmp(own_v[i], conv_v[i], keep) != 0)
+			fail_msg("sample %zu: gas's section walked\n%s\nthe converted one\n%s", i,
+				 own_v[i], conv_v[i]);
+		further += strlen(conv_v[i]) > strlen(own_v[i]);
+	}
+	assert_true(further > 0);
+	run(&none, tool, "unwind", "--no-convert", "--elf", path, snap, NOARG);
+	expect(&none, 0, "no SFrame data");
+	assert_null(strstr(none.err, "converted"));
+	tu_result_free(&own);
+	tu_result_free(&conv);
+	tu_result_free(&none);
+}
+
 /* ---- Messages that name things ------------------------------------------------------ */
 
 static void test_message_machines(void **state)
@@ -753,6 +817,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_exit_usage),
 		cmocka_unit_test(test_exit_io),
 		cmocka_unit_test(test_exit_content),
+		cmocka_unit_test(test_unwind_converted),
 		cmocka_unit_test(test_message_machines),
 		cmocka_unit_test(test_message_plural),
 		cmocka_unit_test(test_message_bench_fixtures),

@@ -3,8 +3,8 @@
  * test_convert_dwarf.c - the converter (sframe_convert.h) against an
  * independent DWARF CFI evaluator: elfutils' libdw.
  *
- * For each ELF file (the stock Debian 12 programs and libraries below, or
- * the files named on the command line):
+ * For each ELF file (the stock Debian 12 programs and libraries below and
+ * two libraries of Debian sid's, or the files named on the command line):
  *
  *   - its .eh_frame and .debug_frame bytes and addresses and its executable
  *     PT_LOAD ranges are read with libelf, and converted with
@@ -49,11 +49,32 @@
  *     libdw's ABI defaults (same value for the callee-saved ones on all
  *     three machines); a frame pointer that libdw calls undefined is
  *     compared as "same" (SFrame has no undefined frame pointer).
- *   - AArch64 return-address signing: libdw 0.188 does not track
- *     DW_CFA_AARCH64_negate_ra_state (column 34 never has a rule), so the
- *     mangled bit is compared with this test's own count of that opcode
- *     (0x2d) in the CIE's and the FDE's instructions up to the PC
- *     (remember_state / restore_state included).
+ *   - AArch64 return-address signing: libdw 0.188 cannot say it. Its
+ *     execute_cfi() (libdw/cfi.c) handles DW_CFA_AARCH64_negate_ra_state
+ *     (0x2d, DW_CFA_GNU_window_save's number) on EM_AARCH64 with an empty
+ *     branch ("XXX not handled yet"; Debian's patches leave it alone), and
+ *     no public call returns the state: column 34 never gets a rule. So
+ *     the mangled bit is compared with two readings of the same CFI that
+ *     share no code with the converter nor with each other, and must equal
+ *     both:
+ *       . this test's own scan of the CIE's and the FDE's instruction bytes
+ *         (the FDE's bounds from dwarf_next_cfi()) up to the PC, 0x2d
+ *         toggling the state, remember_state / restore_state saving and
+ *         restoring it as they do every rule (the AArch64 DWARF ABI makes
+ *         the state pseudo-register 34, RA_SIGN_STATE; GCC's unwinder keeps
+ *         it among the remembered registers);
+ *       . binutils' readelf: its raw listing (readelf
+ *         --debug-dump=frames, run once per AArch64 file) read here, each
+ *         FDE's DW_CFA_AARCH64_negate_ra_state lines toggling the state at
+ *         the address of the advance_loc before them ("... to ADDR"), with
+ *         the same remember / restore rule. readelf decodes the pointers
+ *         and the advances itself; its entry for an FDE is the one at the
+ *         FDE's section offset, and must list the same start. PCs it says
+ *         nothing about (no such entry, or an instruction this reading
+ *         does not follow) count like libdw's unanswered ones: more than
+ *         0.01% fails the file. Without readelf the file fails when
+ *         SFRAME_TEST_REQUIRE_DWARF_FILES=1, and is checked against the
+ *         scan alone otherwise (the report says so).
  *   - The stack pointer: where DWARF gives it a value rule (val_offset),
  *     it must be what SFrame assumes (CFA on x86-64 and AArch64, CFA - 160
  *     on s390x); a saved slot (s390x's stmg stores r15) or no rule is
@@ -74,10 +95,25 @@
  * At the end a table: file, DWARF FDEs, converted, coverage, left out by
  * reason (sframe_convert_skip_name()).
  *
+ * Debian 12's aarch64 libc signs no return address, so the mangled bit is
+ * never set there; Debian sid's is built with return-address signing. Two
+ * files from sid come too, a newer compiler's and glibc's output: the
+ * libc.so.6 of sid's libc6-arm64-cross (thousands of negate_ra_state, the
+ * mangled bit on most rows) and of libc6-s390x-cross (more functions that
+ * keep the frame pointer or the stack pointer in a floating-point register,
+ * DW_CFA_register: v3 FLEX rows with a register rule). They are not
+ * installed but unpacked (dpkg-deb -x) into the directory that
+ * SFRAME_TEST_SID_ROOT names; .ci/run fetches them with an apt state of its
+ * own, leaving the machine's sources alone. Without that variable their
+ * rows are skipped with the reason. Each file's report counts the PCs with
+ * a signed RA and those whose RA or FP DWARF keeps in another register, so
+ * that a log shows these forms were compared, not absent.
+ *
  * A file that is missing is skipped with a message, unless the environment
- * sets SFRAME_TEST_REQUIRE_DWARF_FILES=1 (.ci/run does: CI installs them
- * all), which makes it a failure. Exit status 0 when every file passed, 77
- * when none could be read, else 1; the last line says which.
+ * sets SFRAME_TEST_REQUIRE_DWARF_FILES=1 (.ci/run does: CI installs or
+ * fetches them all), which makes it a failure. Exit status 0 when every
+ * file passed, 77 when none could be read, else 1; the last line says
+ * which.
  *
  * Usage: test_convert_dwarf [--libdw-every-byte] [--version 2|3] [FILE...]
  * (--version 2 converts to v2, where functions that need FLEX are left
@@ -111,43 +147,58 @@ int main(void)
 #include <fcntl.h>
 #include <gelf.h>
 #include <limits.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #define MIN_COVERAGE		99.5
 #define MAX_UNANSWERED_PPM	100	/* 0.01% of the compared PCs */
 #define MAX_DETAILS		10
 
-/* The files under test: stock Debian 12 binaries, and where they may be. */
+/* The files under test: stock Debian binaries, and where they may be. */
 struct target {
 	const char *label;
 	const char *package;
 	const char *paths[4];
+	/* Set: the paths are inside the directory this variable names. */
+	const char *root_env;
 };
 
 static const struct target targets[] = {
 	{ "libc.so.6 (x86-64)", "libc6",
-	  { "/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6" } },
+	  { "/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6" }, NULL },
 	{ "ld-linux-x86-64.so.2", "libc6",
 	  { "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-	    "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", "/lib64/ld-linux-x86-64.so.2" } },
+	    "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", "/lib64/ld-linux-x86-64.so.2" },
+	  NULL },
 	{ "libstdc++.so.6", "libstdc++6",
-	  { "/usr/lib/x86_64-linux-gnu/libstdc++.so.6", "/lib/x86_64-linux-gnu/libstdc++.so.6" } },
+	  { "/usr/lib/x86_64-linux-gnu/libstdc++.so.6", "/lib/x86_64-linux-gnu/libstdc++.so.6" },
+	  NULL },
 	{ "libm.so.6", "libc6",
-	  { "/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6" } },
+	  { "/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6" }, NULL },
 	{ "libpython3.11.so.1.0", "libpython3.11",
 	  { "/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0",
-	    "/lib/x86_64-linux-gnu/libpython3.11.so.1.0" } },
-	{ "bash", "bash", { "/bin/bash", "/usr/bin/bash" } },
-	{ "python3.11", "python3.11-minimal", { "/usr/bin/python3.11", "/bin/python3.11" } },
-	{ "perl", "perl-base", { "/usr/bin/perl", "/bin/perl" } },
-	{ "libc.so.6 (aarch64)", "libc6-arm64-cross", { "/usr/aarch64-linux-gnu/lib/libc.so.6" } },
-	{ "libc.so.6 (s390x)", "libc6-s390x-cross", { "/usr/s390x-linux-gnu/lib/libc.so.6" } },
+	    "/lib/x86_64-linux-gnu/libpython3.11.so.1.0" }, NULL },
+	{ "bash", "bash", { "/bin/bash", "/usr/bin/bash" }, NULL },
+	{ "python3.11", "python3.11-minimal", { "/usr/bin/python3.11", "/bin/python3.11" }, NULL },
+	{ "perl", "perl-base", { "/usr/bin/perl", "/bin/perl" }, NULL },
+	{ "libc.so.6 (aarch64)", "libc6-arm64-cross",
+	  { "/usr/aarch64-linux-gnu/lib/libc.so.6" }, NULL },
+	{ "libc.so.6 (s390x)", "libc6-s390x-cross",
+	  { "/usr/s390x-linux-gnu/lib/libc.so.6" }, NULL },
+	{ "libc.so.6 (aarch64, sid)", "libc6-arm64-cross from Debian sid",
+	  { "/usr/aarch64-linux-gnu/lib/libc.so.6" }, "SFRAME_TEST_SID_ROOT" },
+	{ "libc.so.6 (s390x, sid)", "libc6-s390x-cross from Debian sid",
+	  { "/usr/s390x-linux-gnu/lib/libc.so.6" }, "SFRAME_TEST_SID_ROOT" },
 };
 
 #define NUM_TARGETS (sizeof(targets) / sizeof(targets[0]))
 
 static bool every_byte;
+static bool require_files;	/* SFRAME_TEST_REQUIRE_DWARF_FILES=1 */
 static uint8_t out_version = SFRAME_VERSION_3;
 
 /* ---- Small helpers ------------------------------------------------------------ */
@@ -681,6 +732,295 @@ static bool scan_ra_state(const struct dwarf_fdes *d, const struct fde_info *f, 
 	return true;
 }
 
+/* ---- AArch64 return-address signing as readelf lists it -------------------- */
+
+/* From @addr on (to the next change or the FDE's end) the state is @mangled. */
+struct ra_change {
+	uint64_t addr;
+	bool mangled;
+};
+
+/* One FDE of readelf's listing: its changes are ch[first, first + count). */
+struct ra_fde {
+	uint64_t off, start;
+	uint8_t sec;		/* 0 .eh_frame, 1 .debug_frame */
+	bool unknown;		/* an instruction this reading does not follow */
+	size_t first, count;
+};
+
+struct ra_cie {
+	uint64_t off;
+	uint8_t sec;
+	bool mangled, unknown;
+};
+
+struct readelf_ra {
+	bool have;		/* readelf ran and its listing was read */
+	char err[200];
+	struct ra_fde *fdes;
+	size_t num_fdes;
+	struct ra_change *ch;
+	size_t num_ch;
+	struct ra_cie *cies;
+	size_t num_cies;
+};
+
+static int cmp_ra_fde(const void *a, const void *b)
+{
+	const struct ra_fde *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return (int)x->sec - (int)y->sec;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The address after " to " (advance_loc) or ": " (set_loc) on @line. */
+static bool listed_addr(const char *line, const char *after, uint64_t *addr)
+{
+	const char *p = strstr(line, after);
+	char *end;
+
+	if (!p)
+		return false;
+	p += strlen(after);
+	errno = 0;
+	*addr = strtoull(p, &end, 16);
+	return end != p && errno == 0;
+}
+
+/* @fde's state is @m from @loc on. */
+static void ra_set(struct readelf_ra *re, struct ra_fde *fde, uint64_t loc, bool m)
+{
+	struct ra_change *last = fde->count ? &re->ch[fde->first + fde->count - 1] : NULL;
+
+	if (last && last->addr == loc) {
+		last->mangled = m;
+		return;
+	}
+	if (last && loc < last->addr) {
+		fde->unknown = true;	/* set_loc backwards: not followed */
+		return;
+	}
+	re->ch = xrealloc(re->ch, (re->num_ch + 1) * sizeof(*re->ch));
+	re->ch[re->num_ch++] = (struct ra_change){ loc, m };
+	fde->count++;
+}
+
+/*
+ * Read readelf's raw listing of @path's CFI (LC_ALL=C: its headings are
+ * translated). Only what moves the location or the signing state matters:
+ * the CIE and FDE headings, advance_loc / set_loc, negate_ra_state,
+ * remember_state / restore_state; any other AArch64 signing instruction
+ * (negate_ra_state_with_pc, set_ra_state) or an opcode readelf does not
+ * name makes its entry unknown.
+ */
+static void readelf_ra_read(const char *path, struct readelf_ra *re)
+{
+	const char *prog = getenv("READELF") ? getenv("READELF") : "readelf";
+	char *argv[] = { (char *)prog, (char *)"--debug-dump=frames",
+			 (char *)"--debug-dump=no-follow-links", (char *)path, NULL };
+	posix_spawn_file_actions_t fa;
+	int pfd[2], status, sec = -1;
+	pid_t pid;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	struct ra_fde *fde = NULL;
+	struct ra_cie *cie = NULL;
+	bool m = false, stack[64];
+	unsigned int depth = 0;
+	uint64_t loc = 0;
+
+	memset(re, 0, sizeof(*re));
+	if (pipe(pfd) != 0) {
+		snprintf(re->err, sizeof(re->err), "pipe: %s", strerror(errno));
+		return;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addclose(&fa, pfd[0]);
+	posix_spawn_file_actions_addclose(&fa, pfd[1]);
+	status = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pfd[1]);
+	if (status != 0) {
+		close(pfd[0]);
+		snprintf(re->err, sizeof(re->err), "cannot run %s: %s", prog, strerror(status));
+		return;
+	}
+	f = fdopen(pfd[0], "r");
+	if (!f) {
+		close(pfd[0]);
+		waitpid(pid, &status, 0);
+		snprintf(re->err, sizeof(re->err), "fdopen: %s", strerror(errno));
+		return;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		uint64_t off, a, b, c, start, end;
+		char kind[8];
+		const char *insn;
+
+		if (strncmp(line, "Contents of the ", 16) == 0) {
+			sec = strncmp(line + 16, ".eh_frame ", 10) == 0 ? 0 :
+			      strncmp(line + 16, ".debug_frame ", 13) == 0 ? 1 : -1;
+			fde = NULL;
+			cie = NULL;
+			continue;
+		}
+		if (sec < 0)
+			continue;
+		if (sscanf(line, "%" SCNx64 " %" SCNx64 " %" SCNx64 " FDE cie=%" SCNx64
+			   " pc=%" SCNx64 "..%" SCNx64, &off, &a, &b, &c, &start, &end) == 6) {
+			const struct ra_cie *base = NULL;
+
+			for (size_t i = re->num_cies; i-- > 0;)
+				if (re->cies[i].sec == sec && re->cies[i].off == c) {
+					base = &re->cies[i];
+					break;
+				}
+			re->fdes = xrealloc(re->fdes, (re->num_fdes + 1) * sizeof(*re->fdes));
+			fde = &re->fdes[re->num_fdes++];
+			*fde = (struct ra_fde){ off, start, (uint8_t)sec, !base || base->unknown,
+						re->num_ch, 0 };
+			cie = NULL;
+			m = base && base->mangled;
+			depth = 0;
+			loc = start;
+			ra_set(re, fde, loc, m);
+			continue;
+		}
+		if (sscanf(line, "%" SCNx64 " %" SCNx64 " %" SCNx64 " %7s", &off, &a, &b,
+			   kind) == 4 && strcmp(kind, "CIE") == 0) {
+			re->cies = xrealloc(re->cies, (re->num_cies + 1) * sizeof(*re->cies));
+			cie = &re->cies[re->num_cies++];
+			*cie = (struct ra_cie){ off, (uint8_t)sec, false, false };
+			fde = NULL;
+			m = false;
+			depth = 0;
+			continue;
+		}
+		if (strncmp(line, "  DW_CFA_", 9) != 0 || (!fde && !cie))
+			continue;
+		insn = line + 2;
+		if (strncmp(insn, "DW_CFA_advance_loc", 18) == 0 ||
+		    strncmp(insn, "DW_CFA_MIPS_advance_loc8", 24) == 0) {
+			if (!listed_addr(insn, " to ", &loc) || cie) {
+				if (fde)
+					fde->unknown = true;
+				else
+					cie->unknown = true;
+			}
+			continue;
+		}
+		if (strncmp(insn, "DW_CFA_set_loc", 14) == 0) {
+			if (!listed_addr(insn, ": ", &loc) || cie) {
+				if (fde)
+					fde->unknown = true;
+				else
+					cie->unknown = true;
+			}
+			continue;
+		}
+		/* 0x2d is named for the file's machine; both names are the toggle. */
+		if (strcmp(insn, "DW_CFA_AARCH64_negate_ra_state\n") == 0 ||
+		    strcmp(insn, "DW_CFA_GNU_window_save\n") == 0) {
+			m = !m;
+		} else if (strcmp(insn, "DW_CFA_remember_state\n") == 0) {
+			if (depth == sizeof(stack) / sizeof(stack[0])) {
+				if (fde)
+					fde->unknown = true;
+				else
+					cie->unknown = true;
+				continue;
+			}
+			stack[depth++] = m;
+			continue;
+		} else if (strcmp(insn, "DW_CFA_restore_state\n") == 0) {
+			if (depth == 0) {
+				if (fde)
+					fde->unknown = true;
+				else
+					cie->unknown = true;
+				continue;
+			}
+			m = stack[--depth];
+		} else if (strncmp(insn, "DW_CFA_AARCH64_", 15) == 0 ||
+			   strncmp(insn, "DW_CFA_???", 10) == 0) {
+			if (fde)
+				fde->unknown = true;
+			else
+				cie->unknown = true;
+			continue;
+		} else {
+			continue;
+		}
+		if (fde)
+			ra_set(re, fde, loc, m);
+		else
+			cie->mangled = m;
+	}
+	free(line);
+	fclose(f);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		snprintf(re->err, sizeof(re->err), "%s --debug-dump=frames %s failed (status %#x)",
+			 prog, path, (unsigned int)status);
+		return;
+	}
+	if (!re->num_fdes) {
+		snprintf(re->err, sizeof(re->err), "%s --debug-dump=frames %s listed no FDE", prog,
+			 path);
+		return;
+	}
+	qsort(re->fdes, re->num_fdes, sizeof(*re->fdes), cmp_ra_fde);
+	re->have = true;
+}
+
+static void readelf_ra_free(struct readelf_ra *re)
+{
+	free(re->fdes);
+	free(re->ch);
+	free(re->cies);
+	memset(re, 0, sizeof(*re));
+}
+
+/* readelf's entry for the FDE at @f, when it lists the same range start. */
+static const struct ra_fde *readelf_ra_fde(const struct readelf_ra *re,
+					   const struct fde_info *f)
+{
+	size_t lo = 0, hi = re->num_fdes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ra_fde *r = &re->fdes[mid];
+
+		if (r->sec == f->sec && r->off == f->off)
+			return r->start == f->start && !r->unknown ? r : NULL;
+		if (r->sec < f->sec || (r->sec == f->sec && r->off < f->off))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The state at @pc of readelf's @r. */
+static bool readelf_ra_at(const struct readelf_ra *re, const struct ra_fde *r, uint64_t pc)
+{
+	const struct ra_change *ch = re->ch + r->first;
+	size_t lo = 0, hi = r->count;
+
+	/* The last change at or before @pc; the first is at the FDE's start. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ch[mid].addr <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? ch[lo - 1].mangled : false;
+}
+
 /* ---- libdw's answers as rules ------------------------------------------------- */
 
 /* A value of the symbolic evaluator. */
@@ -1122,6 +1462,11 @@ struct result {
 	double coverage;
 	struct sframe_convert_stats stats;
 	uint64_t pcs, mismatches, unanswered, libdw_queries, mangled_unchecked, mangled_pcs;
+	/* AArch64: readelf's reading (no listing: readelf_why says why). */
+	uint64_t readelf_mangled_pcs, readelf_unchecked;
+	bool readelf_ran;
+	char readelf_why[200];
+	uint64_t reg_pcs;	/* the RA or the FP kept in another register */
 	double seconds;
 };
 
@@ -1232,12 +1577,13 @@ struct cur_frame {
 	bool have;		/* a frame (else: none for [start, end)) */
 	bool fde_known;		/* this test's FDE table has an FDE here */
 	bool mangled, mangled_known;
+	const struct ra_fde *readelf;	/* readelf's entry for the FDE, or NULL */
 	const char *err;
 	struct expect e;
 };
 
-static void query(Dwarf_CFI *cfis[2], const struct dwarf_fdes *d, const struct abi *abi,
-		  uint64_t pc, struct cur_frame *cf)
+static void query(Dwarf_CFI *cfis[2], const struct dwarf_fdes *d, const struct readelf_ra *re,
+		  const struct abi *abi, uint64_t pc, struct cur_frame *cf)
 {
 	const struct fde_info *f = fde_for_pc(d, pc);
 
@@ -1281,6 +1627,8 @@ static void query(Dwarf_CFI *cfis[2], const struct dwarf_fdes *d, const struct a
 		cf->mangled_known = scan_ra_state(d, f, pc, &cf->mangled);
 	else if (abi->machine != SFRAME_EM_AARCH64)
 		cf->mangled_known = true;
+	if (abi->machine == SFRAME_EM_AARCH64 && f && re->have)
+		cf->readelf = readelf_ra_fde(re, f);
 }
 
 static bool loc_equal(const struct sframe_loc *a, const struct sframe_loc *b)
@@ -1294,9 +1642,12 @@ static bool loc_equal(const struct sframe_loc *a, const struct sframe_loc *b)
 	return a->kind != SFRAME_LOC_REG || a->reg == b->reg;
 }
 
-/* Compare at @pc; on a difference fill @what. */
+/*
+ * Compare at @pc; on a difference fill @what. @re_mangled: readelf's
+ * signing state at @pc, -1 where it has none.
+ */
 static bool compare(const struct cur_frame *cf, const struct expect *e, const struct sframe_rules *a,
-		    const struct abi *abi, char *what, size_t n)
+		    const struct abi *abi, int re_mangled, char *what, size_t n)
 {
 	char d[80] = "";
 
@@ -1316,6 +1667,9 @@ static bool compare(const struct cur_frame *cf, const struct expect *e, const st
 	else if (cf->mangled_known && abi->machine == SFRAME_EM_AARCH64 &&
 		 cf->mangled != a->ra_mangled)
 		snprintf(d, sizeof(d), "ra_mangled");
+	else if (re_mangled >= 0 && (re_mangled != 0) != a->ra_mangled)
+		snprintf(d, sizeof(d), "ra_mangled: readelf lists it %s",
+			 re_mangled ? "signed" : "not signed");
 	else if (e->sp_bad)
 		snprintf(d, sizeof(d), "sp (%s)", e->sp_text);
 	else
@@ -1349,6 +1703,7 @@ static void check_file(const char *label, const char *path, struct result *res)
 	struct sframe_problem where;
 	struct sframe_fn *fns = NULL;
 	struct cur_frame cf = { 0 };
+	struct readelf_ra re = { 0 };
 	void *out = NULL;
 	double t0 = now();
 	int fd, rc;
@@ -1377,6 +1732,18 @@ static void check_file(const char *label, const char *path, struct result *res)
 		goto out;
 	}
 	res->arch = abi->name;
+	if (abi->machine == SFRAME_EM_AARCH64) {
+		readelf_ra_read(path, &re);
+		res->readelf_ran = re.have;
+		if (!re.have) {
+			snprintf(res->readelf_why, sizeof(res->readelf_why), "%s", re.err);
+			if (require_files) {
+				fail(res, "RA signing cannot be checked against readelf: %s%s",
+				     re.err, "");
+				goto out;
+			}
+		}
+	}
 	d.is64 = ident[EI_CLASS] == ELFCLASS64;
 	d.be = ident[EI_DATA] == ELFDATA2MSB;
 
@@ -1545,11 +1912,13 @@ static void check_file(const char *label, const char *path, struct result *res)
 			struct sframe_rules act;
 			struct expect pe;
 			const struct expect *e;
+			struct sframe_rules dwr;
 			char what[96], dwtxt[200], sftxt[200], raw[600];
+			int re_mangled = -1;
 			bool ok;
 
 			if (pc < cf.start || pc >= cf.end) {
-				query(cfis, &d, abi, pc, &cf);
+				query(cfis, &d, &re, abi, pc, &cf);
 				res->libdw_queries++;
 			}
 			res->pcs++;
@@ -1590,10 +1959,27 @@ static void check_file(const char *label, const char *path, struct result *res)
 				res->mangled_unchecked++;
 			else if (cf.mangled && !e->r.ra_undefined)
 				res->mangled_pcs++;
+			if (abi->machine == SFRAME_EM_AARCH64 && re.have) {
+				if (!cf.readelf) {
+					if (res->readelf_unchecked++ == 0)
+						printf("  not in readelf's listing (no entry at the "
+						       "FDE's offset with its start, or an "
+						       "instruction not followed): %#" PRIx64 "\n",
+						       pc);
+				} else {
+					re_mangled = readelf_ra_at(&re, cf.readelf, pc);
+				}
+				if (re_mangled > 0 && !e->r.ra_undefined)
+					res->readelf_mangled_pcs++;
+			}
+			if (!e->r.ra_undefined &&
+			    ((e->r.ra.kind == SFRAME_LOC_REG && !e->r.ra.deref) ||
+			     (e->r.fp.kind == SFRAME_LOC_REG && !e->r.fp.deref)))
+				res->reg_pcs++;
 			if (rc == 0 && e->ra_col == abi->ra &&
 			    (e->r.ra_undefined || (e->cfa_eval == EVAL_OK && e->ra_eval == EVAL_OK &&
 						   e->fp_eval == EVAL_OK)) &&
-			    compare(&cf, e, &act, abi, what, sizeof(what)))
+			    compare(&cf, e, &act, abi, re_mangled, what, sizeof(what)))
 				continue;
 			res->mismatches++;
 			if (details++ >= MAX_DETAILS)
@@ -1606,9 +1992,13 @@ static void check_file(const char *label, const char *path, struct result *res)
 					 eval_name(e->fp_eval));
 			else if (e->ra_col != abi->ra)
 				snprintf(dwtxt, sizeof(dwtxt), "return address in column %d", e->ra_col);
-			else
-				fmt_rules(dwtxt, sizeof(dwtxt), &e->r,
+			else {
+				/* The expectation holds no signing state: the scan's. */
+				dwr = e->r;
+				dwr.ra_mangled = cf.mangled;
+				fmt_rules(dwtxt, sizeof(dwtxt), &dwr,
 					  abi->machine == SFRAME_EM_AARCH64 && cf.mangled_known);
+			}
 			if (rc)
 				snprintf(sftxt, sizeof(sftxt), "%s", sframe_errname(rc));
 			else
@@ -1625,6 +2015,8 @@ static void check_file(const char *label, const char *path, struct result *res)
 		     res->mismatches == 1 ? "" : "es");
 	if (res->pcs && res->unanswered * 1000000 / res->pcs > MAX_UNANSWERED_PPM)
 		fail(res, "libdw could not answer at too many PCs%s%s", "", "");
+	if (res->pcs && res->readelf_unchecked * 1000000 / res->pcs > MAX_UNANSWERED_PPM)
+		fail(res, "readelf's listing says nothing at too many PCs%s%s", "", "");
 
 	/* Coverage, and the converter's own counts beside this test's. */
 	{
@@ -1654,6 +2046,7 @@ static void check_file(const char *label, const char *path, struct result *res)
 		printf("  note: %zu FDEs whose range this test could not decode\n", d.undecoded);
 
 out:
+	readelf_ra_free(&re);
 	free(cf.fr);
 	if (cfis[0])
 		dwarf_cfi_end(cfis[0]);
@@ -1713,9 +2106,18 @@ static void print_file(const struct result *r)
 	printf("  PCs compared: %" PRIu64 " (libdw asked %" PRIu64 " times); mismatches %" PRIu64
 	       "; libdw could not answer %" PRIu64 "%s\n", r->pcs, r->libdw_queries, r->mismatches,
 	       r->unanswered, r->mangled_unchecked ? "" : "");
-	if (r->arch && strcmp(r->arch, "aarch64") == 0)
+	if (r->arch && strcmp(r->arch, "aarch64") == 0) {
 		printf("  PCs with a signed return address (DW_CFA_AARCH64_negate_ra_state): %"
-		       PRIu64 "\n", r->mangled_pcs);
+		       PRIu64 " by this test's scan", r->mangled_pcs);
+		if (r->readelf_ran)
+			printf(", %" PRIu64 " by readelf's listing (not listed there: %" PRIu64
+			       " PCs)\n", r->readelf_mangled_pcs, r->readelf_unchecked);
+		else
+			printf("; not checked against readelf: %s\n", r->readelf_why);
+	}
+	if (r->reg_pcs)
+		printf("  PCs where DWARF keeps the RA or the FP in another register: %"
+		       PRIu64 "\n", r->reg_pcs);
 	if (r->mangled_unchecked)
 		printf("  RA signing not checked at %" PRIu64 " PCs (an instruction this test's "
 		       "scan does not know)\n", r->mangled_unchecked);
@@ -1745,13 +2147,14 @@ int main(int argc, char **argv)
 	const char *files[64];
 	size_t num_files = 0, passed = 0, failed = 0, skipped = 0;
 	struct result *rs;
-	bool require = false;
 	const char *env = getenv("SFRAME_TEST_REQUIRE_DWARF_FILES");
 	uint64_t pcs = 0, mism = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (env && strcmp(env, "1") == 0)
-		require = true;
+		require_files = true;
+	/* readelf's headings, which its listing is read by, are translated. */
+	setenv("LC_ALL", "C", 1);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--libdw-every-byte") == 0) {
 			every_byte = true;
@@ -1773,12 +2176,33 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < (num_files ? num_files : NUM_TARGETS); i++) {
 		struct result *r = &rs[i];
 		const char *found = NULL;
+		char under[PATH_MAX];
 
 		if (num_files) {
 			r->label = files[i];
 			found = access(files[i], R_OK) == 0 ? files[i] : NULL;
 			if (!found)
 				snprintf(r->why, sizeof(r->why), "%s: not readable", files[i]);
+		} else if (targets[i].root_env) {
+			const struct target *t = &targets[i];
+			const char *root = getenv(t->root_env);
+
+			r->label = t->label;
+			if (!root || !root[0]) {
+				snprintf(r->why, sizeof(r->why), "%s is not set (the directory "
+					 "where %s is unpacked; .ci/run fetches it)", t->root_env,
+					 t->package);
+			} else {
+				for (size_t k = 0; k < 4 && t->paths[k] && !found; k++) {
+					snprintf(under, sizeof(under), "%s%s", root, t->paths[k]);
+					if (access(under, R_OK) == 0)
+						found = under;
+				}
+				if (!found)
+					snprintf(r->why, sizeof(r->why),
+						 "%s not found under %s=%s (%s)", t->paths[0],
+						 t->root_env, root, t->package);
+			}
 		} else {
 			r->label = targets[i].label;
 			for (size_t k = 0; k < 4 && targets[i].paths[k]; k++) {
@@ -1794,7 +2218,7 @@ int main(int argc, char **argv)
 		}
 		if (!found) {
 			printf("\n== %s\n", r->label);
-			if (require) {
+			if (require_files) {
 				r->failed = true;
 				printf("  FAIL: %s; SFRAME_TEST_REQUIRE_DWARF_FILES=1 requires it\n",
 				       r->why);

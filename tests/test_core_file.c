@@ -577,6 +577,25 @@ static int stop_child(void **state)
 }
 
 /*
+ * Is frame #0 of thread @pid (the main thread) in level3? Its callers say
+ * nothing: a walk through the C library (converted) shows level3 above a
+ * write() too.
+ */
+static bool main_in_level3(const char *out, const char *pid)
+{
+	char head[64];
+	const char *p, *eol;
+
+	snprintf(head, sizeof(head), "TID %s:\n#0  ", pid);
+	p = strstr(out, head);
+	if (!p)
+		return false;
+	eol = strchr(p + strlen(head), '\n');
+	p = strstr(p + strlen(head), " level3+0x");
+	return p && (!eol || p < eol);
+}
+
+/*
  * stack_child threads, stopped once it spins (SIGSTOP: its registers stay
  * put), read by the live command, then dumped by gcore into @core_path.
  */
@@ -620,7 +639,7 @@ static int make_core(void **state)
 			exit(77);
 		}
 		assert_int_equal(r.status, 0);
-		if (strstr(r.out, " level3+0x"))
+		if (main_in_level3(r.out, pid))
 			break;
 		if (tries == 100)
 			fail_msg("the child's main thread never stopped in level3:\n%s", r.out);
@@ -658,6 +677,23 @@ static int free_core(void **state)
 	return 0;
 }
 
+/*
+ * Standard error names the files converted for the walk (the C library,
+ * which has no SFrame on Debian 12) and nothing else.
+ */
+static void expect_only_conversions(const char *err)
+{
+	const char *line = err, *end;
+
+	for (; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		assert_non_null(end);
+		if (strncmp(line, "sframe: stack: ", 15) != 0 ||
+		    !memmem(line, (size_t)(end - line), ": converted .eh_frame: ", 23))
+			fail_msg("unexpected on standard error: %.*s", (int)(end - line), line);
+	}
+}
+
 /* The same frames as the live command, the first line aside. */
 static void test_gcore_output(void **state)
 {
@@ -684,7 +720,7 @@ static void test_gcore_output(void **state)
 	/* The main thread's chain, as tests/stack_child.c spins. */
 	assert_non_null(strstr(r.out, " level3+0x"));
 	assert_non_null(strstr(r.out, " thread_level2+0x"));
-	assert_string_equal(r.err, "");
+	expect_only_conversions(r.err);
 	tu_result_free(&r);
 }
 

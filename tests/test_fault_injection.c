@@ -343,7 +343,7 @@ static void uw_setup(struct uw *w, const char *combo)
 	size_t i;
 
 	snprintf(exe, sizeof(exe), "%s/unwind/%s/unwind", fixtures, combo);
-	if (sf_target_load(exe, &w->t, err, sizeof(err)))
+	if (sf_target_load(exe, NULL, &w->t, err, sizeof(err)))
 		fail_msg("%s", err);
 	/* The same section and text ranges, read through the failing reader. */
 	w->secr.data = w->t.in.sec;

@@ -571,7 +571,7 @@ static void test_combo(void **state)
 	snprintf(exe, sizeof(exe), "%s/unwind/%s/unwind", fixtures, combo);
 	snprintf(snap_path, sizeof(snap_path), "%s/unwind/%s/unwind.snap", fixtures, combo);
 	snprintf(out, sizeof(out), "%s/perf-synth-%s.data", out_dir, combo);
-	if (sf_target_load(exe, &t, err, sizeof(err)))
+	if (sf_target_load(exe, NULL, &t, err, sizeof(err)))
 		fail_msg("%s", err);
 	written = write_perf_data(combo, exe, snap_path, &t, out);
 	map = exec_segment(&t.in);

@@ -57,6 +57,7 @@
 #include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -347,6 +348,7 @@ struct frame {
 	char module[512];	/* "" when none is printed */
 	bool fp;		/* [fp] */
 	bool no_sframe;		/* [no sframe] */
+	bool converted;		/* [converted] */
 };
 
 struct thread_block {
@@ -432,6 +434,9 @@ static bool parse_frame(const char *s, struct frame *f)
 			p += 5;
 		} else if (strncmp(p, " [no sframe]", 12) == 0) {
 			f->no_sframe = true;
+			p += 12;
+		} else if (strncmp(p, " [converted]", 12) == 0) {
+			f->converted = true;
 			p += 12;
 		} else if (strncmp(p, " [signal]", 9) == 0) {
 			p += 9;
@@ -529,9 +534,15 @@ static void expect_consistent(const struct thread_block *t, bool fp_fallback)
 	unsigned int i;
 
 	assert_true(t->n > 0);
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
 		if (t->frames[i].fp)
 			assert_true(fp_fallback);
+		/* Described by a conversion, or by nothing: not both. The child
+		 * has SFrame of its own, used as it is. */
+		assert_false(t->frames[i].converted && t->frames[i].no_sframe);
+		if (strstr(t->frames[i].module, "stack_child"))
+			assert_false(t->frames[i].converted);
+	}
 	if (strncmp(t->stop, "stop: no SFrame for 0x", 22) == 0) {
 		assert_false(fp_fallback);
 		assert_true(t->frames[t->n - 1].no_sframe);
@@ -879,10 +890,11 @@ static char *normalise(const char *line)
 	}
 	out[n] = '\0';
 	/*
-	 * A C library without SFrame names its frames when its separate debug
-	 * file is installed (libc6-dbg), "??" otherwise (as in the example).
+	 * The C library's frames are named by its separate debug file when
+	 * that is installed (libc6-dbg), else by .dynsym or "??": compared
+	 * as "??".
 	 */
-	if (strstr(out, " - /.../libc.") && strstr(out, "[no sframe]")) {
+	if (strstr(out, " - /.../libc.")) {
 		char *sym = strstr(out, "0x? "), *end = strstr(out, " - /.../libc.");
 
 		if (sym && sym + 4 < end) {
@@ -920,8 +932,9 @@ static void expect_documented(const struct doc_example *ex)
 
 		if (strlen(text) + strlen(norm) + 2 < sizeof(text))
 			strcat(strcat(text, norm), "\n");
-		/* A C library with SFrame goes on where the example stops. */
-		if (strstr(norm, "/.../libc.") && !strstr(norm, "[no sframe]"))
+		/* A C library with SFrame of its own is walked otherwise. */
+		if (strstr(norm, "/.../libc.") && !strstr(norm, "[no sframe]") &&
+		    !strstr(norm, "[converted]"))
 			n++;
 		free(norm);
 	}
@@ -930,7 +943,8 @@ static void expect_documented(const struct doc_example *ex)
 		free(want[i]);
 	expect_child_runs_and_ends(c);
 	if (!ok && n) {
-		printf("SKIP: %s shows a C library without SFrame; this one has some\n", ex->where);
+		printf("SKIP: %s shows a C library without SFrame of its own; this one has some\n",
+		       ex->where);
 		skip();
 	}
 	assert_true(ok);
@@ -994,6 +1008,121 @@ static void test_usage(void **state)
 }
 
 /*
+ * Run "sframe stack PID [ARGS]" (up to three ARGS) until the main thread's
+ * frame #0 is level3, where the child spins; fills @r and @p.
+ */
+static void run_in_level3(struct run *r, struct parsed *p, const char *pid, const char *a1,
+			  const char *a2, const char *a3)
+{
+	int tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		run_tool(r, pid, a1, a2, a3, END);
+		skip_if_not_permitted(r);
+		assert_int_equal(r->status, 0);
+		parse_output(r->out, p);
+		assert_int_equal(p->nth, 1);
+		if (p->th[0].n > 0 && strcmp(p->th[0].frames[0].sym, "level3") == 0)
+			return;
+		usleep(10000);
+	}
+	fail_msg("the thread never showed up in level3:\n%s", r->out);
+}
+
+/* The first frame of @t in the C library, or NULL. */
+static const struct frame *libc_frame(const struct thread_block *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (strstr(t->frames[i].module, "/libc."))
+			return &t->frames[i];
+	return NULL;
+}
+
+/*
+ * Where a file without SFrame gets its own: a conversion by default, none
+ * with --no-convert, a side-car of "sframe convert" found by build id under
+ * --sframe-dir (the same frames), and a side-car of another file refused.
+ */
+static void test_sframe_sources(void **state)
+{
+	static struct run r, conv;
+	static struct parsed p, pc;
+	char pid[32], libc[512], dir[] = "/tmp/sframe-test-sidecar-XXXXXX", sub[600], car[800];
+	char hex[2 * SF_BUILD_ID_MAX + 1], cmd[2048], err[512], ldso[512] = "";
+	const struct frame *f;
+	const unsigned char *id;
+	struct sf_input in;
+	struct child *c;
+	size_t len, i;
+
+	(void)state;
+	c = start_child("single");
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	run_in_level3(&conv, &pc, pid, NULL, NULL, NULL);
+	f = libc_frame(&pc.th[0]);
+	assert_non_null(f);
+	if (!f->converted) {
+		printf("SKIP: the C library has SFrame of its own\n");
+		skip();
+	}
+	snprintf(libc, sizeof(libc), "%s", f->module);
+	/* Through the C library to its start, as a debugger walks it. */
+	assert_true(pc.th[0].n > f->idx + 1);
+	assert_non_null(strstr(conv.err, ": converted .eh_frame: "));
+
+	run_in_level3(&r, &p, pid, "--no-convert", NULL, NULL);
+	f = libc_frame(&p.th[0]);
+	assert_non_null(f);
+	assert_true(f->no_sframe);
+	assert_int_equal(f->idx, p.th[0].n - 1);
+	assert_non_null(strstr(p.th[0].stop, "(--no-convert)"));
+	assert_null(strstr(r.err, "converted"));
+
+	/* A side-car where the build id says, made by sframe convert. */
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sf_input_bytes(libc, &in, err, sizeof(err)), SF_INPUT_OK);
+	assert_true(sf_elf_build_id(in.file, in.file_size, &id, &len));
+	sf_build_id_hex(hex, id, len);
+	sf_input_free(&in);
+	snprintf(sub, sizeof(sub), "%s/.build-id", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(sub, sizeof(sub), "%s/.build-id/%.2s", dir, hex);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(car, sizeof(car), "%s/%s.sframe", sub, hex + 2);
+	snprintf(cmd, sizeof(cmd), "'%s' convert '%s' -o '%s' >/dev/null", tool_path, libc, car);
+	assert_int_equal(system(cmd), 0);
+	run_in_level3(&r, &p, pid, "--sframe-dir", dir, NULL);
+	assert_int_equal(p.th[0].n, pc.th[0].n);
+	/* Frame #0 is wherever in its loop the thread was; the callers are fixed. */
+	for (i = 1; i < p.th[0].n; i++) {
+		assert_int_equal(p.th[0].frames[i].pc, pc.th[0].frames[i].pc);
+		assert_int_equal(p.th[0].frames[i].converted, pc.th[0].frames[i].converted);
+	}
+	assert_non_null(strstr(r.err, ": SFrame from side-car "));
+	assert_non_null(strstr(r.err, car));
+	assert_null(strstr(r.err, "libc.so.6: converted"));
+
+	/* Another file's side-car in its place is not used. */
+	for (i = 0; i < pc.th[0].n; i++)
+		if (strstr(pc.th[0].frames[i].module, "/ld-linux"))
+			snprintf(ldso, sizeof(ldso), "%s", pc.th[0].frames[i].module);
+	if (!ldso[0])
+		snprintf(ldso, sizeof(ldso), "%s", tool_path);
+	snprintf(cmd, sizeof(cmd), "'%s' convert '%s' -o '%s' >/dev/null", tool_path, ldso, car);
+	assert_int_equal(system(cmd), 0);
+	run_in_level3(&r, &p, pid, "--sframe-dir", dir, NULL);
+	assert_non_null(strstr(r.err, "refused: not made from this file"));
+	assert_non_null(strstr(r.err, "libc.so.6: converted .eh_frame: "));
+	assert_int_equal(p.th[0].n, pc.th[0].n);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	expect_child_runs_and_ends(c);
+}
+
+/*
  * Run the tool on @c until its thread is back in level3: the program writes
  * "ready" from say(), which level3 calls, and may still be on its way back
  * when the tool stops it.
@@ -1001,20 +1130,9 @@ static void test_usage(void **state)
 static void run_tool_in_level3(struct run *r, struct parsed *p, struct child *c)
 {
 	char pid[32];
-	int tries;
 
 	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
-	for (tries = 0; tries < 20; tries++) {
-		usleep(50000);
-		run_tool(r, pid, END);
-		skip_if_not_permitted(r);
-		assert_int_equal(r->status, 0);
-		parse_output(r->out, p);
-		assert_int_equal(p->nth, 1);
-		if (p->th[0].n > 0 && strcmp(p->th[0].frames[0].sym, "level3") == 0)
-			return;
-	}
-	fail_msg("the thread never showed up in level3:\n%s", r->out);
+	run_in_level3(r, p, pid, NULL, NULL, NULL);
 }
 
 /*
@@ -1056,7 +1174,7 @@ static void test_lld_empty_section(void **state)
 {
 	static struct run r;
 	static struct parsed p;
-	char path[1024];
+	char path[1024], pid[32];
 	struct child *c;
 
 	(void)state;
@@ -1064,13 +1182,26 @@ static void test_lld_empty_section(void **state)
 		skip();
 	snprintf(path, sizeof(path), "%s/empty", lld_dir);
 	c = start_program(path, "single");
-	run_tool_in_level3(&r, &p, c);
+	snprintf(pid, sizeof(pid), "%ld", (long)c->pid);
+	run_in_level3(&r, &p, pid, "--no-convert", NULL, NULL);
 	assert_int_equal(p.th[0].n, 1);
 	assert_string_equal(p.th[0].frames[0].sym, "level3");
 	assert_true(p.th[0].frames[0].no_sframe);
-	assert_non_null(strstr(p.th[0].stop, ": empty .sframe section (no SFrame data)"));
+	assert_non_null(strstr(p.th[0].stop, ": empty .sframe (no SFrame data); no side-car"));
 	expect_consistent(&p.th[0], false);
 	fputs(r.out, stdout);
+	/*
+	 * By default its .eh_frame stands in: the whole chain, to _start,
+	 * which has no CFI (a hand-written entry point), as with lld's own
+	 * section (test_lld_parts()).
+	 */
+	run_in_level3(&r, &p, pid, NULL, NULL, NULL);
+	expect_chain_in(&p.th[0], main_chain, 4, "empty");
+	assert_true(p.th[0].frames[0].converted);
+	assert_string_equal(p.th[0].frames[p.th[0].n - 1].sym, "_start");
+	assert_true(p.th[0].frames[p.th[0].n - 1].no_sframe);
+	assert_non_null(strstr(r.err, "empty: converted .eh_frame: "));
+	expect_consistent(&p.th[0], false);
 	expect_child_runs_and_ends(c);
 }
 
@@ -1394,6 +1525,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_lld_parts, kill_children),
 		cmocka_unit_test_teardown(test_lld_empty_section, kill_children),
 		cmocka_unit_test_teardown(test_in_plt_entry, kill_children),
+		cmocka_unit_test_teardown(test_sframe_sources, kill_children),
 	};
 	const struct CMUnitTest ns_tests[] = {
 		cmocka_unit_test_teardown(test_ns_private_mount, kill_namespace_child),

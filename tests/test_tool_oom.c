@@ -83,7 +83,7 @@ static void test_target_load(void **state)
 
 	(void)state;
 	arm(0);
-	r = sf_target_load(exe, &t, err, sizeof(err));
+	r = sf_target_load(exe, NULL, &t, err, sizeof(err));
 	if (r)
 		fail_msg("%s", err);
 	assert_true(t.parts.n > 1);	/* lld's run of sections */
@@ -92,7 +92,7 @@ static void test_target_load(void **state)
 	assert_true(total > 0);
 	for (k = 1; k <= total; k++) {
 		arm(k);
-		r = sf_target_load(exe, &t, err, sizeof(err));
+		r = sf_target_load(exe, NULL, &t, err, sizeof(err));
 		assert_true(failed);
 		if (r != SF_INPUT_EIO || !strstr(err, ": out of memory"))
 			fail_msg("allocation %lu of %lu failed: status %d, %s", k, total, r,
@@ -126,7 +126,7 @@ static void test_proc_modules(void **state)
 	m.inode = (uint64_t)st.st_ino;
 	snprintf(m.dev, sizeof(m.dev), "%02x:%02x", major(st.st_dev), minor(st.st_dev));
 	arm(0);
-	r = sf_proc_modules_build(getpid(), &maps, SFRAME_ABI_AMD64_LE, no_read, NULL, &pm, err,
+	r = sf_proc_modules_build(getpid(), &maps, SFRAME_ABI_AMD64_LE, NULL, no_read, NULL, &pm, err,
 				  sizeof(err));
 	if (r)
 		fail_msg("%s", err);
@@ -140,7 +140,7 @@ static void test_proc_modules(void **state)
 	assert_true(total > 0);
 	for (k = 1; k <= total; k++) {
 		arm(k);
-		r = sf_proc_modules_build(getpid(), &maps, SFRAME_ABI_AMD64_LE, no_read, NULL, &pm,
+		r = sf_proc_modules_build(getpid(), &maps, SFRAME_ABI_AMD64_LE, NULL, no_read, NULL, &pm,
 					  err, sizeof(err));
 		assert_true(failed);
 		if (r != -1 || strcmp(err, "out of memory") != 0)

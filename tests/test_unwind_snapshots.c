@@ -201,7 +201,7 @@ static void test_combo(void **state)
 	load_chain(&ch);
 	snprintf(exe, sizeof(exe), "%s/unwind/%s/unwind", fixtures, combo);
 	snprintf(snap_path, sizeof(snap_path), "%s/unwind/%s/unwind.snap", fixtures, combo);
-	if (sf_target_load(exe, &t, err, sizeof(err)))
+	if (sf_target_load(exe, NULL, &t, err, sizeof(err)))
 		fail_msg("%s", err);
 	if (sf_snapshot_open(snap_path, &snap, err, sizeof(err)))
 		fail_msg("%s", err);

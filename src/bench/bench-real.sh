@@ -59,7 +59,7 @@ done
 	src/bench/bench_synth.c src/bench/bench_peer.c src/bench/bench_unwind.c \
 	src/bench/bench_gen.c src/bench/bench_stack.c src/bench/bench_convert.c \
 	src/tool/elf_input.c src/tool/snapshot.c src/tool/unwind_target.c src/tool/parts.c \
-	src/tool/cfi_input.c \
+	src/tool/cfi_input.c src/tool/sframe_find.c \
 	"$w"/obj/core_*.o "$w/obj/bench_chain.o" -ldl \
 	-Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
 b="$w/sframe-bench"

@@ -837,7 +837,7 @@ static int offline_one(const char *dir, const char *name, double seconds, bool i
 	memset(&o, 0, sizeof(o));
 	if (snprintf(path, sizeof(path), "%s/%s/unwind", dir, name) >= (int)sizeof(path))
 		return 1;
-	if (sf_target_load(path, &o.t, err, sizeof(err))) {
+	if (sf_target_load(path, NULL, &o.t, err, sizeof(err))) {
 		fprintf(stderr, "sframe-bench: %s\n", err);
 		return 1;
 	}

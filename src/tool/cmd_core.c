@@ -335,7 +335,8 @@ static void lend_files(struct core_run *run)
 	}
 }
 
-int sf_stack_core(const char *core, const char *exe, const char *sysroot, bool fp_fallback)
+int sf_stack_core(const char *core, const char *exe, const char *sysroot, bool fp_fallback,
+		  const struct sf_sframe_opts *opts)
 {
 	struct core_run run;
 	struct sf_proc_modules pm;
@@ -356,6 +357,8 @@ int sf_stack_core(const char *core, const char *exe, const char *sysroot, bool f
 	run.exe_name = main_executable(&run.core);
 	run.set.abi = run.core.abi;
 	run.set.cmd = "stack";
+	run.set.sframe_opts = opts;
+	run.set.convert_later = true;
 	if (build_maps(&run) ||
 	    sf_proc_modules_build_in(&run.set, &run.maps, load_core_file, &run, &pm, err,
 				     sizeof(err))) {
@@ -384,6 +387,8 @@ int sf_stack_core(const char *core, const char *exe, const char *sysroot, bool f
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "sframe: write error on standard output\n");
 		status = SF_EXIT_USAGE;
+	} else {
+		sf_image_set_report(&run.set, stderr, "sframe: stack");
 	}
 done:
 	sf_proc_modules_free(&pm);

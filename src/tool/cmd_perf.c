@@ -63,7 +63,7 @@
 #define CONTEXT_USER		((uint64_t)-512)
 
 const char sf_perf_usage[] =
-	"Usage: sframe perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--buildid-dir DIR] [--fp-fallback] [--quiet] FILE\n"
+	"Usage: sframe perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--buildid-dir DIR] [--fp-fallback] [--sframe-dir DIR]... [--no-convert] [--quiet] FILE\n"
 	"\n"
 	"Print the samples of FILE, a perf.data file recorded with\n"
 	"'perf record --call-graph=dwarf', their user stacks unwound with the SFrame\n"
@@ -73,7 +73,9 @@ const char sf_perf_usage[] =
 	"Each recorded file is read, as perf script reads it, from perf's build-id\n"
 	"cache when it holds a copy (DIR/.build-id/NN/REST/elf, the file as it was\n"
 	"recorded; also the vDSO and kallsyms), else from the path the recording\n"
-	"names; a file whose build id is not the recorded one is not used.\n"
+	"names; a file whose build id is not the recorded one is not used. A file\n"
+	"without SFrame gets its side-car (sframe convert), found by build id, or\n"
+	"else a section converted from its .eh_frame; the summary names each.\n"
 	"\n"
 	"Options:\n"
 	"  --folded             print collapsed stacks, one line per distinct stack:\n"
@@ -86,6 +88,9 @@ const char sf_perf_usage[] =
 	"                       else buildid.dir of ~/.perfconfig or\n"
 	"                       /etc/perfconfig, else ~/.debug)\n"
 	"  --fp-fallback        follow frame pointers through code without SFrame\n"
+	"  --sframe-dir DIR     look for side-cars in DIR/.build-id/NN/REST.sframe\n"
+	"                       (repeatable; then in " SF_SFRAME_DIR ")\n"
+	"  --no-convert         without a side-car, do not convert a file's .eh_frame\n"
 	"  -q, --quiet          no progress and no summary on standard error\n"
 	"  -h, --help           show this help\n"
 	"\n"
@@ -1496,6 +1501,7 @@ static void summary(const struct run *run)
 		fprintf(stderr, "sframe perf: %" PRIu64 " recorded file%s read from the build-id "
 			"cache %s\n", run->from_cache, run->from_cache == 1 ? "" : "s",
 			run->buildid_dir);
+	sf_image_set_report(&run->set, stderr, "sframe perf");
 }
 
 /* ---- The command ------------------------------------------------------------------- */
@@ -1668,6 +1674,7 @@ int sf_cmd_perf(int argc, char **argv)
 	static char outbuf[1 << 20];
 	const char *flame = NULL, *file = NULL;
 	bool end_of_options = false;
+	struct sf_sframe_opts opts = { .ndirs = 0 };
 	struct run run;
 	FILE *svg = NULL, *spool = NULL;
 	char stdin_path[64], debug_dir[PATH_MAX], cache_dir[PATH_MAX];
@@ -1708,6 +1715,10 @@ int sf_cmd_perf(int argc, char **argv)
 				run.flags |= SFRAME_UNWIND_FP_FALLBACK;
 			} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
 				run.quiet = true;
+			} else if ((k = (size_t)i, r = sf_sframe_opt(argc, argv, &k, &opts, "perf"))) {
+				if (r < 0)
+					return -r;
+				i = (int)k;
 			} else {
 				return usage_error("unknown option '%s'", a);
 			}
@@ -1746,6 +1757,7 @@ int sf_cmd_perf(int argc, char **argv)
 		run.buildid_dir = default_buildid_dir(cache_dir, sizeof(cache_dir));
 	run.set.cmd = "perf";
 	run.set.names = SF_NAMES_PERF;
+	run.set.sframe_opts = &opts;
 	if (run.symfs) {
 		/* Debug files are looked up inside the file system too, as perf does. */
 		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", run.symfs);

@@ -41,19 +41,23 @@
 #define MAX_FRAMES 256	/* as eu-stack's default */
 
 const char sf_stack_usage[] =
-	"Usage: sframe stack (PID | --core CORE [--exe EXE] [--sysroot DIR]) [--fp-fallback]\n"
+	"Usage: sframe stack (PID | --core CORE [--exe EXE] [--sysroot DIR]) [--fp-fallback] "
+	"[--sframe-dir DIR]... [--no-convert]\n"
 	"\n"
 	"Print the stack of every thread of the running process PID, unwound with\n"
 	"the SFrame sections of its executable and shared libraries. The threads are\n"
 	"stopped with ptrace while their stacks are read, then resumed. With --core,\n"
 	"the stacks of the threads of the core file CORE, with the files it had\n"
-	"mapped read from where the core names them.\n"
+	"mapped read from where the core names them. A file without SFrame gets\n"
+	"its side-car (sframe convert), found by build id, or else a section\n"
+	"converted from its .eh_frame on first use; standard error names each.\n"
 	"\n"
 	"Options:\n"
 	"  --core CORE    read the ELF core file CORE instead of a running process\n"
 	"  --exe EXE      with --core: read EXE as the main executable\n"
 	"  --sysroot DIR  with --core: read each mapped file PATH as DIR/PATH\n"
 	"  --fp-fallback  follow frame pointers through code without SFrame\n"
+	SF_SFRAME_OPTS_HELP
 	"  -h, --help     show this help\n"
 	"\n"
 	"Output, as eu-stack's: 'PID N - process' ('PID N - core'; 'root: /proc/N/root\n"
@@ -61,8 +65,9 @@ const char sf_stack_usage[] =
 	"'TID N:' per thread, then one line per frame\n"
 	"  #N  0xPC SYMBOL+0xOFFSET - MODULE [marks]\n"
 	"(?? for an unknown symbol; marks: [no sframe] no SFrame describes the frame,\n"
-	"[fp] found by following frame pointers, [signal] a signal frame, [pac] a\n"
-	"signed return address), and 'stop: REASON', why the walk ended. A mapped\n"
+	"[converted] SFrame from a side-car or a conversion does, [fp] found by\n"
+	"following frame pointers, [signal] a signal frame, [pac] a signed return\n"
+	"address), and 'stop: REASON', why the walk ended. A mapped\n"
 	"file of a core that is missing, or is not the file the core mapped (its\n"
 	"build id differs), is named on standard error and not used.\n"
 	"\n"
@@ -234,6 +239,8 @@ static void print_frame(FILE *out, const struct sf_proc_modules *pm,
 		fputs(" [fp]", out);
 	if (!has_sframe(pm, f))
 		fputs(" [no sframe]", out);
+	else if (img && img->file->found.from >= SF_SFRAME_SIDECAR)
+		fputs(" [converted]", out);
 	if (f->flags & SFRAME_FRAME_SIGNAL)
 		fputs(" [signal]", out);
 	if (f->flags & SFRAME_FRAME_RA_SIGNED)
@@ -267,7 +274,7 @@ static void print_stop(FILE *out, const struct sf_proc_modules *pm,
 	}
 }
 
-void sf_stack_print_walk(FILE *out, const struct sf_proc_modules *pm, struct sf_arch_regs *regs,
+void sf_stack_print_walk(FILE *out, struct sf_proc_modules *pm, struct sf_arch_regs *regs,
 			 sframe_read_fn read_mem, void *mem_ctx, bool fp_fallback)
 {
 	static struct sframe_frame frames[MAX_FRAMES];
@@ -285,14 +292,26 @@ void sf_stack_print_walk(FILE *out, const struct sf_proc_modules *pm, struct sf_
 	u.get_reg = sf_arch_get_reg;
 	u.reg_ctx = regs;
 
-	r = sframe_unwind_stack(&u, &regs->regs, frames, MAX_FRAMES, &n);
+	/*
+	 * A file whose conversion was put off is converted when the walk
+	 * reaches it, and the walk made again: once per file at most.
+	 */
+	for (;;) {
+		bool again = false;
+
+		r = sframe_unwind_stack(&u, &regs->regs, frames, MAX_FRAMES, &n);
+		for (i = 0; i < n && !again; i++)
+			again = sf_proc_modules_convert_at(pm, lookup_pc(&frames[i])) == 1;
+		if (!again)
+			break;
+	}
 	for (i = 0; i < n; i++)
 		print_frame(out, pm, &frames[i], i);
 	print_stop(out, pm, n ? &frames[n - 1] : NULL, r, fp_fallback);
 }
 
 /* Unwind one stopped thread into @out; false when its registers are unreadable. */
-static bool print_thread(FILE *out, const struct sf_proc_modules *pm,
+static bool print_thread(FILE *out, struct sf_proc_modules *pm,
 			 const struct sf_thread *t, bool fp_fallback)
 {
 	struct sf_arch_regs regs;
@@ -332,6 +351,7 @@ static void die_of_signal(struct sf_ptrace *pt, int sig)
 int sf_cmd_stack(int argc, char **argv)
 {
 	bool fp_fallback = false, have_pid = false, end_of_options = false;
+	struct sf_sframe_opts opts = { .ndirs = 0 };
 	const char *core = NULL, *exe = NULL, *sysroot = NULL;
 	struct sf_proc_modules pm;
 	struct sf_maps maps, now;
@@ -355,6 +375,9 @@ int sf_cmd_stack(int argc, char **argv)
 			return info;
 		} else if (!end_of_options && strcmp(a, "--fp-fallback") == 0) {
 			fp_fallback = true;
+		} else if (!end_of_options && (r = sf_sframe_opt(argc, argv, &i, &opts, "stack"))) {
+			if (r < 0)
+				return -r;
 		} else if (!end_of_options && (strcmp(a, "--core") == 0 || strcmp(a, "--exe") == 0 ||
 					       strcmp(a, "--sysroot") == 0)) {
 			const char **v = a[2] == 'c' ? &core : a[2] == 'e' ? &exe : &sysroot;
@@ -379,7 +402,7 @@ int sf_cmd_stack(int argc, char **argv)
 	if (!core && (exe || sysroot))
 		return usage_error("%s needs --core", exe ? "--exe" : "--sysroot");
 	if (core)
-		return sf_stack_core(core, exe, sysroot, fp_fallback);
+		return sf_stack_core(core, exe, sysroot, fp_fallback, &opts);
 	if (!have_pid)
 		return usage_error("missing PID");
 
@@ -416,7 +439,8 @@ int sf_cmd_stack(int argc, char **argv)
 	}
 	memset(&mem, 0, sizeof(mem));
 	mem.pid = pid;
-	if (sf_proc_modules_build(pid, &maps, abi, sf_mem_read, &mem, &pm, err, sizeof(err))) {
+	if (sf_proc_modules_build(pid, &maps, abi, &opts, sf_mem_read, &mem, &pm, err,
+				  sizeof(err))) {
 		fprintf(stderr, "sframe: stack: %s\n", err);
 		sf_proc_modules_free(&pm);
 		sf_maps_free(&maps);
@@ -455,7 +479,7 @@ int sf_cmd_stack(int argc, char **argv)
 				if (pt.threads[i].state == SF_THREAD_STOPPED)
 					mem.pid = mem.tid = pt.threads[i].tid;
 			sf_proc_modules_free(&pm);
-			if (sf_proc_modules_build(pid, &now, abi, sf_mem_read, &mem, &pm, err,
+			if (sf_proc_modules_build(pid, &now, abi, &opts, sf_mem_read, &mem, &pm, err,
 						  sizeof(err)))
 				status = SF_EXIT_USAGE;
 		}
@@ -502,6 +526,8 @@ int sf_cmd_stack(int argc, char **argv)
 	} else if (fwrite(text, 1, text_len, stdout) != text_len || fflush(stdout) != 0) {
 		fprintf(stderr, "sframe: write error on standard output\n");
 		status = SF_EXIT_USAGE;
+	} else {
+		sf_image_set_report(pm.set, stderr, "sframe: stack");
 	}
 	free(text);
 done:

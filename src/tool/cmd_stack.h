@@ -23,13 +23,14 @@ int sf_cmd_stack(int argc, char **argv);
  * sf_stack_print_walk() - unwind one thread and print its frames and the
  * stop line, as "sframe stack" does.
  * @out: where.
- * @pm: the process's modules.
+ * @pm: the process's modules; files whose conversion was put off are
+ *	converted when the walk reaches them.
  * @regs: the thread's registers.
  * @read_mem: reads the process's memory.
  * @mem_ctx: passed to @read_mem.
  * @fp_fallback: follow frame pointers through code without SFrame.
  */
-void sf_stack_print_walk(FILE *out, const struct sf_proc_modules *pm, struct sf_arch_regs *regs,
+void sf_stack_print_walk(FILE *out, struct sf_proc_modules *pm, struct sf_arch_regs *regs,
 			 sframe_read_fn read_mem, void *mem_ctx, bool fp_fallback);
 
 /**
@@ -40,9 +41,11 @@ void sf_stack_print_walk(FILE *out, const struct sf_proc_modules *pm, struct sf_
  *	or NULL.
  * @sysroot: the folder the core's paths are read under, or NULL.
  * @fp_fallback: follow frame pointers through code without SFrame.
+ * @opts: where files without SFrame get theirs.
  *
  * Return: the exit status.
  */
-int sf_stack_core(const char *core, const char *exe, const char *sysroot, bool fp_fallback);
+int sf_stack_core(const char *core, const char *exe, const char *sysroot, bool fp_fallback,
+		  const struct sf_sframe_opts *opts);
 
 #endif /* SFRAME_TOOL_CMD_STACK_H */

@@ -29,15 +29,17 @@
 #define CACHE_ENTRIES 1024
 
 const char sf_unwind_usage[] =
-	"Usage: sframe unwind --elf EXE [--fp-fallback] SNAPSHOT...\n"
+	"Usage: sframe unwind --elf EXE [--fp-fallback] [--sframe-dir DIR]... [--no-convert] SNAPSHOT...\n"
 	"\n"
 	"Walk the stack of every sample in each SNAPSHOT file (registers and a copy of\n"
 	"the stack, as a profiler records them, taken from a process running EXE)\n"
-	"with the SFrame section of EXE.\n"
+	"with the SFrame section of EXE; an EXE without one, with its side-car\n"
+	"(sframe convert), found by build id, or else its .eh_frame converted.\n"
 	"\n"
 	"Options:\n"
 	"  --elf EXE      the executable (or shared library) the samples were taken from\n"
 	"  --fp-fallback  follow frame pointers through code without SFrame\n"
+	SF_SFRAME_OPTS_HELP
 	"  -h, --help     show this help\n"
 	"\n"
 	"Output, per sample: 'sample N: pc 0xPC sp 0xSP', one line per frame\n"
@@ -135,11 +137,13 @@ int sf_cmd_unwind(int argc, char **argv)
 {
 	static struct sframe_cache_entry entries[CACHE_ENTRIES];
 	struct sframe_unwind_cache cache;
+	struct sf_sframe_opts opts = { .ndirs = 0 };
 	const char *elf = NULL;
 	uint32_t flags = 0;
 	struct sf_target t;
 	char err[512];
 	int i, r, status = 0, files = 0;
+	size_t k;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -152,6 +156,10 @@ int sf_cmd_unwind(int argc, char **argv)
 			elf = a + 6;
 		} else if (strcmp(a, "--fp-fallback") == 0) {
 			flags |= SFRAME_UNWIND_FP_FALLBACK;
+		} else if ((k = (size_t)i, r = sf_sframe_opt(argc, argv, &k, &opts, "unwind"))) {
+			if (r < 0)
+				return -r;
+			i = (int)k;
 		} else if (a[0] == '-' && a[1]) {
 			status = sf_cli_info_option(a, "sframe", sf_unwind_usage);
 			if (status >= 0)
@@ -165,7 +173,7 @@ int sf_cmd_unwind(int argc, char **argv)
 		return usage_error("missing --elf EXE");
 	if (files == 0)
 		return usage_error("missing SNAPSHOT");
-	r = sf_target_load(elf, &t, err, sizeof(err));
+	r = sf_target_load(elf, &opts, &t, err, sizeof(err));
 	if (r) {
 		fprintf(stderr, "sframe: %s\n", err);
 		return r == SF_INPUT_EIO ? SF_EXIT_USAGE : SF_EXIT_BAD;
@@ -175,10 +183,11 @@ int sf_cmd_unwind(int argc, char **argv)
 			elf, t.in.how);
 	else
 		sf_parts_warn(&t.parts, elf, "unwind");
+	sf_sframe_found_report(stderr, "sframe: unwind", elf, &t.found);
 	/* One module table for the whole run: one cache. */
 	sframe_unwind_cache_init(&cache, entries, CACHE_ENTRIES);
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--elf") == 0) {
+		if (strcmp(argv[i], "--elf") == 0 || strcmp(argv[i], "--sframe-dir") == 0) {
 			i++;
 			continue;
 		}

@@ -126,7 +126,8 @@ int sf_maps_read(pid_t pid, struct sf_maps *maps, char *err, size_t errlen)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9' || strlen(de->d_name) > 20)
 			continue;
-		snprintf(name, sizeof(name), "/proc/%ld/task/%s/maps", (long)pid, de->d_name);
+		/* At most 20 digits (checked above): the precision says so to gcc -O0. */
+		snprintf(name, sizeof(name), "/proc/%ld/task/%.20s/maps", (long)pid, de->d_name);
 		if (read_maps_file(name, maps, err, errlen) == 0 && maps->n)
 			break;
 		sf_maps_free(maps);
@@ -567,6 +568,15 @@ static struct sf_proc_file *get_file(struct sf_image_set *set, const struct sf_m
 	if (f->loaded && sf_input_is_elf(&f->in)) {
 		char err[512];
 
+		/* A file without SFrame of its own: a side-car's, or a conversion's. */
+		if (!f->in.sec || !f->in.sec_size) {
+			if (sf_sframe_find(set->sframe_opts, &f->in, f->key_path, set->convert_later,
+					   &f->found))
+				f->why[0] = '\0';
+			else if (f->found.why[0])
+				snprintf(f->why, sizeof(f->why), "%s", f->found.why);
+		}
+
 		if (sf_elf_info_load_names(&f->in, &f->info, set->names, err, sizeof(err)) &&
 		    !f->why[0])
 			snprintf(f->why, sizeof(f->why), "%.200s", err);
@@ -576,13 +586,14 @@ static struct sf_proc_file *get_file(struct sf_image_set *set, const struct sf_m
 	return f;
 }
 
+static int open_parts(struct sf_image_set *set, struct sf_proc_image *img, bool seen);
+
 static struct sf_proc_image *get_image(struct sf_image_set *set, struct sf_proc_file *f,
 				       uint64_t bias, bool known)
 {
 	struct sf_proc_image *img, **nv;
 	size_t i;
 	bool seen = false;
-	int r;
 
 	for (i = 0; i < set->nimages; i++) {
 		if (set->images[i]->file == f && set->images[i]->bias == bias &&
@@ -601,12 +612,25 @@ static struct sf_proc_image *get_image(struct sf_image_set *set, struct sf_proc_
 	img->bias = bias;
 	img->bias_known = known;
 	set->images[set->nimages++] = img;
-	if (!known || !f->in.sec)
-		return img;
-	r = sf_parts_open(&img->parts, f->in.sec, f->in.sec_size, f->in.vaddr + bias);
+	/* The image stays in the list: sf_image_set_free() frees it. */
+	return open_parts(set, img, seen) ? NULL : img;
+}
+
+/*
+ * The image's section, at its run-time address, when its file has one for
+ * the set's ABI; @seen: the file has other images (its warnings are out).
+ * Return: 0, or -1 when out of memory.
+ */
+static int open_parts(struct sf_image_set *set, struct sf_proc_image *img, bool seen)
+{
+	struct sf_proc_file *f = img->file;
+	int r;
+
+	if (!img->bias_known || !f->in.sec || img->has_sec)
+		return 0;
+	r = sf_parts_open(&img->parts, f->in.sec, f->in.sec_size, f->in.vaddr + img->bias);
 	if (r == -ENOMEM) {
-		/* The image stays in the list: sf_image_set_free() frees it. */
-		return NULL;
+		return -1;
 	} else if (r == -SFRAME_ERR_EMPTY) {
 		snprintf(f->why, sizeof(f->why), "empty .sframe %s (no SFrame data)", f->in.how);
 	} else if (r) {
@@ -621,7 +645,7 @@ static struct sf_proc_image *get_image(struct sf_image_set *set, struct sf_proc_
 		if (!seen)
 			sf_parts_warn(&img->parts, f->key_path, set->cmd);
 	}
-	return img;
+	return 0;
 }
 
 /* Room for @more modules in the table (a section of several parts). */
@@ -644,22 +668,57 @@ static int grow_table(struct sf_proc_modules *pm, size_t more)
 	return 0;
 }
 
+/*
+ * The table from the code mappings kept in @pm: a module per mapping, or,
+ * for a section of several parts, per range of a part's functions in it.
+ */
+static int fill_table(struct sf_proc_modules *pm)
+{
+	struct sf_range *ranges = NULL;
+	size_t i, j, nranges;
+
+	free(pm->slots);
+	pm->slots = calloc(pm->ncode ? pm->ncode : 1, sizeof(*pm->slots));
+	if (!pm->slots || pm->ncode > UINT32_MAX)
+		return -1;
+	memset(&pm->table, 0, sizeof(pm->table));
+	sframe_modules_init(&pm->table, pm->slots, (uint32_t)pm->ncode);
+	for (i = 0; i < pm->ncode; i++) {
+		const struct sf_code_range *c = &pm->code[i];
+
+		if (!c->img->has_sec) {
+			/* Mappings never overlap; a failure only loses this range. */
+			(void)sframe_modules_add(&pm->table, c->start, c->end, NULL, c->img);
+			continue;
+		}
+		if (sf_parts_ranges(&c->img->parts, c->start, c->end, &ranges, &nranges) ||
+		    grow_table(pm, nranges - 1)) {
+			free(ranges);
+			return -1;
+		}
+		for (j = 0; j < nranges; j++)
+			(void)sframe_modules_add(&pm->table, ranges[j].start, ranges[j].end,
+						 ranges[j].sec, c->img);
+		free(ranges);
+		ranges = NULL;
+	}
+	return 0;
+}
+
 int sf_proc_modules_build_in(struct sf_image_set *set, const struct sf_maps *maps,
 			     sf_file_loader load, void *ctx, struct sf_proc_modules *pm,
 			     char *err, size_t errlen)
 {
-	struct sf_range *ranges = NULL;
-	size_t i, j, count = 0, nranges;
+	size_t i, count = 0;
 
 	memset(pm, 0, sizeof(*pm));
 	pm->abi = set->abi;
 	pm->set = set;
 	for (i = 0; i < maps->n; i++)
 		count += is_code(&maps->v[i]);
-	pm->slots = calloc(count ? count : 1, sizeof(*pm->slots));
-	if (!pm->slots || count > UINT32_MAX)
+	pm->code = calloc(count ? count : 1, sizeof(*pm->code));
+	if (!pm->code)
 		goto oom;
-	sframe_modules_init(&pm->table, pm->slots, (uint32_t)count);
 	for (i = 0; i < maps->n; i++) {
 		const struct sf_map *m = &maps->v[i];
 		struct sf_proc_image *img;
@@ -684,30 +743,45 @@ int sf_proc_modules_build_in(struct sf_image_set *set, const struct sf_maps *map
 		img = get_image(set, f, bias, known);
 		if (!img)
 			goto oom;
-		if (!img->has_sec) {
-			/* Mappings never overlap; a failure only loses this range. */
-			(void)sframe_modules_add(&pm->table, m->start, m->end, NULL, img);
-			continue;
-		}
-		if (sf_parts_ranges(&img->parts, m->start, m->end, &ranges, &nranges) ||
-		    grow_table(pm, nranges - 1))
-			goto oom;
-		for (j = 0; j < nranges; j++)
-			(void)sframe_modules_add(&pm->table, ranges[j].start, ranges[j].end,
-						 ranges[j].sec, img);
-		free(ranges);
-		ranges = NULL;
+		pm->code[pm->ncode++] = (struct sf_code_range){ m->start, m->end, img };
 	}
+	if (fill_table(pm))
+		goto oom;
 	return 0;
 
 oom:
-	free(ranges);
 	snprintf(err, errlen, "out of memory");
 	return -1;
 }
 
+int sf_proc_modules_convert_at(struct sf_proc_modules *pm, uint64_t pc)
+{
+	const struct sf_proc_image *at = sf_proc_image_at(pm, pc);
+	struct sf_image_set *set = pm->set;
+	struct sf_proc_file *f;
+	bool seen = false;
+	size_t i;
+
+	if (!at || !at->file->found.pending)
+		return 0;
+	f = at->file;
+	if (!sf_sframe_convert_now(&f->in, f->key_path, &f->found)) {
+		snprintf(f->why, sizeof(f->why), "%s", f->found.why);
+		return 0;
+	}
+	f->why[0] = '\0';
+	for (i = 0; i < set->nimages; i++) {
+		if (set->images[i]->file != f)
+			continue;
+		if (open_parts(set, set->images[i], seen))
+			return -1;
+		seen = true;
+	}
+	return fill_table(pm) ? -1 : 1;
+}
+
 int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
-			  sframe_read_fn read_mem, void *mem_ctx, struct sf_proc_modules *pm,
+			  const struct sf_sframe_opts *opts, sframe_read_fn read_mem, void *mem_ctx, struct sf_proc_modules *pm,
 			  char *err, size_t errlen)
 {
 	struct live_ctx live = { pid, read_mem, mem_ctx, -1 };
@@ -722,6 +796,9 @@ int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
 	}
 	set->abi = abi;
 	set->cmd = "stack";
+	set->sframe_opts = opts;
+	/* A stack reaches a few of the mapped files: convert only those. */
+	set->convert_later = true;
 	live.root_fd = foreign_root(pid, note, sizeof(note));
 	r = sf_proc_modules_build_in(set, maps, load_live_file, &live, pm, err, errlen);
 	if (live.root_fd >= 0)
@@ -742,6 +819,8 @@ void sf_image_set_free(struct sf_image_set *set)
 	for (i = 0; i < set->nfiles; i++) {
 		sf_elf_info_free(&set->files[i]->info);
 		sf_input_free(&set->files[i]->in);
+		/* After @in, whose section may be inside it. */
+		sf_input_free(&set->files[i]->found.sidecar);
 		sf_input_free(&set->files[i]->debug);
 		free(set->files[i]->key_path);
 		free(set->files[i]);
@@ -754,6 +833,14 @@ void sf_image_set_free(struct sf_image_set *set)
 	set->nfiles = 0;
 }
 
+void sf_image_set_report(const struct sf_image_set *set, FILE *out, const char *prog)
+{
+	size_t i;
+
+	for (i = 0; i < set->nfiles; i++)
+		sf_sframe_found_report(out, prog, set->files[i]->key_path, &set->files[i]->found);
+}
+
 void sf_proc_modules_free(struct sf_proc_modules *pm)
 {
 	if (pm->own_set && pm->set) {
@@ -761,6 +848,7 @@ void sf_proc_modules_free(struct sf_proc_modules *pm)
 		free(pm->set);
 	}
 	free(pm->slots);
+	free(pm->code);
 	memset(pm, 0, sizeof(*pm));
 }
 

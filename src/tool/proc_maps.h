@@ -16,6 +16,7 @@
 
 #include "elf_input.h"
 #include "parts.h"
+#include "sframe_find.h"
 
 /**
  * struct sf_map - one line of /proc/PID/maps.
@@ -76,6 +77,8 @@ bool sf_maps_same_code(const struct sf_maps *a, const struct sf_maps *b);
  *	its debug file is installed).
  * @loaded: @in holds the file (else only the name is known).
  * @why: why there is no SFrame section or no symbols, for messages.
+ * @found: where @in's section came from when the file has none of its
+ *	own: a side-car or a conversion (sf_sframe_find()).
  */
 struct sf_proc_file {
 	char *key_path;
@@ -86,6 +89,7 @@ struct sf_proc_file {
 	struct sf_elf_info info;
 	bool loaded;
 	char why[256];
+	struct sf_sframe_found found;
 };
 
 /**
@@ -117,6 +121,10 @@ struct sf_proc_image {
  *	default, perf's for "sframe perf").
  * @debug_dir: where separate debug files are looked up by build id
  *	(DIR/.build-id/NN/REST.debug); NULL for /usr/lib/debug.
+ * @sframe_opts: where files without SFrame get theirs (side-car
+ *	directories, whether to convert); NULL for the defaults.
+ * @convert_later: convert a file's .eh_frame only when a walk reaches it
+ *	(sf_proc_modules_convert_at()), not when the file is loaded.
  * @files: the files.
  * @nfiles: their number.
  * @images: the images.
@@ -127,6 +135,8 @@ struct sf_image_set {
 	const char *cmd;
 	enum sf_names names;
 	const char *debug_dir;
+	const struct sf_sframe_opts *sframe_opts;
+	bool convert_later;
 	struct sf_proc_file **files;
 	size_t nfiles;
 	struct sf_proc_image **images;
@@ -135,6 +145,15 @@ struct sf_image_set {
 
 /** sf_image_set_free() - release every file and image of @set (not @set). */
 void sf_image_set_free(struct sf_image_set *set);
+
+/**
+ * sf_image_set_report() - a line for each file of @set whose SFrame came
+ * from a side-car or a conversion (sf_sframe_found_report()).
+ * @set: the files.
+ * @out: where to write.
+ * @prog: the lines' prefix ("sframe: stack").
+ */
+void sf_image_set_report(const struct sf_image_set *set, FILE *out, const char *prog);
 
 /**
  * sf_proc_file_open() - load @open_path into @f: with its SFrame section
@@ -159,6 +178,18 @@ int sf_proc_file_open(struct sf_proc_file *f, const char *open_path);
 typedef void (*sf_file_loader)(struct sf_proc_file *f, const struct sf_map *m, void *ctx);
 
 /**
+ * struct sf_code_range - an executable mapping and the image it maps.
+ * @start: its first address.
+ * @end: the first address after it.
+ * @img: the image.
+ */
+struct sf_code_range {
+	uint64_t start;
+	uint64_t end;
+	struct sf_proc_image *img;
+};
+
+/**
  * struct sf_proc_modules - the module table of a process.
  * @abi: the process's SFrame ABI.
  * @set: the files and images the table refers to.
@@ -169,6 +200,9 @@ typedef void (*sf_file_loader)(struct sf_proc_file *f, const struct sf_map *m, v
  *	parts, one per range of a part's functions in the mapping, and the
  *	gaps between them); @user is its struct sf_proc_image, @sec NULL
  *	where the image has no SFrame.
+ * @code: the executable mappings the table was made from, to make it again
+ *	when a file's SFrame comes later (sf_proc_modules_convert_at()).
+ * @ncode: their number.
  * @root: where sf_proc_modules_build() resolved the mapped paths of a
  *	process in another mount namespace: "/proc/PID/root (the mount
  *	namespace of process PID)"; "" when they were resolved in ours.
@@ -179,6 +213,8 @@ struct sf_proc_modules {
 	bool own_set;
 	struct sframe_module *slots;
 	struct sframe_module_table table;
+	struct sf_code_range *code;
+	size_t ncode;
 	char root[96];
 };
 
@@ -194,6 +230,7 @@ struct sf_proc_modules {
  *	the device and inode the mapping names; else @why says so.
  * @maps: its mappings.
  * @abi: the process's SFrame ABI; sections of another ABI are not used.
+ * @opts: where files without SFrame get theirs; NULL for the defaults.
  * @read_mem: reads the process's memory (for the [vdso] image); may fail.
  * @mem_ctx: passed to @read_mem.
  * @pm: filled; free with sf_proc_modules_free() (also after a failure).
@@ -207,7 +244,7 @@ struct sf_proc_modules {
  * Return: 0, or -1 (out of memory) with @err set.
  */
 int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
-			  sframe_read_fn read_mem, void *mem_ctx, struct sf_proc_modules *pm,
+			  const struct sf_sframe_opts *opts, sframe_read_fn read_mem, void *mem_ctx, struct sf_proc_modules *pm,
 			  char *err, size_t errlen);
 
 /**
@@ -228,6 +265,19 @@ int sf_proc_modules_build(pid_t pid, const struct sf_maps *maps, uint8_t abi,
 int sf_proc_modules_build_in(struct sf_image_set *set, const struct sf_maps *maps,
 			     sf_file_loader load, void *ctx, struct sf_proc_modules *pm,
 			     char *err, size_t errlen);
+
+/**
+ * sf_proc_modules_convert_at() - convert the file mapped at @pc now, when
+ * its conversion was put off (&struct sf_image_set.convert_later), and
+ * make @pm's table again with its section.
+ * @pm: the table.
+ * @pc: an address a walk reached.
+ *
+ * Return: 1 when a section was added (walk again), 0 when there was
+ * nothing to convert or the conversion gave nothing (the file's @why says
+ * why), -1 when out of memory.
+ */
+int sf_proc_modules_convert_at(struct sf_proc_modules *pm, uint64_t pc);
 
 /** sf_proc_modules_free() - release @pm (and its set when it owns it). */
 void sf_proc_modules_free(struct sf_proc_modules *pm);

@@ -38,7 +38,32 @@ const char *sf_abi_name(uint8_t abi)
 	return "an unknown ABI";
 }
 
-int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errlen)
+/*
+ * A file without SFrame: a side-car's, or its .eh_frame converted. The
+ * error of the search for its own section stands when neither is there.
+ */
+static int load_without_sframe(const char *path, const struct sf_sframe_opts *opts,
+			       struct sf_target *t, char *err, size_t errlen)
+{
+	char err2[512];
+
+	if (sf_input_bytes(path, &t->in, err2, sizeof(err2)) != SF_INPUT_OK)
+		return SF_INPUT_EFORMAT;
+	if (sf_sframe_find(opts, &t->in, path, false, &t->found) == SF_SFRAME_NONE) {
+		size_t n = strlen(err);
+
+		/* The search's error, then why nothing could stand in. */
+		if (t->found.why[0] && sf_input_is_elf(&t->in) && n < errlen)
+			snprintf(err + n, errlen - n, "; %s", t->found.why);
+		sf_input_free(&t->in);
+		sf_input_free(&t->found.sidecar);
+		return SF_INPUT_EFORMAT;
+	}
+	return SF_INPUT_OK;
+}
+
+int sf_target_load(const char *path, const struct sf_sframe_opts *opts, struct sf_target *t,
+		   char *err, size_t errlen)
 {
 	struct sf_range *ranges = NULL;
 	size_t i, nranges = 0;
@@ -46,6 +71,11 @@ int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errl
 
 	memset(t, 0, sizeof(*t));
 	r = sf_input_load(path, 0, 0, &t->in, err, errlen);
+	if (r == SF_INPUT_EFORMAT)
+		r = load_without_sframe(path, opts, t, err, errlen);
+	else if (r == SF_INPUT_OK && !t->in.sec_size && !t->in.is_rel && t->in.how &&
+		 strcmp(t->in.how, "raw") != 0)
+		(void)sf_sframe_find(opts, &t->in, path, false, &t->found);
 	if (r)
 		return r;
 	if (t->in.is_rel || strcmp(t->in.how, "raw") == 0) {
@@ -132,6 +162,7 @@ void sf_target_free(struct sf_target *t)
 	sf_parts_free(&t->parts);
 	sf_elf_info_free(&t->info);
 	sf_input_free(&t->in);
+	sf_input_free(&t->found.sidecar);
 	memset(t, 0, sizeof(*t));
 }
 

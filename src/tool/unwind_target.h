@@ -12,6 +12,7 @@
 
 #include "elf_input.h"
 #include "parts.h"
+#include "sframe_find.h"
 #include "snapshot.h"
 
 /**
@@ -28,6 +29,7 @@
  *	address ranges of each part's functions within each executable
  *	segment, and the gaps between them (without a section).
  * @modules: the module table.
+ * @found: where its section came from when it has none of its own.
  */
 struct sf_target {
 	struct sf_input in;
@@ -38,15 +40,23 @@ struct sf_target {
 	struct sf_parts parts;
 	struct sframe_module *slots;
 	struct sframe_module_table modules;
+	struct sf_sframe_found found;
 };
 
 /**
  * sf_target_load() - load @path (a linked ELF executable with a .sframe
- * section or PT_GNU_SFRAME segment, possibly empty).
+ * section or PT_GNU_SFRAME segment, possibly empty; or, without one, with
+ * a side-car or .eh_frame to convert: sf_sframe_find()).
+ * @path: the file.
+ * @opts: where a file without SFrame gets its own; NULL for the defaults.
+ * @t: filled; free with sf_target_free().
+ * @err: why it failed.
+ * @errlen: its size.
  * Return: 0; SF_INPUT_EIO when the file cannot be read (or memory runs out),
  * SF_INPUT_EFORMAT when it is not what is needed; @err says why.
  */
-int sf_target_load(const char *path, struct sf_target *t, char *err, size_t errlen);
+int sf_target_load(const char *path, const struct sf_sframe_opts *opts, struct sf_target *t,
+		   char *err, size_t errlen);
 
 void sf_target_free(struct sf_target *t);
 

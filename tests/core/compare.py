@@ -3,7 +3,7 @@
 """Compares `sframe stack --core CORE` with gdb's backtrace of the same core.
 
 Usage: compare.py [--show N] [--min-percent P] [--functions MODULE FILE]...
-                  GDB_OUT SFRAME_OUT [...]
+                  [--converted] GDB_OUT SFRAME_OUT [...]
 
 GDB_OUT is what gdb printed of one core with
   gdb -batch -nx -ex 'set backtrace past-main on'
@@ -26,7 +26,8 @@ return address as its caller's too.
 
 Of gdb's frames the ones compared are those up to and including the first
 one whose module has no SFrame (no non-empty .sframe section in its ELF
-file: tests/perf/compare.py's check; the vDSO and addresses in no module of
+file: tests/perf/compare.py's check; with --converted, neither .sframe nor
+.eh_frame, since sframe stack converts .eh_frame; the vDSO and addresses in no module of
 "info files" count as without SFrame): the PC of that frame is still the
 return address the SFrame-described frame below it gives, above it only
 gdb's DWARF CFI can go. A static executable holds code with SFrame (the
@@ -36,8 +37,8 @@ one "0xSTART 0xSIZE [NAME]" a line (# comments), at the addresses the module
 runs at (a static, non-PIE executable's own); every other address of MODULE
 counts as without SFrame. Each compared gdb frame is set against sframe's
 frame at the same position: the PC always, the function name where its code
-has SFrame (outside, the two tools name addresses from different symbol
-sources). A
+has SFrame of its own (elsewhere, the two tools name addresses from
+different symbol sources). A
 "<signal handler called>" frame (gdb prints no PC for it) is identical when
 sframe's frame is marked [signal]; gdb knows no module for it, so the
 comparison ends there. A frame sframe lacks is charged to the reason its
@@ -74,7 +75,9 @@ perf_compare = _load_perf_compare()
 elf_has_sframe = perf_compare.elf_has_sframe
 percent = perf_compare.percent
 
-GDB_THREAD_RE = re.compile(r'^Thread \d+ \(.*\b(?:LWP|process) (?P<tid>\d+)\)+:$')
+# A live process's threads carry their names: 'Thread 1 (Thread 0x... (LWP 7) "prog"):'.
+GDB_THREAD_RE = re.compile(
+    r'^Thread \d+ \(.*\b(?:LWP|process) (?P<tid>\d+)\)(?: "[^"]*")?\)*:$')
 GDB_FRAME_RE = re.compile(r'^#(?P<idx>\d+)\s+(?:0x(?P<pc>[0-9a-f]+) in )?(?P<rest>.*)$')
 GDB_SECTION_RE = re.compile(
     r'^\s+0x(?P<lo>[0-9a-f]+) - 0x(?P<hi>[0-9a-f]+) is \S+(?: in (?P<file>.*))?$')
@@ -84,7 +87,7 @@ SIGNAL_NAME = '<signal handler called>'
 SF_THREAD_RE = re.compile(r'^TID (?P<tid>\d+):$')
 SF_FRAME_RE = re.compile(
     r'^#(?P<idx>\d+)\s+0x(?P<pc>[0-9a-f]+) (?P<sym>\S+)(?: - (?P<module>.*?))?'
-    r'(?P<marks>(?: \[(?:no sframe|fp|signal|pac)\])*)$')
+    r'(?P<marks>(?: \[(?:no sframe|converted|fp|signal|pac)\])*)$')
 
 # Classes of differences, in the order the summary prints them.
 C_PC = 'mismatch: PC'
@@ -227,10 +230,11 @@ class Modules:
     """The module of an address (gdb's "info files"), and whether it carries
     SFrame, each file read once."""
 
-    def __init__(self, ranges, described, functions):
+    def __init__(self, ranges, described, functions, converted=False):
         self.ranges = ranges
         self.described = described
         self.functions = functions
+        self.converted = converted
 
     def module(self, addr):
         for lo, hi, mod in self.ranges:
@@ -245,7 +249,14 @@ class Modules:
         if mod in self.functions:
             return any(lo <= addr < hi for lo, hi in self.functions[mod])
         if mod not in self.described:
-            self.described[mod] = not mod.startswith('[') and elf_has_sframe(mod)
+            # True: the file's own SFrame; 'converted': its .eh_frame's.
+            kind = False
+            if not mod.startswith('['):
+                if elf_has_sframe(mod):
+                    kind = True
+                elif self.converted and elf_has_sframe(mod, (b'.eh_frame',)):
+                    kind = 'converted'
+            self.described[mod] = kind
         return self.described[mod]
 
 
@@ -311,7 +322,9 @@ def same(gf, sf, described):
         return None if sf.signal else C_PC
     if gf.pc != sf.pc:
         return C_PC
-    if described and gf.name != sf.name:
+    # Names only where the code has SFrame of its own: a converted file is
+    # named by its separate debug file's symbols, which gdb is run without.
+    if described is True and gf.name != sf.name:
         return C_NAME
     return None
 
@@ -344,10 +357,10 @@ def read_functions(path):
     return ranges
 
 
-def compare_pair(gdb_path, sframe_path, described, functions, show, out):
+def compare_pair(gdb_path, sframe_path, described, functions, show, out, converted=False):
     gdb_threads, ranges = parse_gdb(gdb_path)
     sf_threads = parse_sframe(sframe_path)
-    modules = Modules(ranges, described, functions)
+    modules = Modules(ranges, described, functions, converted)
     t = Tally()
     by_tid = {}
     for st in sf_threads:
@@ -414,6 +427,9 @@ def main(argv=None, out=sys.stdout):
     ap.add_argument('--functions', nargs=2, action='append', default=[],
                     metavar=('MODULE', 'FILE'),
                     help='the functions of MODULE with SFrame FDEs (a static executable)')
+    ap.add_argument('--converted', action='store_true',
+                    help='modules with .eh_frame but no .sframe are described too '
+                         '(sframe stack ran without --no-convert)')
     ap.add_argument('files', nargs='+', metavar='GDB_OUT SFRAME_OUT')
     args = ap.parse_args(argv)
     if len(args.files) % 2:
@@ -424,7 +440,7 @@ def main(argv=None, out=sys.stdout):
         functions = {mod: read_functions(path) for mod, path in args.functions}
         for i in range(0, len(args.files), 2):
             t = compare_pair(args.files[i], args.files[i + 1], described, functions,
-                             args.show, out)
+                             args.show, out, args.converted)
             print_tally(out, args.files[i + 1], t)
             total.add(t)
     except InputError as e:

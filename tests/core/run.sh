@@ -287,7 +287,7 @@ echo
 
 # ---- 4. comparison --------------------------------------------------------------
 set +e
-python3 "$here/compare.py" \
+python3 "$here/compare.py" --converted \
 	--functions "$bin/prog-core-aarch64" "$bin/prog-core-aarch64.functions" \
 	--functions "$bin/unwind-s390x" "$bin/unwind-s390x.functions" \
 	"${pairs[@]}" >"$out/compare.txt"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
 """Compares the user stacks of `sframe perf FILE` with `perf script`'s.
 
-Usage: compare.py [--show N] [--min-percent P] PERF_SCRIPT_OUT SFRAME_PERF_OUT [...]
+Usage: compare.py [--show N] [--min-percent P] [--converted] PERF_SCRIPT_OUT SFRAME_PERF_OUT [...]
 
 Each pair of files holds one recording printed twice in perf script's layout
 (perf script -F comm,tid,time,period,event,ip,sym,symoff,dso --no-inline):
@@ -18,7 +18,8 @@ on both sides; an entry perf prints as "ffffffffffffffff [unknown]
 taken in the dynamic loader right after an exec) is no frame of either
 kind: it is counted and shown, not compared.  Of perf's user frames the ones compared are those up to and
 including the first frame whose module has no SFrame (no non-empty .sframe
-section in its ELF file on disk): the PC of that frame is still the return
+section in its ELF file on disk; with --converted, neither .sframe nor
+.eh_frame, since sframe perf converts .eh_frame): the PC of that frame is still the return
 address the SFrame-described frame below it gives; above it only perf's DWARF
 can go.  Each is compared (address, symbol, offset, module) with sframe
 perf's frame at the same position.  A frame sframe perf lacks is charged to
@@ -147,8 +148,8 @@ def parse(path):
 SHT_NOBITS = 8
 
 
-def elf_has_sframe(path):
-    """True if PATH is an ELF file with a non-empty .sframe section."""
+def elf_has_sframe(path, names=(b'.sframe',)):
+    """True if PATH is an ELF file with a non-empty section of one of NAMES."""
     try:
         with open(path, 'rb') as f:
             ident = f.read(64)
@@ -187,7 +188,7 @@ def elf_has_sframe(path):
             for i in range(shnum):
                 sh = section(i)
                 f.seek(strtab[4] + sh[0])
-                if f.read(8) != b'.sframe\0':
+                if f.read(16).split(b'\0')[0] not in names:
                     continue
                 if sh[1] != SHT_NOBITS and sh[5] > 0:
                     return True
@@ -197,15 +198,17 @@ def elf_has_sframe(path):
 
 
 class SframeModules:
-    """Which modules carry SFrame, each file read once."""
+    """Which modules carry SFrame, each file read once.  With CONVERTED, a
+    module with .eh_frame counts too: sframe perf converts it."""
 
-    def __init__(self):
+    def __init__(self, converted=False):
         self.known = {}
+        self.names = (b'.sframe', b'.eh_frame') if converted else (b'.sframe',)
 
     def __call__(self, dso):
         if dso not in self.known:
             # "[vdso]", "[unknown]" and the like are no files.
-            self.known[dso] = not dso.startswith('[') and elf_has_sframe(dso)
+            self.known[dso] = not dso.startswith('[') and elf_has_sframe(dso, self.names)
         return self.known[dso]
 
 
@@ -360,11 +363,14 @@ def main(argv=None, out=sys.stdout):
                     help='print both sides of the first N differing samples of each pair')
     ap.add_argument('--min-percent', type=Fraction, default=Fraction('99.9'),
                     help='the share of identical frames that passes (default 99.9)')
+    ap.add_argument('--converted', action='store_true',
+                    help='modules with .eh_frame but no .sframe are described too '
+                         '(sframe perf ran without --no-convert)')
     ap.add_argument('files', nargs='+', metavar='PERF_SCRIPT_OUT SFRAME_PERF_OUT')
     args = ap.parse_args(argv)
     if len(args.files) % 2:
         ap.error('the outputs come in pairs: perf script\'s, then sframe perf\'s')
-    described = SframeModules()
+    described = SframeModules(args.converted)
     total = Tally()
     try:
         for i in range(0, len(args.files), 2):

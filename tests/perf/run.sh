@@ -182,7 +182,7 @@ echo
 
 # ---- 4. comparison --------------------------------------------------------------
 set +e
-python3 "$here/compare.py" "${pairs[@]}" >"$out/compare.txt"
+python3 "$here/compare.py" --converted "${pairs[@]}" >"$out/compare.txt"
 rc=$?
 set -e
 cat "$out/compare.txt"

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
+/*
+ * sframe_find.c - SFrame for files without it: a side-car by build id, else
+ * a conversion of the file's call-frame information, made once per file and
+ * kept as long as the file is.
+ */
+#include "sframe_find.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cfi_input.h"
+#include "tool_cli.h"
+
+int sf_sframe_opt(int argc, char **argv, size_t *i, struct sf_sframe_opts *o, const char *cmd)
+{
+	const char *a = argv[*i];
+
+	if (strcmp(a, "--no-convert") == 0) {
+		o->no_convert = true;
+		return 1;
+	}
+	if (strcmp(a, "--sframe-dir") != 0)
+		return 0;
+	if (*i + 1 >= (size_t)argc || !argv[*i + 1][0])
+		return -sf_cli_usage_error("sframe", cmd, "option '%s' needs a value", a);
+	if (o->ndirs == SF_SFRAME_DIRS_MAX)
+		return -sf_cli_usage_error("sframe", cmd, "at most %d --sframe-dir options",
+					   SF_SFRAME_DIRS_MAX);
+	o->dirs[o->ndirs++] = argv[++*i];
+	return 1;
+}
+
+/*
+ * A side-car in @dir for the build id @id: the section is used only when
+ * the side-car names the same build id and machine (a stale side-car left
+ * from an older build of the file must not describe the new one).
+ */
+static bool try_sidecar(const char *dir, const char *hex, const unsigned char *id, size_t len,
+			uint16_t machine, struct sf_sframe_found *found)
+{
+	const unsigned char *sid;
+	size_t slen;
+	char err[512];
+
+	snprintf(found->sidecar_path, sizeof(found->sidecar_path), "%s/.build-id/%.2s/%s.sframe",
+		 dir, hex, hex + 2);
+	if (access(found->sidecar_path, R_OK) != 0)
+		return false;
+	if (sf_input_load(found->sidecar_path, 0, 0, &found->sidecar, err, sizeof(err))) {
+		snprintf(found->refused, sizeof(found->refused), "side-car refused: %.200s", err);
+		return false;
+	}
+	if (!found->sidecar.sec || !sf_input_is_elf(&found->sidecar) ||
+	    !sf_elf_build_id(found->sidecar.file, found->sidecar.file_size, &sid, &slen) ||
+	    slen != len || memcmp(sid, id, len) != 0 ||
+	    sf_elf_machine(found->sidecar.file, found->sidecar.file_size) != machine) {
+		snprintf(found->refused, sizeof(found->refused),
+			 "side-car %.200s refused: not made from this file", found->sidecar_path);
+		sf_input_free(&found->sidecar);
+		return false;
+	}
+	return true;
+}
+
+static bool find_sidecar(const struct sf_sframe_opts *opts, const struct sf_input *in,
+			 struct sf_sframe_found *found)
+{
+	char hex[2 * SF_BUILD_ID_MAX + 1];
+	const unsigned char *id;
+	uint16_t machine = sf_elf_machine(in->file, in->file_size);
+	size_t len, i;
+
+	if (!sf_elf_build_id(in->file, in->file_size, &id, &len) || len < 2)
+		return false;
+	sf_build_id_hex(hex, id, len);
+	for (i = 0; opts && i < opts->ndirs; i++) {
+		if (try_sidecar(opts->dirs[i], hex, id, len, machine, found))
+			return true;
+	}
+	return try_sidecar(SF_SFRAME_DIR, hex, id, len, machine, found);
+}
+
+/* The section converted from @in's CFI, as "sframe convert" would write it. */
+static bool convert(struct sf_input *in, const char *name, struct sf_sframe_found *found)
+{
+	struct sf_cfi_input cfi;
+	unsigned char *buf;
+	size_t size = 0, len = 0;
+	char err[512];
+	int r;
+
+	if (sf_cfi_input_load(in->file, in->file_size, &cfi, name, err, sizeof(err))) {
+		const char *msg = strstr(err, ": ");
+
+		snprintf(found->why, sizeof(found->why), "%.200s", msg ? msg + 2 : err);
+		return false;
+	}
+	/* Unwinding runs linked code: an object's addresses are not its own yet. */
+	if (cfi.type != ET_EXEC && cfi.type != ET_DYN) {
+		snprintf(found->why, sizeof(found->why),
+			 "not an executable or shared library, nothing to convert");
+		sf_cfi_input_free(&cfi);
+		return false;
+	}
+	if (!cfi.conv.eh_frame.size && !cfi.conv.debug_frame.size) {
+		snprintf(found->why, sizeof(found->why), "no .sframe, no .eh_frame to convert");
+		sf_cfi_input_free(&cfi);
+		return false;
+	}
+	r = sframe_convert_size(&cfi.conv, &size, &found->stats);
+	buf = r ? NULL : malloc(size);
+	if (!r && !buf) {
+		snprintf(found->why, sizeof(found->why), "out of memory converting .eh_frame");
+		sf_cfi_input_free(&cfi);
+		return false;
+	}
+	if (!r)
+		r = sframe_convert(&cfi.conv, buf, size, &len, &found->stats);
+	if (r || !found->stats.functions) {
+		if (r)
+			snprintf(found->why, sizeof(found->why), "converting .eh_frame: %s (%s)",
+				 sframe_convert_strerror(r), sframe_convert_errname(r));
+		else
+			snprintf(found->why, sizeof(found->why),
+				 "no function of .eh_frame could be converted");
+		free(buf);
+		sf_cfi_input_free(&cfi);
+		return false;
+	}
+	in->owned_copy = buf;
+	in->sec = buf;
+	in->sec_size = len;
+	in->vaddr = cfi.conv.sframe_addr;
+	in->how = "conversion";
+	sf_cfi_input_free(&cfi);
+	return true;
+}
+
+enum sf_sframe_from sf_sframe_find(const struct sf_sframe_opts *opts, struct sf_input *in,
+				   const char *name, bool later, struct sf_sframe_found *found)
+{
+	memset(found, 0, sizeof(*found));
+	if (in->sec && in->sec_size) {
+		found->from = SF_SFRAME_OWN;
+		return found->from;
+	}
+	/* An empty section (GNU ld's without input; what objcopy
+	 * --remove-section leaves of the segment) is none. */
+	found->empty = in->sec != NULL;
+	in->sec = NULL;
+	if (!sf_input_is_elf(in) || in->owned_copy) {
+		snprintf(found->why, sizeof(found->why), "not an ELF file");
+		return found->from;
+	}
+	if (find_sidecar(opts, in, found)) {
+		in->sec = found->sidecar.sec;
+		in->sec_size = found->sidecar.sec_size;
+		in->vaddr = found->sidecar.vaddr;
+		in->how = "side-car";
+		found->why[0] = '\0';
+		found->from = SF_SFRAME_SIDECAR;
+		return found->from;
+	}
+	if (opts && opts->no_convert) {
+		snprintf(found->why, sizeof(found->why), "%s; %s (--no-convert)",
+			 found->empty ? "empty .sframe (no SFrame data)" : "no .sframe",
+			 found->refused[0] ? "its side-car refused" : "no side-car");
+		return found->from;
+	}
+	if (later) {
+		found->pending = true;
+		snprintf(found->why, sizeof(found->why), "no .sframe; .eh_frame not converted yet");
+		return found->from;
+	}
+	return sf_sframe_convert_now(in, name, found);
+}
+
+enum sf_sframe_from sf_sframe_convert_now(struct sf_input *in, const char *name,
+					  struct sf_sframe_found *found)
+{
+	found->pending = false;
+	found->why[0] = '\0';
+	if (convert(in, name, found))
+		found->from = SF_SFRAME_CONVERTED;
+	return found->from;
+}
+
+void sf_sframe_found_report(FILE *out, const char *prog, const char *name,
+			    const struct sf_sframe_found *found)
+{
+	const struct sframe_convert_stats *st = &found->stats;
+	const char *sep = "";
+	unsigned int i;
+
+	if (found->refused[0])
+		fprintf(out, "%s: %s: %s\n", prog, name, found->refused);
+	if (found->from == SF_SFRAME_SIDECAR) {
+		fprintf(out, "%s: %s: SFrame from side-car %s\n", prog, name, found->sidecar_path);
+		return;
+	}
+	if (found->from != SF_SFRAME_CONVERTED)
+		return;
+	fprintf(out, "%s: %s: converted .eh_frame: %" PRIu32 " functions from %" PRIu32 " FDEs",
+		prog, name, st->functions, st->fdes);
+	for (i = 0; i < SFRAME_SKIP_COUNT; i++) {
+		if (!st->skipped[i] || i == SFRAME_SKIP_EMPTY)
+			continue;
+		fprintf(out, "%s %" PRIu32 " %s", *sep ? sep : "; left out:", st->skipped[i],
+			sframe_convert_skip_name(i));
+		sep = ",";
+	}
+	fputc('\n', out);
+}
