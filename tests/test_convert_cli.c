@@ -56,24 +56,11 @@ static char tmpdir[256];
 
 static void run(struct tu_result *r, ...)
 {
-	char *argv[16];
-	size_t n = 0;
 	va_list ap;
 
-	argv[n++] = (char *)tool;
 	va_start(ap, r);
-	while (n < 15 && (argv[n] = va_arg(ap, char *)) != NULL)
-		n++;
+	tu_vrun_tool(r, tool, ap);
 	va_end(ap);
-	argv[n] = NULL;
-	tu_run_both(argv, NULL, r);
-}
-
-static void expect(const struct tu_result *r, int status, const char *in_err)
-{
-	if (r->status != status || (in_err && !strstr(r->err, in_err)))
-		fail_msg("exit status %d (expected %d), stdout:\n%sstderr:\n%s(expected in it: %s)",
-			 r->status, status, r->out, r->err, in_err ? in_err : "-");
 }
 
 static char *tmp(const char *name);
@@ -97,31 +84,12 @@ static char *lookup(const char *file, const char *pcs)
 
 static char *fx(const char *rel)
 {
-	static char bufs[8][1024];
-	static unsigned next;
-	char *b = bufs[next++ % 8];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", fixtures, rel);
-	return b;
+	return tu_path(fixtures, rel);
 }
 
 static char *tmp(const char *name)
 {
-	static char bufs[8][512];
-	static unsigned next;
-	char *b = bufs[next++ % 8];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", tmpdir, name);
-	return b;
-}
-
-static unsigned char *read_all(const char *path, size_t *n)
-{
-	unsigned char *d = (unsigned char *)tu_read_file(path, n);
-
-	if (!d)
-		fail_msg("cannot read %s", path);
-	return d;
+	return tu_path(tmpdir, name);
 }
 
 static void write_all(const char *path, const void *d, size_t n)
@@ -148,7 +116,7 @@ static void convert_here(const char *path, uint8_t version, bool have_addr, uint
 	struct sf_cfi_input cfi;
 	char err[512];
 	size_t n, size;
-	unsigned char *d = read_all(path, &n);
+	unsigned char *d = tu_read_all(path, &n);
 	int r;
 
 	if (sf_cfi_input_load(d, n, &cfi, path, err, sizeof(err)))
@@ -287,7 +255,7 @@ static void check_sidecar(const char *in_path, const char *out_path, const struc
 	struct peek_shdr s, note;
 	const unsigned char *iid, *oid;
 	size_t in_n, out_n, ilen, olen;
-	unsigned char *in = read_all(in_path, &in_n), *out = read_all(out_path, &out_n);
+	unsigned char *in = tu_read_all(in_path, &in_n), *out = tu_read_all(out_path, &out_n);
 	unsigned i, k = 0;
 
 	assert_true(peek_open(&ie, in, in_n));
@@ -434,13 +402,13 @@ static void convert_fixture(const char *rel, bool main_lookups)
 			name[i] = '_';
 	out = tmp(name);
 	run(&r, "convert", fx(rel), "-o", out, NOARG);
-	expect(&r, 0, "warning: it has an SFrame section already");
+	tu_expect(&r, 0, "warning: it has an SFrame section already");
 	convert_here(fx(rel), 0, false, 0, &c);
 	check_summary(r.out, fx(rel), out, 3, &c);
 	tu_result_free(&r);
 	check_sidecar(fx(rel), out, &c, true);
 	run(&r, "check", out, NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	assert_non_null(strstr(r.out, ": valid ("));
 	assert_non_null(strstr(r.out, "SFrame v3"));
 	tu_result_free(&r);
@@ -480,17 +448,17 @@ static void test_format_v2(void **state)
 		char *out = tmp("v2.sc"), *pcs = main_pcs(files[i]);
 
 		run(&r, "convert", "--format", "v2", fx(files[i]), "-o", out, NOARG);
-		expect(&r, 0, NULL);
+		tu_expect(&r, 0, NULL);
 		convert_here(fx(files[i]), SFRAME_VERSION_2, false, 0, &c);
 		check_summary(r.out, fx(files[i]), out, 2, &c);
 		tu_result_free(&r);
 		check_sidecar(fx(files[i]), out, &c, true);
 		run(&r, "dump", out, NOARG);
-		expect(&r, 0, NULL);
+		tu_expect(&r, 0, NULL);
 		assert_non_null(strstr(r.out, "    Version: SFRAME_VERSION_2\n"));
 		tu_result_free(&r);
 		run(&r, "check", out, NOARG);
-		expect(&r, 0, NULL);
+		tu_expect(&r, 0, NULL);
 		assert_non_null(strstr(r.out, "SFrame v2"));
 		tu_result_free(&r);
 		compare_lookups(fx(files[i]), out, pcs, false);
@@ -498,7 +466,7 @@ static void test_format_v2(void **state)
 		free(c.sec);
 		/* The other spelling of the option. */
 		run(&r, "convert", fx(files[i]), "--format=v2", "-o", out, NOARG);
-		expect(&r, 0, NULL);
+		tu_expect(&r, 0, NULL);
 		assert_non_null(strstr(r.out, "(SFrame v2, "));
 		tu_result_free(&r);
 		unlink(out);
@@ -515,7 +483,7 @@ static void test_sframe_addr(void **state)
 	(void)state;
 	run(&r, "convert", fx("v3-x86_64/exe"), "-o", out, "--sframe-addr", "0x7f0000001000",
 	    NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	convert_here(fx("v3-x86_64/exe"), 0, true, UINT64_C(0x7f0000001000), &c);
 	check_summary(r.out, fx("v3-x86_64/exe"), out, 3, &c);
 	tu_result_free(&r);
@@ -523,7 +491,7 @@ static void test_sframe_addr(void **state)
 	compare_lookups(fx("v3-x86_64/exe"), out, pcs, true);
 	free(c.sec);
 	run(&r, "convert", fx("v3-x86_64/exe"), "-o", out, "--sframe-addr=1008", NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	assert_non_null(strstr(r.out, "(.sframe at 0x1008: "));
 	tu_result_free(&r);
 	compare_lookups(fx("v3-x86_64/exe"), out, pcs, true);
@@ -539,7 +507,7 @@ static void test_no_build_id(void **state)
 	struct converted c;
 	struct tu_result r;
 	size_t n;
-	unsigned char *d = read_all(fx("v3-x86_64/exe"), &n);
+	unsigned char *d = tu_read_all(fx("v3-x86_64/exe"), &n);
 	char *in = tmp("no-id"), *out = tmp("no-id.sc");
 
 	(void)state;
@@ -549,12 +517,12 @@ static void test_no_build_id(void **state)
 	write_all(in, d, n);
 	free(d);
 	run(&r, "convert", in, "-o", out, NOARG);
-	expect(&r, 0, "warning: no GNU build id");
+	tu_expect(&r, 0, "warning: no GNU build id");
 	tu_result_free(&r);
 	convert_here(in, 0, false, 0, &c);
 	check_sidecar(in, out, &c, false);
 	run(&r, "check", out, NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	tu_result_free(&r);
 	free(c.sec);
 	unlink(in);
@@ -566,7 +534,7 @@ static void test_no_section_headers(void **state)
 {
 	struct tu_result r;
 	size_t n;
-	unsigned char *d = read_all(fx("v3-x86_64/exe"), &n);
+	unsigned char *d = tu_read_all(fx("v3-x86_64/exe"), &n);
 	char *in = tmp("no-shdr"), *out = tmp("no-shdr.sc"), *pcs = main_pcs("v3-x86_64/exe");
 
 	(void)state;
@@ -575,7 +543,7 @@ static void test_no_section_headers(void **state)
 	write_all(in, d, n);
 	free(d);
 	run(&r, "convert", in, "-o", out, NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	assert_non_null(strstr(r.out, "through .eh_frame_hdr"));
 	tu_result_free(&r);
 	compare_lookups(fx("v3-x86_64/exe"), out, pcs, true);
@@ -597,7 +565,7 @@ static void test_corrupt_cfi(void **state)
 	struct tu_result r;
 	char want[256], *in = tmp("corrupt"), *out = tmp("corrupt.sc");
 	size_t n;
-	unsigned char *d = read_all(fx("v3-x86_64/exe"), &n);
+	unsigned char *d = tu_read_all(fx("v3-x86_64/exe"), &n);
 	uint64_t second;
 
 	(void)state;
@@ -611,7 +579,7 @@ static void test_corrupt_cfi(void **state)
 	snprintf(want, sizeof(want), "sframe: %s: .eh_frame offset 0x%" PRIx64 ": %s (%s)\n", in,
 		 second, sframe_convert_strerror(-SFRAME_CONVERT_ERR_ENTRY),
 		 sframe_convert_errname(-SFRAME_CONVERT_ERR_ENTRY));
-	expect(&r, 1, want);
+	tu_expect(&r, 1, want);
 	assert_string_equal(r.out, "");
 	tu_result_free(&r);
 	assert_int_equal(access(out, F_OK), -1);
@@ -621,7 +589,7 @@ static void test_corrupt_cfi(void **state)
 	write_all(in, d, n);
 	free(d);
 	run(&r, "convert", in, "-o", out, NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	convert_here(in, 0, false, 0, &c);
 	assert_int_equal(c.st.problem_offset, second);
 	assert_true(c.st.skipped[SFRAME_SKIP_MALFORMED] > 0);
@@ -659,14 +627,14 @@ static void test_not_read(void **state)
 	struct tu_result r;
 	char *in = tmp("not-read"), *out = tmp("not-read.sc");
 	size_t n;
-	unsigned char *d = read_all(fx("lld-x86_64/exe"), &n);
+	unsigned char *d = tu_read_all(fx("lld-x86_64/exe"), &n);
 
 	(void)state;
 	assert_true(peek_open(&e, d, n));
 	shdr_of(&e, d, ".eh_frame")[4] = 8;		/* sh_type: SHT_NOBITS */
 	write_all(in, d, n);
 	run(&r, "convert", in, "-o", out, NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	assert_non_null(line_of(r.out, "  not read: .eh_frame (SHT_NOBITS: not in this file)\n"));
 	assert_null(strstr(r.out, "; .eh_frame "));
 	assert_non_null(strstr(r.out, "; .debug_frame 464 bytes)\n"));
@@ -678,14 +646,14 @@ static void test_not_read(void **state)
 	shdr_of(&e, d, ".debug_frame")[9] |= 0x08;	/* sh_flags: SHF_COMPRESSED (0x800) */
 	write_all(in, d, n);
 	run(&r, "convert", in, "-o", out, NOARG);
-	expect(&r, 1, "no DWARF call-frame information to read: .eh_frame has no bytes in this "
+	tu_expect(&r, 1, "no DWARF call-frame information to read: .eh_frame has no bytes in this "
 		   "file (SHT_NOBITS), .debug_frame is compressed (not read)");
 	tu_result_free(&r);
 	shdr_of(&e, d, ".eh_frame")[4] = 1;		/* SHT_PROGBITS again */
 	write_all(in, d, n);
 	free(d);
 	run(&r, "convert", in, "-o", out, NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	assert_non_null(line_of(r.out, "  not read: compressed .debug_frame (SHF_COMPRESSED)\n"));
 	assert_null(strstr(r.out, "; .debug_frame "));
 	tu_result_free(&r);
@@ -710,23 +678,23 @@ static void test_refused_inputs(void **state)
 	elf32[20] = 1;
 	elf32[40] = 52;
 	run(&r, "convert", fx("v3-x86_64/cfi.o"), "-o", out, NOARG);
-	expect(&r, 1, "relocatable object: link it first; its .eh_frame needs relocations");
+	tu_expect(&r, 1, "relocatable object: link it first; its .eh_frame needs relocations");
 	assert_string_equal(r.out, "");
 	tu_result_free(&r);
 	run(&r, "convert", fx("README.md"), "-o", out, NOARG);
-	expect(&r, 1, "README.md: not an ELF file");
+	tu_expect(&r, 1, "README.md: not an ELF file");
 	tu_result_free(&r);
 	write_all(tmp("elf32"), elf32, sizeof(elf32));
 	run(&r, "convert", tmp("elf32"), "-o", out, NOARG);
-	expect(&r, 1, "a 32-bit ELF file (ELFCLASS32)");
+	tu_expect(&r, 1, "a 32-bit ELF file (ELFCLASS32)");
 	tu_result_free(&r);
-	d = read_all(fx("v3-x86_64/exe"), &n);
+	d = tu_read_all(fx("v3-x86_64/exe"), &n);
 	d[18] = 243;	/* e_machine: RISC-V */
 	d[19] = 0;
 	write_all(tmp("riscv"), d, n);
 	free(d);
 	run(&r, "convert", tmp("riscv"), "-o", out, NOARG);
-	expect(&r, 1, "an ELF file for RISC-V: SFrame has no ABI for it");
+	tu_expect(&r, 1, "an ELF file for RISC-V: SFrame has no ABI for it");
 	tu_result_free(&r);
 	assert_int_equal(access(out, F_OK), -1);
 	unlink(tmp("elf32"));
@@ -738,7 +706,7 @@ static void test_refused_same_file(void **state)
 {
 	struct tu_result r;
 	size_t n, m;
-	unsigned char *d = read_all(fx("v3-x86_64/exe"), &n), *after;
+	unsigned char *d = tu_read_all(fx("v3-x86_64/exe"), &n), *after;
 	char *in = tmp("self"), *hard = tmp("self-hard"), *sym = tmp("self-sym");
 
 	(void)state;
@@ -746,16 +714,16 @@ static void test_refused_same_file(void **state)
 	assert_int_equal(link(in, hard), 0);
 	assert_int_equal(symlink(in, sym), 0);
 	run(&r, "convert", in, "-o", in, NOARG);
-	expect(&r, 2, "is FILE");
+	tu_expect(&r, 2, "is FILE");
 	assert_non_null(strstr(r.err, "Try 'sframe convert --help'"));
 	tu_result_free(&r);
 	run(&r, "convert", in, "-o", hard, NOARG);
-	expect(&r, 2, "the input is never written over");
+	tu_expect(&r, 2, "the input is never written over");
 	tu_result_free(&r);
 	run(&r, "convert", sym, "-o", in, NOARG);
-	expect(&r, 2, "the input is never written over");
+	tu_expect(&r, 2, "the input is never written over");
 	tu_result_free(&r);
-	after = read_all(in, &m);
+	after = tu_read_all(in, &m);
 	assert_int_equal(m, n);
 	assert_memory_equal(after, d, n);
 	free(after);
@@ -785,36 +753,36 @@ static void test_usage_and_io(void **state)
 
 	(void)state;
 	run(&r, "convert", NOARG);
-	expect(&r, 2, "sframe: convert: missing FILE");
+	tu_expect(&r, 2, "sframe: convert: missing FILE");
 	tu_result_free(&r);
 	run(&r, "convert", exe, NOARG);
-	expect(&r, 2, "sframe: convert: missing -o OUT");
+	tu_expect(&r, 2, "sframe: convert: missing -o OUT");
 	tu_result_free(&r);
 	run(&r, "convert", exe, "-o", NOARG);
-	expect(&r, 2, "option '-o' needs a file");
+	tu_expect(&r, 2, "option '-o' needs a file");
 	tu_result_free(&r);
 	run(&r, "convert", exe, exe, "-o", out, NOARG);
-	expect(&r, 2, "unexpected argument");
+	tu_expect(&r, 2, "unexpected argument");
 	tu_result_free(&r);
 	run(&r, "convert", exe, "-o", out, "--format", "v1", NOARG);
-	expect(&r, 2, "invalid format 'v1' (expected v2 or v3)");
+	tu_expect(&r, 2, "invalid format 'v1' (expected v2 or v3)");
 	tu_result_free(&r);
 	run(&r, "convert", exe, "-o", out, "--sframe-addr", "0x1004", NOARG);
-	expect(&r, 2, "address '0x1004' is not a multiple of 8");
+	tu_expect(&r, 2, "address '0x1004' is not a multiple of 8");
 	tu_result_free(&r);
 	run(&r, "convert", exe, "-o", out, "--sframe-addr", "zz", NOARG);
-	expect(&r, 2, "invalid address 'zz' (expected hex)");
+	tu_expect(&r, 2, "invalid address 'zz' (expected hex)");
 	tu_result_free(&r);
 	run(&r, "convert", "/nonexistent/exe", "-o", out, NOARG);
-	expect(&r, 2, "/nonexistent/exe: No such file or directory");
+	tu_expect(&r, 2, "/nonexistent/exe: No such file or directory");
 	tu_result_free(&r);
 	run(&r, "convert", exe, "-o", "/nonexistent/dir/out.sc", NOARG);
-	expect(&r, 2, "/nonexistent/dir/out.sc: cannot create a temporary file beside it");
+	tu_expect(&r, 2, "/nonexistent/dir/out.sc: cannot create a temporary file beside it");
 	tu_result_free(&r);
 	/* A folder as OUT: the rename fails, the temporary file goes. */
 	assert_int_equal(mkdir(dir, 0700), 0);
 	run(&r, "convert", exe, "-o", dir, NOARG);
-	expect(&r, 2, "a-dir: ");
+	tu_expect(&r, 2, "a-dir: ");
 	assert_string_equal(r.out, "");
 	tu_result_free(&r);
 	expect_no_temporary(tmpdir, "a-dir");
@@ -822,10 +790,10 @@ static void test_usage_and_io(void **state)
 	/* A file already there is replaced whole, and no temporary file stays. */
 	write_all(out, "old", 3);
 	run(&r, "convert", exe, "-o", out, NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	tu_result_free(&r);
 	run(&r, "check", out, NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	tu_result_free(&r);
 	expect_no_temporary(tmpdir, "io.sc");
 	unlink(out);
@@ -847,7 +815,7 @@ static void check_object(const char *rel)
 	struct sf_input gas;
 	char err[512];
 	size_t n, size, len;
-	unsigned char *d = read_all(fx(rel), &n), *sec;
+	unsigned char *d = tu_read_all(fx(rel), &n), *sec;
 	uint32_t i, compared = 0;
 
 	if (sf_cfi_input_load(d, n, &cfi, rel, err, sizeof(err)))
@@ -1005,7 +973,7 @@ static void test_documented_summary(void **state)
 
 	(void)state;
 	run(&r, "convert", in, "-o", out, NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	snprintf(readme, sizeof(readme), "%s/../README.md", fixtures);
 	shown = doc_block(readme, false, "fixtures/unwind/v3-aarch64/unwind: ");
 	a = replace(r.out, in, "fixtures/unwind/v3-aarch64/unwind");

@@ -77,31 +77,12 @@ static char tmpdir[256];
 
 static char *fx(const char *rel)
 {
-	static char bufs[8][1024];
-	static unsigned next;
-	char *b = bufs[next++ % 8];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", fixtures, rel);
-	return b;
+	return tu_path(fixtures, rel);
 }
 
 static char *tmp(const char *name)
 {
-	static char bufs[16][512];
-	static unsigned next;
-	char *b = bufs[next++ % 16];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", tmpdir, name);
-	return b;
-}
-
-static unsigned char *read_all(const char *path, size_t *n)
-{
-	unsigned char *d = (unsigned char *)tu_read_file(path, n);
-
-	if (!d)
-		fail_msg("cannot read %s", path);
-	return d;
+	return tu_path(tmpdir, name);
 }
 
 static void write_all(const char *path, const void *d, size_t n, mode_t mode)
@@ -136,24 +117,11 @@ static void unavailable(const char *what)
 /* The tool with the arguments after @r (NOARG-terminated). */
 static void run_tool(struct tu_result *r, ...)
 {
-	char *argv[16];
-	size_t n = 0;
 	va_list ap;
 
-	argv[n++] = (char *)tool;
 	va_start(ap, r);
-	while (n < 15 && (argv[n] = va_arg(ap, char *)) != NULL)
-		n++;
+	tu_vrun_tool(r, tool, ap);
 	va_end(ap);
-	argv[n] = NULL;
-	tu_run_both(argv, NULL, r);
-}
-
-static void expect(const struct tu_result *r, int status, const char *in_err)
-{
-	if (r->status != status || (in_err && !strstr(r->err, in_err)))
-		fail_msg("exit status %d (expected %d), stdout:\n%sstderr:\n%s(expected in it: %s)",
-			 r->status, status, r->out, r->err, in_err ? in_err : "-");
 }
 
 /* sframe convert --elf @in -o @out [@extra]: must succeed. */
@@ -165,7 +133,7 @@ static void convert_elf(const char *in, const char *out, const char *extra)
 		run_tool(&r, "convert", "--elf", extra, in, "-o", out, NOARG);
 	else
 		run_tool(&r, "convert", "--elf", in, "-o", out, NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	if (!strstr(r.out, "  segment: PT_LOAD at 0x"))
 		fail_msg("no segment line in the summary:\n%s", r.out);
 	tu_result_free(&r);
@@ -220,7 +188,7 @@ static unsigned char *convert_here(const char *path, uint64_t addr, size_t *len)
 	struct sf_cfi_input cfi;
 	char err[512];
 	size_t n, size;
-	unsigned char *d = read_all(path, &n), *sec;
+	unsigned char *d = tu_read_all(path, &n), *sec;
 	int r;
 
 	if (sf_cfi_input_load(d, n, &cfi, path, err, sizeof(err)))
@@ -283,7 +251,7 @@ static void check_copy(const char *in_path, const char *out_path, bool force, st
 	struct peek_shdr is, os, in_sframe;
 	struct peek_phdr p, q;
 	size_t in_n, out_n, len;
-	unsigned char *in = read_all(in_path, &in_n), *out = read_all(out_path, &out_n), *sec;
+	unsigned char *in = tu_read_all(in_path, &in_n), *out = tu_read_all(out_path, &out_n), *sec;
 	int64_t in_ph_sframe = -1, in_sh_sframe = -1, last_load = -1;
 	uint64_t i, j, end = 0, align = 4096, phsize;
 	unsigned n_sframe = 0, n_phdr = 0;
@@ -471,8 +439,8 @@ static void test_fixture_copies(void **state)
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		unlink(tmp("fixture"));
 		run_tool(&r, "convert", "--elf", fx(files[i]), "-o", tmp("fixture"), NOARG);
-		expect(&r, 1, "it has SFrame already");
-		expect(&r, 1, "--force replaces it");
+		tu_expect(&r, 1, "it has SFrame already");
+		tu_expect(&r, 1, "--force replaces it");
 		tu_result_free(&r);
 		assert_false(exists(tmp("fixture")));
 		convert_and_check(fx(files[i]), "fixture", true, &c);
@@ -500,7 +468,7 @@ static void test_host_copies(void **state)
 	if (!any)
 		unavailable("/bin/bash and the other host files");
 	/* No section headers (as sstrip leaves a file): .eh_frame from PT_GNU_EH_FRAME. */
-	d = read_all(files[0], &n);
+	d = tu_read_all(files[0], &n);
 	memset(d + 40, 0, 8);	/* e_shoff */
 	memset(d + 58, 0, 6);	/* e_shentsize, e_shnum, e_shstrndx */
 	write_all(tmp("noshdr"), d, n, 0755);
@@ -522,7 +490,7 @@ static void test_compact_layout(void **state)
 	(void)state;
 	if (!exists(in))
 		unavailable(in);
-	d = read_all(in, &n);
+	d = tu_read_all(in, &n);
 	assert_true(peek_open(&e, d, n));
 	for (i = 0; i < e.phnum; i++) {
 		peek_phdr_at(&e, i, &p);
@@ -540,7 +508,7 @@ static void test_compact_layout(void **state)
 		struct tu_result r;
 
 		run_tool(&r, "convert", "--elf", tmp("bigbss"), "-o", tmp("bigbss.elf"), NOARG);
-		expect(&r, 0, "needs Linux 5.18 or later");
+		tu_expect(&r, 0, "needs Linux 5.18 or later");
 		tu_result_free(&r);
 	}
 #if defined(__x86_64__)
@@ -574,7 +542,7 @@ static void test_in_place(void **state)
 	(void)state;
 	if (!exists(in))
 		unavailable(in);
-	d = read_all(in, &n);
+	d = tu_read_all(in, &n);
 	assert_true(peek_open(&e, d, n));
 	assert_true(e.phnum > 4);
 	memset(d + e.phoff + 56 * (uint64_t)(e.phnum - 2), 0, 2 * 56);
@@ -592,7 +560,7 @@ static void test_in_place(void **state)
 	assert_true(c.in_place);
 	assert_int_equal(c.sframe.offset, c.load.offset);
 	/* One entry short of room: moved. */
-	d = read_all(tmp("room"), &n);
+	d = tu_read_all(tmp("room"), &n);
 	d[e.phoff + 56 * (uint64_t)e.phnum - 1] = 1;
 	write_all(tmp("room-short"), d, n, 0755);
 	free(d);
@@ -623,8 +591,8 @@ static void test_force_replaces(void **state)
 
 	(void)state;
 	o = convert_and_check(fx("v3-x86_64/exe"), "forced", true, &c);
-	in = read_all(fx("v3-x86_64/exe"), &in_n);
-	out = read_all(o, &out_n);
+	in = tu_read_all(fx("v3-x86_64/exe"), &in_n);
+	out = tu_read_all(o, &out_n);
 	assert_true(peek_open(&ie, in, in_n));
 	assert_true(peek_open(&oe, out, out_n));
 	assert_int_equal(oe.phnum, ie.phnum + 1);
@@ -646,7 +614,7 @@ static void test_mode(void **state)
 	size_t n;
 
 	(void)state;
-	d = read_all(fx("v3-x86_64/exe"), &n);
+	d = tu_read_all(fx("v3-x86_64/exe"), &n);
 	write_all(tmp("mode-in"), d, n, 0750);
 	free(d);
 	convert_elf(tmp("mode-in"), tmp("mode-out"), "--force");
@@ -676,29 +644,29 @@ static void test_refusals(void **state)
 	(void)state;
 	/* A relocatable object. */
 	run_tool(&r, "convert", "--elf", fx("v3-x86_64/frames.o"), "-o", tmp("o"), NOARG);
-	expect(&r, 1, "relocatable object");
+	tu_expect(&r, 1, "relocatable object");
 	tu_result_free(&r);
 	/* OUT that is FILE: the same name, a hard link, a symbolic link. */
-	d = read_all(fx("v3-x86_64/exe"), &n);
+	d = tu_read_all(fx("v3-x86_64/exe"), &n);
 	write_all(tmp("self"), d, n, 0755);
 	run_tool(&r, "convert", "--elf", "--force", tmp("self"), "-o", tmp("self"), NOARG);
-	expect(&r, 2, "is FILE");
+	tu_expect(&r, 2, "is FILE");
 	tu_result_free(&r);
 	unlink(tmp("self-link"));
 	assert_int_equal(link(tmp("self"), tmp("self-link")), 0);
 	run_tool(&r, "convert", "--elf", "--force", tmp("self"), "-o", tmp("self-link"), NOARG);
-	expect(&r, 2, "is FILE");
+	tu_expect(&r, 2, "is FILE");
 	tu_result_free(&r);
 	unlink(tmp("self-sym"));
 	assert_int_equal(symlink(tmp("self"), tmp("self-sym")), 0);
 	run_tool(&r, "convert", "--elf", "--force", tmp("self"), "-o", tmp("self-sym"), NOARG);
-	expect(&r, 2, "is FILE");
+	tu_expect(&r, 2, "is FILE");
 	tu_result_free(&r);
 	{
 		unsigned char *again;
 		size_t m;
 
-		again = read_all(tmp("self"), &m);
+		again = tu_read_all(tmp("self"), &m);
 		assert_int_equal(m, n);
 		assert_memory_equal(again, d, n);
 		free(again);
@@ -706,10 +674,10 @@ static void test_refusals(void **state)
 	/* Options that do not go together. */
 	run_tool(&r, "convert", "--elf", "--sframe-addr", "0x100000", fx("v3-x86_64/exe"), "-o",
 		 tmp("x"), NOARG);
-	expect(&r, 2, "--sframe-addr does not go with --elf");
+	tu_expect(&r, 2, "--sframe-addr does not go with --elf");
 	tu_result_free(&r);
 	run_tool(&r, "convert", "--force", fx("v3-x86_64/exe"), "-o", tmp("x"), NOARG);
-	expect(&r, 2, "--force goes with --elf");
+	tu_expect(&r, 2, "--force goes with --elf");
 	tu_result_free(&r);
 	/* No address: the last segment near the top of the user address space. */
 	assert_true(peek_open(&e, d, n));
@@ -723,13 +691,13 @@ static void test_refusals(void **state)
 		    UINT64_C(0x7ffffffff000) + p.vaddr % 4096);
 	write_all(tmp("top"), d, n, 0755);
 	run_tool(&r, "convert", "--elf", "--force", tmp("top"), "-o", tmp("x"), NOARG);
-	expect(&r, 1, "no address for the new segment");
+	tu_expect(&r, 1, "no address for the new segment");
 	tu_result_free(&r);
 	/* Segments that wrap around the address space. */
 	sf_put_uint(d + e.phoff + 56 * (uint64_t)last + 16, 8, e.be, UINT64_C(0xfffffffffffff000));
 	write_all(tmp("top"), d, n, 0755);
 	run_tool(&r, "convert", "--elf", "--force", tmp("top"), "-o", tmp("x"), NOARG);
-	expect(&r, 1, NULL);
+	tu_expect(&r, 1, NULL);
 	tu_result_free(&r);
 	assert_false(exists(tmp("x")));
 	free(d);
@@ -1096,23 +1064,23 @@ static void test_readers(void **state)
 
 		convert_elf(list[i], tmp("reader"), force ? "--force" : NULL);
 		run_tool(&r, "convert", list[i], "-o", tmp("reader.sidecar"), NOARG);
-		expect(&r, 0, NULL);
+		tu_expect(&r, 0, NULL);
 		tu_result_free(&r);
 
 		run_tool(&r, "dump", tmp("reader"), NOARG);
 		run_tool(&s, "dump", tmp("reader.sidecar"), NOARG);
-		expect(&r, 0, NULL);
+		tu_expect(&r, 0, NULL);
 		if (strcmp(r.out, s.out) != 0)
 			fail_msg("%s: sframe dump of the copy and the side-car differ", list[i]);
 		tu_result_free(&r);
 		tu_result_free(&s);
 		run_tool(&r, "check", tmp("reader"), NOARG);
-		expect(&r, 0, NULL);
+		tu_expect(&r, 0, NULL);
 		if (!strstr(r.out, ": valid ("))
 			fail_msg("sframe check %s: %s", list[i], r.out);
 		tu_result_free(&r);
 
-		out = read_all(tmp("reader"), &out_n);
+		out = tu_read_all(tmp("reader"), &out_n);
 		assert_true(peek_open(&e, out, out_n));
 		assert_true(peek_section(&e, ".sframe", &sh));
 		sec = out + sh.offset;
@@ -1275,7 +1243,7 @@ static void test_binutils(void **state)
 			free(o);
 			expect_readelf_sframe_in_load(readelf, stripped);
 			run_tool(&r, "check", stripped, NOARG);
-			expect(&r, 0, NULL);
+			tu_expect(&r, 0, NULL);
 			assert_non_null(strstr(r.out, ": valid ("));
 			tu_result_free(&r);
 		}
@@ -1287,7 +1255,7 @@ static void test_binutils(void **state)
 			free(o);
 			expect_readelf_sframe_in_load(readelf, copied);
 			run_tool(&r, "check", copied, NOARG);
-			expect(&r, 0, NULL);
+			tu_expect(&r, 0, NULL);
 			assert_non_null(strstr(r.out, ": valid ("));
 			tu_result_free(&r);
 		}
@@ -1349,7 +1317,7 @@ static void test_documented_example(void **state)
 	unlink("unwind");
 	assert_int_equal(symlink(fx("unwind/v3-aarch64/unwind"), "unwind"), 0);
 	run_tool(&r, "convert", "--elf", "--force", "unwind", "-o", "unwind.elf", NOARG);
-	expect(&r, 0, NULL);
+	tu_expect(&r, 0, NULL);
 	got = strstr(r.out, first);
 	assert_non_null(got);
 	if (strcmp(got, shown) != 0)

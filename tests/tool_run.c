@@ -43,6 +43,25 @@ char *tu_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+unsigned char *tu_read_all(const char *path, size_t *len)
+{
+	unsigned char *d = (unsigned char *)tu_read_file(path, len);
+
+	if (!d)
+		fail_msg("cannot read %s", path);
+	return d;
+}
+
+char *tu_path(const char *dir, const char *rel)
+{
+	static char bufs[16][1024];
+	static unsigned int next;
+	char *b = bufs[next++ % 16];
+
+	snprintf(b, sizeof(bufs[0]), "%s/%s", dir, rel);
+	return b;
+}
+
 /* In the child: exec argv, through SFRAME_TEST_WRAPPER when it is set. */
 static void exec_wrapped(char *const argv[])
 {
@@ -172,4 +191,23 @@ void tu_result_free(struct tu_result *r)
 	free(r->out);
 	free(r->err);
 	r->out = r->err = NULL;
+}
+
+void tu_vrun_tool(struct tu_result *r, const char *tool, va_list ap)
+{
+	char *argv[16];
+	size_t n = 0;
+
+	argv[n++] = (char *)tool;
+	while (n < 15 && (argv[n] = va_arg(ap, char *)) != NULL)
+		n++;
+	argv[n] = NULL;
+	tu_run_both(argv, NULL, r);
+}
+
+void tu_expect(const struct tu_result *r, int status, const char *in_err)
+{
+	if (r->status != status || (in_err && !strstr(r->err, in_err)))
+		fail_msg("exit status %d (expected %d), stdout:\n%sstderr:\n%s(expected in it: %s)",
+			 r->status, status, r->out, r->err, in_err ? in_err : "-");
 }

@@ -6,6 +6,7 @@
 #ifndef SFRAME_TEST_TOOL_RUN_H
 #define SFRAME_TEST_TOOL_RUN_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /*
@@ -13,6 +14,15 @@
  * string); *@len excludes the NUL. NULL when it cannot be read.
  */
 char *tu_read_file(const char *path, size_t *len);
+
+/* tu_read_all() - tu_read_file(), failing the test when it cannot be read. */
+unsigned char *tu_read_all(const char *path, size_t *len);
+
+/*
+ * tu_path() - "@dir/@rel" in one of 16 buffers used in turn: a call's
+ * result lasts for the next 15 calls.
+ */
+char *tu_path(const char *dir, const char *rel);
 
 /*
  * tu_run() - run argv (argv[0] is the program's path) with stdin from @in
@@ -47,5 +57,17 @@ struct tu_result {
 void tu_run_both(char *const argv[], const char *out_path, struct tu_result *r);
 
 void tu_result_free(struct tu_result *r);
+
+/*
+ * tu_vrun_tool() - tu_run_both() of @tool with the arguments in @ap, up to
+ * a NULL (at most 14).
+ */
+void tu_vrun_tool(struct tu_result *r, const char *tool, va_list ap);
+
+/*
+ * tu_expect() - fail the test unless @r exited with @status and, when
+ * @in_err is given, said it on standard error.
+ */
+void tu_expect(const struct tu_result *r, int status, const char *in_err);
 
 #endif /* SFRAME_TEST_TOOL_RUN_H */

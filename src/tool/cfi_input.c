@@ -11,7 +11,6 @@
 
 #include <elf.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,24 +19,6 @@
 #include <sframe/sframe_format.h>
 
 #include "elf_layout.h"
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static void fail(char *err, size_t errlen, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!errlen)
-		return;
-	n = snprintf(err, errlen, "%s: ", path);
-	if (n < 0 || (size_t)n >= errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-	va_end(ap);
-}
 
 /* True when [off, off + len) lies inside a buffer of @size bytes. */
 static bool in_bounds(uint64_t off, uint64_t len, uint64_t size)
@@ -53,7 +34,7 @@ static int read_phdrs(const unsigned char *file, size_t size, struct sf_elf_phdr
 
 	if (sf_elf_phdrs_read(file, size, ph, msg, sizeof(msg)) == 0)
 		return 0;
-	fail(err, errlen, path, "%s", msg);
+	sf_errf(err, errlen, path, "%s", msg);
 	return -1;
 }
 
@@ -74,8 +55,8 @@ int sf_elf_free_addr(const unsigned char *file, size_t size, uint64_t *addr, con
 		if (seg.type != PT_LOAD)
 			continue;
 		if (seg.vaddr > UINT64_MAX - seg.memsz) {
-			fail(err, errlen, path, "PT_LOAD segment %" PRIu64 " wraps around the end of "
-			     "the address space", i);
+			sf_errf(err, errlen, path, "PT_LOAD segment %" PRIu64 " wraps around the end of "
+			        "the address space", i);
 			return -1;
 		}
 		any = true;
@@ -88,8 +69,8 @@ int sf_elf_free_addr(const unsigned char *file, size_t size, uint64_t *addr, con
 		return 0;
 	/* Any p_align, not only powers of two: a multiple of it, by division. */
 	if (end > UINT64_MAX - (align - 1)) {
-		fail(err, errlen, path, "no address after the segments (they end at 0x%" PRIx64
-		     ", aligned to 0x%" PRIx64 ")", end, align);
+		sf_errf(err, errlen, path, "no address after the segments (they end at 0x%" PRIx64
+		        ", aligned to 0x%" PRIx64 ")", end, align);
 		return -1;
 	}
 	*addr = (end + align - 1) / align * align;
@@ -106,24 +87,24 @@ static int check_machine(const struct sf_elf_phdrs *ph, const char *path, char *
 	char m[32];
 
 	if (!ph->is64) {
-		fail(err, errlen, path, "a 32-bit ELF file (ELFCLASS32): SFrame describes 64-bit "
-		     "code only (x86-64, AArch64, s390x)");
+		sf_errf(err, errlen, path, "a 32-bit ELF file (ELFCLASS32): SFrame describes 64-bit "
+		        "code only (x86-64, AArch64, s390x)");
 		return -1;
 	}
 	switch (ph->machine) {
 	case SFRAME_EM_X86_64:
 	case SFRAME_EM_S390:
 		if (ph->be != (ph->machine == SFRAME_EM_S390)) {
-			fail(err, errlen, path, "an ELF file for %s in %s-endian byte order",
-			     sf_machine_name(ph->machine, m, sizeof(m)), ph->be ? "big" : "little");
+			sf_errf(err, errlen, path, "an ELF file for %s in %s-endian byte order",
+			        sf_machine_name(ph->machine, m, sizeof(m)), ph->be ? "big" : "little");
 			return -1;
 		}
 		return 0;
 	case SFRAME_EM_AARCH64:
 		return 0;
 	}
-	fail(err, errlen, path, "an ELF file for %s: SFrame has no ABI for it (only for x86-64, "
-	     "AArch64 and s390x)", sf_machine_name(ph->machine, m, sizeof(m)));
+	sf_errf(err, errlen, path, "an ELF file for %s: SFrame has no ABI for it (only for x86-64, "
+	        "AArch64 and s390x)", sf_machine_name(ph->machine, m, sizeof(m)));
 	return -1;
 }
 
@@ -144,7 +125,7 @@ static int load_text(const unsigned char *file, const struct sf_elf_phdrs *ph,
 		return 0;
 	cfi->text = calloc((size_t)n, sizeof(*cfi->text));
 	if (!cfi->text) {
-		fail(err, errlen, path, "out of memory");
+		sf_errf(err, errlen, path, "out of memory");
 		return SF_INPUT_EFORMAT;
 	}
 	for (i = 0; i < ph->phnum; i++) {
@@ -184,8 +165,8 @@ static int eh_frame_from_hdr(const unsigned char *file, size_t size,
 	if (!found)
 		return 0;
 	if (!in_bounds(hdr_seg.offset, hdr_seg.filesz, size)) {
-		fail(err, errlen, path, "PT_GNU_EH_FRAME segment out of bounds (offset 0x%" PRIx64
-		     ", size 0x%" PRIx64 ", file size 0x%zx)", hdr_seg.offset, hdr_seg.filesz, size);
+		sf_errf(err, errlen, path, "PT_GNU_EH_FRAME segment out of bounds (offset 0x%" PRIx64
+		        ", size 0x%" PRIx64 ", file size 0x%zx)", hdr_seg.offset, hdr_seg.filesz, size);
 		return -1;
 	}
 	hdr.data = file + hdr_seg.offset;
@@ -193,9 +174,9 @@ static int eh_frame_from_hdr(const unsigned char *file, size_t size,
 	hdr.addr = hdr_seg.vaddr;
 	r = sframe_eh_frame_hdr_ptr(&hdr, ph->be, &addr);
 	if (r) {
-		fail(err, errlen, path, ".eh_frame_hdr (PT_GNU_EH_FRAME at offset 0x%" PRIx64
-		     "): %s (%s)", hdr_seg.offset, sframe_convert_strerror(r),
-		     sframe_convert_errname(r));
+		sf_errf(err, errlen, path, ".eh_frame_hdr (PT_GNU_EH_FRAME at offset 0x%" PRIx64
+		        "): %s (%s)", hdr_seg.offset, sframe_convert_strerror(r),
+		        sframe_convert_errname(r));
 		return -1;
 	}
 	for (i = 0; i < ph->phnum; i++) {
@@ -203,9 +184,9 @@ static int eh_frame_from_hdr(const unsigned char *file, size_t size,
 		if (seg.type != PT_LOAD || addr < seg.vaddr || addr - seg.vaddr >= seg.filesz)
 			continue;
 		if (!in_bounds(seg.offset, seg.filesz, size)) {
-			fail(err, errlen, path, "PT_LOAD segment %" PRIu64 " out of bounds (offset "
-			     "0x%" PRIx64 ", size 0x%" PRIx64 ", file size 0x%zx)", i, seg.offset,
-			     seg.filesz, size);
+			sf_errf(err, errlen, path, "PT_LOAD segment %" PRIu64 " out of bounds (offset "
+			        "0x%" PRIx64 ", size 0x%" PRIx64 ", file size 0x%zx)", i, seg.offset,
+			        seg.filesz, size);
 			return -1;
 		}
 		cfi->conv.eh_frame.data = file + seg.offset + (addr - seg.vaddr);
@@ -214,8 +195,8 @@ static int eh_frame_from_hdr(const unsigned char *file, size_t size,
 		cfi->eh_frame_from = "PT_GNU_EH_FRAME";
 		return 0;
 	}
-	fail(err, errlen, path, ".eh_frame at 0x%" PRIx64 " (from .eh_frame_hdr) is in the file "
-	     "bytes of no PT_LOAD segment", addr);
+	sf_errf(err, errlen, path, ".eh_frame at 0x%" PRIx64 " (from .eh_frame_hdr) is in the file "
+	        "bytes of no PT_LOAD segment", addr);
 	return -1;
 }
 
@@ -254,7 +235,7 @@ static int load_sections(const unsigned char *file, size_t size, struct sf_cfi_i
 	if (r < 0)
 		return SF_INPUT_EFORMAT;
 	if (r && sec.flags & SHF_COMPRESSED) {
-		fail(err, errlen, path, "section .eh_frame is compressed (not supported)");
+		sf_errf(err, errlen, path, "section .eh_frame is compressed (not supported)");
 		return SF_INPUT_EFORMAT;
 	}
 	if (r && sec.type == SHT_NOBITS) {
@@ -294,7 +275,7 @@ int sf_cfi_input_load(const unsigned char *file, size_t size, struct sf_cfi_inpu
 	if (errlen)
 		err[0] = '\0';
 	if (size < SELFMAG || memcmp(file, ELFMAG, SELFMAG) != 0) {
-		fail(err, errlen, path, size ? "not an ELF file" : "empty file");
+		sf_errf(err, errlen, path, size ? "not an ELF file" : "empty file");
 		return SF_INPUT_EFORMAT;
 	}
 	/* The header is in the file (sf_elf_phdrs_read() checked its size). */

@@ -35,7 +35,6 @@
 
 #include <elf.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,24 +45,6 @@
 
 /* The name given to the new section, NUL included. */
 static const char sframe_name[] = ".sframe";
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static void fail(char *err, size_t errlen, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!errlen)
-		return;
-	n = snprintf(err, errlen, "%s: ", path);
-	if (n < 0 || (size_t)n >= errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-	va_end(ap);
-}
 
 /* @v rounded up to @a (a power of two); false when that wraps. */
 static bool round_up(uint64_t v, uint64_t a, uint64_t *out)
@@ -98,8 +79,8 @@ static int scan_segments(const unsigned char *file, const struct sf_elf_phdrs *p
 		sf_elf_segment_get(file, ph, i, &seg);
 		if (seg.type == SFRAME_PT_GNU_SFRAME && p->old_ph_sframe == SF_ELF_ADD_NONE) {
 			if (!replace) {
-				fail(err, errlen, path, "it has SFrame already (a PT_GNU_SFRAME "
-				     "segment); --force replaces it");
+				sf_errf(err, errlen, path, "it has SFrame already (a PT_GNU_SFRAME "
+				        "segment); --force replaces it");
 				return -1;
 			}
 			p->old_ph_sframe = i;
@@ -107,14 +88,14 @@ static int scan_segments(const unsigned char *file, const struct sf_elf_phdrs *p
 		if (seg.type != PT_LOAD)
 			continue;
 		if (seg.vaddr > UINT64_MAX - seg.memsz) {
-			fail(err, errlen, path, "PT_LOAD segment %" PRIu64 " wraps around the end of "
-			     "the address space", i);
+			sf_errf(err, errlen, path, "PT_LOAD segment %" PRIu64 " wraps around the end of "
+			        "the address space", i);
 			return -1;
 		}
 		/* The loaders' own demand: offsets and addresses agree modulo p_align. */
 		if (seg.align > 1 && (seg.align & (seg.align - 1))) {
-			fail(err, errlen, path, "PT_LOAD segment %" PRIu64 " has an alignment "
-			     "(0x%" PRIx64 ") that is not a power of two", i, seg.align);
+			sf_errf(err, errlen, path, "PT_LOAD segment %" PRIu64 " has an alignment "
+			        "(0x%" PRIx64 ") that is not a power of two", i, seg.align);
 			return -1;
 		}
 		if (!l->any)
@@ -127,7 +108,7 @@ static int scan_segments(const unsigned char *file, const struct sf_elf_phdrs *p
 			l->align = seg.align;
 	}
 	if (!l->any) {
-		fail(err, errlen, path, "no PT_LOAD segment: nothing to add one beside");
+		sf_errf(err, errlen, path, "no PT_LOAD segment: nothing to add one beside");
 		return -1;
 	}
 	return 0;
@@ -150,29 +131,29 @@ static int scan_sections(const unsigned char *file, size_t size, bool replace,
 		return -1;
 	if (r) {
 		if (!replace) {
-			fail(err, errlen, path, "it has SFrame already (a .sframe section); "
-			     "--force replaces it");
+			sf_errf(err, errlen, path, "it has SFrame already (a .sframe section); "
+			        "--force replaces it");
 			return -1;
 		}
 		p->old_sh_sframe = sec.index;
 		return 0;
 	}
 	if (p->sh.shstrndx == SHN_UNDEF) {
-		fail(err, errlen, path, "section headers without a section name table: the new "
-		     ".sframe section could not be named");
+		sf_errf(err, errlen, path, "section headers without a section name table: the new "
+		        ".sframe section could not be named");
 		return -1;
 	}
 	if (sf_elf_section_at(file, size, p->sh.shstrndx, &sec, path, err, errlen))
 		return -1;
 	if (!sec.data || (sec.flags & SHF_ALLOC)) {
-		fail(err, errlen, path, "the section name table (section %" PRIu64 ") is %s: it "
-		     "cannot be grown in a copy", sec.index,
-		     sec.data ? "loaded (SHF_ALLOC)" : "not in the file (SHT_NOBITS)");
+		sf_errf(err, errlen, path, "the section name table (section %" PRIu64 ") is %s: it "
+		        "cannot be grown in a copy", sec.index,
+		        sec.data ? "loaded (SHF_ALLOC)" : "not in the file (SHT_NOBITS)");
 		return -1;
 	}
 	/* Grown by the new name at the end: more than 32 bits is no name table. */
 	if (p->sh.shnum >= UINT32_MAX || sec.size > UINT32_MAX - sizeof(sframe_name)) {
-		fail(err, errlen, path, "too many sections, or a name table too large");
+		sf_errf(err, errlen, path, "too many sections, or a name table too large");
 		return -1;
 	}
 	p->strtab_offset = sec.offset;
@@ -191,8 +172,8 @@ static int place_segment(struct sf_elf_add_plan *p, const struct loads *l, const
 
 	if (!round_up(l->end, a, &top) || top > UINT64_MAX - a ||
 	    !round_up(p->file_size, 4096, &o)) {
-		fail(err, errlen, path, "no address after the segments (they end at 0x%" PRIx64
-		     ", aligned to 0x%" PRIx64 ")", l->end, a);
+		sf_errf(err, errlen, path, "no address after the segments (they end at 0x%" PRIx64
+		        ", aligned to 0x%" PRIx64 ")", l->end, a);
 		return -1;
 	}
 	p->seg_align = a;
@@ -211,8 +192,8 @@ static int place_segment(struct sf_elf_add_plan *p, const struct loads *l, const
 	/* Compact: the file rounded to a page, the address congruent to it. */
 	p->seg_offset = o;
 	if (top > UINT64_MAX - (o % a)) {
-		fail(err, errlen, path, "no address after the segments (they end at 0x%" PRIx64
-		     ")", l->end);
+		sf_errf(err, errlen, path, "no address after the segments (they end at 0x%" PRIx64
+		        ")", l->end);
 		return -1;
 	}
 	p->seg_vaddr = top + o % a;
@@ -285,28 +266,28 @@ int sf_elf_add_plan(const unsigned char *file, size_t size, bool replace,
 
 	memset(p, 0, sizeof(*p));
 	if (sf_elf_phdrs_read(file, size, &ph, msg, sizeof(msg))) {
-		fail(err, errlen, path, "%s", msg);
+		sf_errf(err, errlen, path, "%s", msg);
 		return -1;
 	}
 	if (!ph.is64) {
-		fail(err, errlen, path, "a 32-bit ELF file: only ELF64 files are written");
+		sf_errf(err, errlen, path, "a 32-bit ELF file: only ELF64 files are written");
 		return -1;
 	}
 	if (ph.type != ET_EXEC && ph.type != ET_DYN) {
-		fail(err, errlen, path, "%s: only executables and shared libraries get a "
-		     "segment", ph.type == ET_REL ? "a relocatable object (link it first)"
-		     : ph.type == ET_CORE ? "a core file" : "not an executable");
+		sf_errf(err, errlen, path, "%s: only executables and shared libraries get a "
+		        "segment", ph.type == ET_REL ? "a relocatable object (link it first)"
+		        : ph.type == ET_CORE ? "a core file" : "not an executable");
 		return -1;
 	}
 	/* The header's own count, before sf_elf_phdrs_read() applied PN_XNUM. */
 	if (sf_get_uint(file + sf_elf64_layout.e_phnum.off, 2, ph.be) == PN_XNUM ||
 	    ph.phnum >= PN_XNUM - 2) {
-		fail(err, errlen, path, "too many program headers (extended numbering is not "
-		     "written)");
+		sf_errf(err, errlen, path, "too many program headers (extended numbering is not "
+		        "written)");
 		return -1;
 	}
 	if (ph.phnum == 0) {
-		fail(err, errlen, path, "no program headers: nothing is loaded from it");
+		sf_errf(err, errlen, path, "no program headers: nothing is loaded from it");
 		return -1;
 	}
 	p->be = ph.be;
@@ -324,9 +305,9 @@ int sf_elf_add_plan(const unsigned char *file, size_t size, bool replace,
 	p->in_place = room_in_place(file, size, &ph, p);
 	table = p->in_place ? 0 : (p->new_phnum * p->phentsize + 7) & ~(uint64_t)7;
 	if (p->seg_vaddr >= limit || table >= limit - p->seg_vaddr) {
-		fail(err, errlen, path, "no address for the new segment: it would start at 0x%"
-		     PRIx64 ", past the segments, too close to the top of the user address "
-		     "space (0x%" PRIx64 ")", p->seg_vaddr, limit);
+		sf_errf(err, errlen, path, "no address for the new segment: it would start at 0x%"
+		        PRIx64 ", past the segments, too close to the top of the user address "
+		        "space (0x%" PRIx64 ")", p->seg_vaddr, limit);
 		return -1;
 	}
 	p->sframe_offset = p->seg_offset + table;
@@ -422,9 +403,9 @@ unsigned char *sf_elf_add_image(const unsigned char *file, const struct sf_elf_a
 
 	*out_size = 0;
 	if (len > SF_ELF_ADD_ADDR_LIMIT - p->sframe_addr) {
-		fail(err, errlen, path, "a .sframe section of %zu bytes at 0x%" PRIx64 " would end "
-		     "past the top of the user address space (0x%" PRIx64 ")", len, p->sframe_addr,
-		     SF_ELF_ADD_ADDR_LIMIT);
+		sf_errf(err, errlen, path, "a .sframe section of %zu bytes at 0x%" PRIx64 " would end "
+		        "past the top of the user address space (0x%" PRIx64 ")", len, p->sframe_addr,
+		        SF_ELF_ADD_ADDR_LIMIT);
 		return NULL;
 	}
 	/* Every term below is under 2^47 or the file's own size. */
@@ -440,7 +421,7 @@ unsigned char *sf_elf_add_image(const unsigned char *file, const struct sf_elf_a
 	}
 	total = end > p->file_size ? end : p->file_size;
 	if (total > SIZE_MAX || !(img = calloc(1, (size_t)total))) {
-		fail(err, errlen, path, "out of memory (a copy of 0x%" PRIx64 " bytes)", total);
+		sf_errf(err, errlen, path, "out of memory (a copy of 0x%" PRIx64 " bytes)", total);
 		return NULL;
 	}
 	memcpy(img, file, (size_t)p->file_size);

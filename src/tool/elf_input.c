@@ -124,14 +124,13 @@ static uint64_t get(const struct elf_file *ef, const unsigned char *rec, struct 
 	return sf_get_uint(rec + f.off, f.width, ef->be);
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static void fail(char *err, size_t errlen, const char *path, const char *fmt, ...)
+void sf_errf(char *err, size_t errlen, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
+	if (!errlen)
+		return;
 	n = snprintf(err, errlen, "%s: ", path);
 	if (n < 0 || (size_t)n >= errlen)
 		return;
@@ -161,7 +160,7 @@ static int read_file(const char *path, unsigned char **data, size_t *size, bool 
 
 	*mapped = false;
 	if (fd < 0) {
-		fail(err, errlen, path, "%s", strerror(errno));
+		sf_errf(err, errlen, path, "%s", strerror(errno));
 		return SF_INPUT_EIO;
 	}
 #ifndef SF_INPUT_NO_MMAP
@@ -169,7 +168,7 @@ static int read_file(const char *path, unsigned char **data, size_t *size, bool 
 		void *p;
 
 		if ((uintmax_t)st.st_size > SIZE_MAX) {
-			fail(err, errlen, path, "file too large");
+			sf_errf(err, errlen, path, "file too large");
 			close(fd);
 			return SF_INPUT_EIO;
 		}
@@ -193,12 +192,12 @@ static int read_file(const char *path, unsigned char **data, size_t *size, bool 
 			unsigned char *nbuf;
 
 			if (ncap < cap) {
-				fail(err, errlen, path, "file too large");
+				sf_errf(err, errlen, path, "file too large");
 				goto out_err;
 			}
 			nbuf = realloc(buf, ncap);
 			if (!nbuf) {
-				fail(err, errlen, path, "out of memory");
+				sf_errf(err, errlen, path, "out of memory");
 				goto out_err;
 			}
 			buf = nbuf;
@@ -208,7 +207,7 @@ static int read_file(const char *path, unsigned char **data, size_t *size, bool 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			fail(err, errlen, path, "read error: %s", strerror(errno));
+			sf_errf(err, errlen, path, "read error: %s", strerror(errno));
 			goto out_err;
 		}
 		if (n == 0)
@@ -240,25 +239,25 @@ static int parse_ehdr_fields(struct elf_file *ef, const char *path, char *err, s
 {
 	const unsigned char *h = ef->data;
 	if (ef->size < EI_NIDENT) {
-		fail(err, errlen, path, "truncated ELF header");
+		sf_errf(err, errlen, path, "truncated ELF header");
 		return -1;
 	}
 	switch (h[EI_CLASS]) {
 	case ELFCLASS32: ef->L = &sf_elf32_layout; break;
 	case ELFCLASS64: ef->L = &sf_elf64_layout; break;
 	default:
-		fail(err, errlen, path, "unsupported ELF class %u", h[EI_CLASS]);
+		sf_errf(err, errlen, path, "unsupported ELF class %u", h[EI_CLASS]);
 		return -1;
 	}
 	switch (h[EI_DATA]) {
 	case ELFDATA2LSB: ef->be = false; break;
 	case ELFDATA2MSB: ef->be = true; break;
 	default:
-		fail(err, errlen, path, "unsupported ELF data encoding %u", h[EI_DATA]);
+		sf_errf(err, errlen, path, "unsupported ELF data encoding %u", h[EI_DATA]);
 		return -1;
 	}
 	if (ef->size < ef->L->ehsize) {
-		fail(err, errlen, path, "truncated ELF header");
+		sf_errf(err, errlen, path, "truncated ELF header");
 		return -1;
 	}
 	ef->type = (uint16_t)get(ef, h, ef->L->e_type);
@@ -288,8 +287,8 @@ static int parse_ehdr(struct elf_file *ef, const char *path, char *err, size_t e
 		ef->shstrndx = SHN_UNDEF;
 	} else {
 		if (ef->shentsize < ef->L->shentsize) {
-			fail(err, errlen, path, "bad section header entry size %" PRIu64,
-			     ef->shentsize);
+			sf_errf(err, errlen, path, "bad section header entry size %" PRIu64,
+			        ef->shentsize);
 			return -1;
 		}
 		/*
@@ -301,7 +300,7 @@ static int parse_ehdr(struct elf_file *ef, const char *path, char *err, size_t e
 			const unsigned char *s0;
 
 			if (!in_bounds(ef->shoff, ef->shentsize, ef->size)) {
-				fail(err, errlen, path, "section header table out of bounds");
+				sf_errf(err, errlen, path, "section header table out of bounds");
 				return -1;
 			}
 			s0 = ef->data + ef->shoff;
@@ -315,7 +314,7 @@ static int parse_ehdr(struct elf_file *ef, const char *path, char *err, size_t e
 		/* shnum < 2^32 and shentsize < 2^16: the product cannot wrap. */
 		if (ef->shnum > UINT32_MAX ||
 		    !in_bounds(ef->shoff, ef->shnum * ef->shentsize, ef->size)) {
-			fail(err, errlen, path, "section header table out of bounds");
+			sf_errf(err, errlen, path, "section header table out of bounds");
 			return -1;
 		}
 	}
@@ -367,12 +366,12 @@ static int section_bytes(const struct elf_file *ef, const struct elf_shdr *sh, c
 			 const unsigned char **p, const char *path, char *err, size_t errlen)
 {
 	if (sh->type == SHT_NOBITS) {
-		fail(err, errlen, path, "%s has no data in the file (SHT_NOBITS)", what);
+		sf_errf(err, errlen, path, "%s has no data in the file (SHT_NOBITS)", what);
 		return -1;
 	}
 	if (!in_bounds(sh->offset, sh->size, ef->size)) {
-		fail(err, errlen, path, "%s out of bounds (offset 0x%" PRIx64 ", size 0x%" PRIx64
-		     ", file size 0x%zx)", what, sh->offset, sh->size, ef->size);
+		sf_errf(err, errlen, path, "%s out of bounds (offset 0x%" PRIx64 ", size 0x%" PRIx64
+		        ", file size 0x%zx)", what, sh->offset, sh->size, ef->size);
 		return -1;
 	}
 	*p = ef->data + sh->offset;
@@ -395,9 +394,9 @@ static int find_section(const struct elf_file *ef, const char *name, uint64_t *i
 	if (ef->shnum == 0 || ef->shstrndx == SHN_UNDEF)
 		return 0;
 	if (ef->shstrndx >= ef->shnum) {
-		fail(err, errlen, path, "section name string table index %" PRIu64
-		     " out of range (%" PRIu64 " section%s)", ef->shstrndx, ef->shnum,
-		     ef->shnum == 1 ? "" : "s");
+		sf_errf(err, errlen, path, "section name string table index %" PRIu64
+		        " out of range (%" PRIu64 " section%s)", ef->shstrndx, ef->shnum,
+		        ef->shnum == 1 ? "" : "s");
 		return -1;
 	}
 	get_shdr(ef, ef->shstrndx, &strsh);
@@ -430,11 +429,11 @@ static int find_sframe_section(const struct elf_file *ef, uint64_t *idx, const c
 		return 0;
 	get_shdr(ef, *idx, &sh);
 	if (sh.type != SHT_PROGBITS && sh.type != SFRAME_SHT_GNU_SFRAME && sh.type != SHT_NOBITS) {
-		fail(err, errlen, path, "section .sframe has unexpected type 0x%" PRIx32, sh.type);
+		sf_errf(err, errlen, path, "section .sframe has unexpected type 0x%" PRIx32, sh.type);
 		return -1;
 	}
 	if (sh.flags & SHF_COMPRESSED) {
-		fail(err, errlen, path, "section .sframe is compressed (not supported)");
+		sf_errf(err, errlen, path, "section .sframe is compressed (not supported)");
 		return -1;
 	}
 	return 0;
@@ -452,11 +451,11 @@ static int find_sframe_segment(const struct elf_file *ef, uint64_t *off, uint64_
 	if (ef->phnum == 0)
 		return 0;
 	if (ef->phentsize < ef->L->phentsize) {
-		fail(err, errlen, path, "bad program header entry size %" PRIu64, ef->phentsize);
+		sf_errf(err, errlen, path, "bad program header entry size %" PRIu64, ef->phentsize);
 		return -1;
 	}
 	if (!phdr_table_ok(ef)) {
-		fail(err, errlen, path, "program header table out of bounds");
+		sf_errf(err, errlen, path, "program header table out of bounds");
 		return -1;
 	}
 	for (i = 0; i < ef->phnum; i++) {
@@ -467,9 +466,9 @@ static int find_sframe_segment(const struct elf_file *ef, uint64_t *off, uint64_
 		*vaddr = ph.vaddr;
 		*size = ph.filesz;
 		if (!in_bounds(*off, *size, ef->size)) {
-			fail(err, errlen, path, "PT_GNU_SFRAME segment out of bounds (offset 0x%"
-			     PRIx64 ", size 0x%" PRIx64 ", file size 0x%zx)", *off, *size,
-			     ef->size);
+			sf_errf(err, errlen, path, "PT_GNU_SFRAME segment out of bounds (offset 0x%"
+			        PRIx64 ", size 0x%" PRIx64 ", file size 0x%zx)", *off, *size,
+			        ef->size);
 			return -1;
 		}
 		*found = true;
@@ -583,26 +582,26 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 
 	snprintf(what, sizeof(what), "relocation section %" PRIu64, rsh_idx);
 	if (rsh->entsize != 0 && rsh->entsize != entsize) {
-		fail(err, errlen, path, "%s: unexpected entry size %" PRIu64, what, rsh->entsize);
+		sf_errf(err, errlen, path, "%s: unexpected entry size %" PRIu64, what, rsh->entsize);
 		return -1;
 	}
 	if (section_bytes(ef, rsh, what, &rel, path, err, errlen))
 		return -1;
 	if (rsh->size % entsize != 0) {
-		fail(err, errlen, path, "%s: size 0x%" PRIx64 " is not a multiple of %u", what,
-		     rsh->size, entsize);
+		sf_errf(err, errlen, path, "%s: size 0x%" PRIx64 " is not a multiple of %u", what,
+		        rsh->size, entsize);
 		return -1;
 	}
 	nrel = rsh->size / entsize;
 	if (rsh->link == 0 || rsh->link >= ef->shnum) {
-		fail(err, errlen, path, "%s: symbol table index %" PRIu32 " out of range", what,
-		     rsh->link);
+		sf_errf(err, errlen, path, "%s: symbol table index %" PRIu32 " out of range", what,
+		        rsh->link);
 		return -1;
 	}
 	get_shdr(ef, rsh->link, &symsh);
 	if (symsh.type != SHT_SYMTAB && symsh.type != SHT_DYNSYM) {
-		fail(err, errlen, path, "%s: section %" PRIu32 " is not a symbol table", what,
-		     rsh->link);
+		sf_errf(err, errlen, path, "%s: section %" PRIu32 " is not a symbol table", what,
+		        rsh->link);
 		return -1;
 	}
 	if (section_bytes(ef, &symsh, "symbol table", &syms, path, err, errlen))
@@ -625,22 +624,22 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 		if (width < 0 || (width > 0 && rule != RELOC_BY_TYPE && !type_pcrel)) {
 			char m[32];
 
-			fail(err, errlen, path, "%s, entry %" PRIu64 ": unsupported relocation type %"
-			     PRIu32 " for %s", what, i, type, sf_machine_name(ef->machine, m, sizeof(m)));
+			sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": unsupported relocation type %"
+			        PRIu32 " for %s", what, i, type, sf_machine_name(ef->machine, m, sizeof(m)));
 			return -1;
 		}
 		if (width == 0)
 			continue;
 		if (sym >= nsyms) {
-			fail(err, errlen, path, "%s, entry %" PRIu64 ": symbol index %" PRIu64
-			     " out of range (%" PRIu64 " symbol%s)", what, i, sym, nsyms,
-			     nsyms == 1 ? "" : "s");
+			sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": symbol index %" PRIu64
+			        " out of range (%" PRIu64 " symbol%s)", what, i, sym, nsyms,
+			        nsyms == 1 ? "" : "s");
 			return -1;
 		}
 		if (!in_bounds(r_offset, (uint64_t)width, sec_size)) {
-			fail(err, errlen, path, "%s, entry %" PRIu64 ": offset 0x%" PRIx64
-			     " outside the %s section (size 0x%" PRIx64 ")", what, i,
-			     r_offset, name, sec_size);
+			sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": offset 0x%" PRIx64
+			        " outside the %s section (size 0x%" PRIx64 ")", what, i,
+			        r_offset, name, sec_size);
 			return -1;
 		}
 		if (rela)
@@ -656,8 +655,8 @@ static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *r
 		/* Signed fields for PC-relative types; either kind for absolute ones. */
 		if (width == 4 && (result < INT32_MIN ||
 				   result > (type_pcrel ? INT32_MAX : (int64_t)UINT32_MAX))) {
-			fail(err, errlen, path, "%s, entry %" PRIu64 ": value %" PRId64
-			     " does not fit a 32-bit field", what, i, result);
+			sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": value %" PRId64
+			        " does not fit a 32-bit field", what, i, result);
 			return -1;
 		}
 		sf_put_uint(sec + r_offset, (unsigned)width, sec_be, value);
@@ -686,7 +685,7 @@ static int relocate(const struct elf_file *ef, uint64_t sec_idx, const char *nam
 		if (!*copy) {
 			*copy = malloc(size ? (size_t)size : 1);
 			if (!*copy) {
-				fail(err, errlen, path, "out of memory");
+				sf_errf(err, errlen, path, "out of memory");
 				return -1;
 			}
 			memcpy(*copy, bytes, (size_t)size);
@@ -763,7 +762,7 @@ static int load_elf(struct sf_input *in, const char *path, char *err, size_t err
 	if (find_sframe_segment(&ef, &off, &size, &vaddr, &found, path, err, errlen))
 		return -1;
 	if (!found) {
-		fail(err, errlen, path, "no .sframe section or PT_GNU_SFRAME segment");
+		sf_errf(err, errlen, path, "no .sframe section or PT_GNU_SFRAME segment");
 		return -1;
 	}
 	in->sec = in->file + off;
@@ -798,7 +797,7 @@ int sf_input_load(const char *path, int have_vaddr, uint64_t vaddr, struct sf_in
 		in->vaddr = 0;
 		in->how = "raw";
 	} else {
-		fail(err, errlen, path, in->file_size ? "not an ELF file or SFrame section"
+		sf_errf(err, errlen, path, in->file_size ? "not an ELF file or SFrame section"
 						       : "empty file");
 		sf_input_free(in);
 		return SF_INPUT_EFORMAT;
@@ -836,7 +835,7 @@ static int open_sections(struct elf_file *ef, const unsigned char *file, size_t 
 	ef->data = file;
 	ef->size = size;
 	if (size < SELFMAG || memcmp(file, ELFMAG, SELFMAG) != 0) {
-		fail(err, errlen, path, "not an ELF file");
+		sf_errf(err, errlen, path, "not an ELF file");
 		return -1;
 	}
 	return parse_ehdr(ef, path, err, errlen);
@@ -849,11 +848,32 @@ uint64_t sf_elf_num_sections(const unsigned char *file, size_t size)
 	return open_sections(&ef, file, size, "", NULL, 0) ? 0 : ef.shnum;
 }
 
+/*
+ * Section @idx of @ef into @sec, its bytes checked against the file (none
+ * for SHT_NOBITS); @what names it in messages. Return: 0 or -1.
+ */
+static int fill_section(const struct elf_file *ef, uint64_t idx, const char *what,
+			struct sf_elf_section *sec, const char *path, char *err, size_t errlen)
+{
+	struct elf_shdr sh;
+
+	get_shdr(ef, idx, &sh);
+	sec->index = idx;
+	sec->type = sh.type;
+	sec->flags = sh.flags;
+	sec->addr = sh.addr;
+	sec->offset = sh.offset;
+	sec->size = sh.size;
+	sec->addralign = get(ef, ef->data + ef->shoff + idx * ef->shentsize, ef->L->sh_addralign);
+	if (sh.type == SHT_NOBITS)
+		return 0;
+	return section_bytes(ef, &sh, what, &sec->data, path, err, errlen);
+}
+
 int sf_elf_section_find(const unsigned char *file, size_t size, const char *name,
 			struct sf_elf_section *sec, const char *path, char *err, size_t errlen)
 {
 	struct elf_file ef;
-	struct elf_shdr sh;
 	uint64_t idx;
 	char what[80];
 
@@ -863,18 +883,8 @@ int sf_elf_section_find(const unsigned char *file, size_t size, const char *name
 		return -1;
 	if (idx == UINT64_MAX)
 		return 0;
-	get_shdr(&ef, idx, &sh);
-	sec->index = idx;
-	sec->type = sh.type;
-	sec->flags = sh.flags;
-	sec->addr = sh.addr;
-	sec->offset = sh.offset;
-	sec->size = sh.size;
-	sec->addralign = get(&ef, ef.data + ef.shoff + idx * ef.shentsize, ef.L->sh_addralign);
-	if (sh.type == SHT_NOBITS)
-		return 1;
 	snprintf(what, sizeof(what), "section %s", name);
-	return section_bytes(&ef, &sh, what, &sec->data, path, err, errlen) ? -1 : 1;
+	return fill_section(&ef, idx, what, sec, path, err, errlen) ? -1 : 1;
 }
 
 int sf_elf_shtab_read(const unsigned char *file, size_t size, struct sf_elf_shtab *t,
@@ -891,9 +901,9 @@ int sf_elf_shtab_read(const unsigned char *file, size_t size, struct sf_elf_shta
 	t->shstrndx = ef.shstrndx;
 	t->ext_shnum = ef.shoff && get(&ef, file, ef.L->e_shnum) == 0;
 	if (t->shnum && t->shstrndx != SHN_UNDEF && t->shstrndx >= t->shnum) {
-		fail(err, errlen, path, "section name string table index %" PRIu64
-		     " out of range (%" PRIu64 " section%s)", t->shstrndx, t->shnum,
-		     t->shnum == 1 ? "" : "s");
+		sf_errf(err, errlen, path, "section name string table index %" PRIu64
+		        " out of range (%" PRIu64 " section%s)", t->shstrndx, t->shnum,
+		        t->shnum == 1 ? "" : "s");
 		return -1;
 	}
 	return 0;
@@ -903,29 +913,18 @@ int sf_elf_section_at(const unsigned char *file, size_t size, uint64_t idx,
 		      struct sf_elf_section *sec, const char *path, char *err, size_t errlen)
 {
 	struct elf_file ef;
-	struct elf_shdr sh;
 	char what[40];
 
 	memset(sec, 0, sizeof(*sec));
 	if (open_sections(&ef, file, size, path, err, errlen))
 		return -1;
 	if (idx >= ef.shnum) {
-		fail(err, errlen, path, "no section %" PRIu64 " (%" PRIu64 " section%s)", idx,
-		     ef.shnum, ef.shnum == 1 ? "" : "s");
+		sf_errf(err, errlen, path, "no section %" PRIu64 " (%" PRIu64 " section%s)", idx,
+		        ef.shnum, ef.shnum == 1 ? "" : "s");
 		return -1;
 	}
-	get_shdr(&ef, idx, &sh);
-	sec->index = idx;
-	sec->type = sh.type;
-	sec->flags = sh.flags;
-	sec->addr = sh.addr;
-	sec->offset = sh.offset;
-	sec->size = sh.size;
-	sec->addralign = get(&ef, ef.data + ef.shoff + idx * ef.shentsize, ef.L->sh_addralign);
-	if (sh.type == SHT_NOBITS)
-		return 0;
 	snprintf(what, sizeof(what), "section %" PRIu64, idx);
-	return section_bytes(&ef, &sh, what, &sec->data, path, err, errlen);
+	return fill_section(&ef, idx, what, sec, path, err, errlen);
 }
 
 int sf_elf_section_relocated(const unsigned char *file, size_t size,
@@ -1059,7 +1058,7 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
 
 	get_shdr(ef, idx, &sh);
 	if (sh.link >= ef->shnum) {
-		fail(err, errlen, "ELF", "symbol table string section %u out of range", sh.link);
+		sf_errf(err, errlen, "ELF", "symbol table string section %u out of range", sh.link);
 		return -1;
 	}
 	get_shdr(ef, sh.link, &strsh);
@@ -1084,7 +1083,7 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
 	n = sh.size / entsize;
 	info->syms = calloc(n ? n : 1, sizeof(*info->syms));
 	if (!info->syms) {
-		fail(err, errlen, "ELF", "out of memory");
+		sf_errf(err, errlen, "ELF", "out of memory");
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -1464,7 +1463,7 @@ static int add_plt_symbols(const struct elf_file *ef, const struct sec_range *se
 	ret = 0;
 out:
 	if (ret)
-		fail(err, errlen, "ELF", "out of memory");
+		sf_errf(err, errlen, "ELF", "out of memory");
 	free(pn.pool);
 	free(pn.v);
 	free(rel);
@@ -1579,7 +1578,7 @@ int sf_elf_info_load_names(const struct sf_input *in, struct sf_elf_info *info,
 
 	memset(info, 0, sizeof(*info));
 	if (!sf_input_is_elf(in)) {
-		fail(err, errlen, "input", "not an ELF file");
+		sf_errf(err, errlen, "input", "not an ELF file");
 		return -1;
 	}
 	memset(&ef, 0, sizeof(ef));
@@ -1618,7 +1617,7 @@ int sf_elf_info_load_names(const struct sf_input *in, struct sf_elf_info *info,
 		return 0;
 	secs = section_ranges(&ef);
 	if (!secs) {
-		fail(err, errlen, "ELF", "out of memory");
+		sf_errf(err, errlen, "ELF", "out of memory");
 		return -1;
 	}
 	if ((symtab != UINT64_MAX && load_symtab(&ef, symtab, secs, info, err, errlen)) ||
@@ -1629,7 +1628,7 @@ int sf_elf_info_load_names(const struct sf_input *in, struct sf_elf_info *info,
 	}
 	free(secs);
 	if (info->syms && finish_symbols(info, names)) {
-		fail(err, errlen, "ELF", "out of memory");
+		sf_errf(err, errlen, "ELF", "out of memory");
 		sf_elf_info_free(info);
 		return -1;
 	}

@@ -122,6 +122,19 @@ static inline void sf_put_uint(unsigned char *p, unsigned width, bool be, uint64
 }
 
 /**
+ * sf_errf() - "PATH: message" into @err, the tools' error messages about a
+ * file (truncated to @errlen; nothing when @errlen is 0).
+ * @err: where.
+ * @errlen: its size.
+ * @path: the file.
+ * @fmt: printf format of the message, then its arguments.
+ */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+void sf_errf(char *err, size_t errlen, const char *path, const char *fmt, ...);
+
+/**
  * sf_input_is_elf() - whether a loaded file starts with the ELF magic.
  * @in: from sf_input_load() or sf_input_bytes().
  *
