@@ -15,6 +15,14 @@
 #include "cfi_input.h"
 #include "tool_cli.h"
 
+/*
+ * The buffer the conversion tries first, for @cfi_bytes of CFI; a test
+ * builds this file with a smaller one to take the second path.
+ */
+#ifndef SF_CONVERT_FIRST_TRY
+#define SF_CONVERT_FIRST_TRY(cfi_bytes) (2 * (size_t)(cfi_bytes) + SFRAME_HDR_SIZE)
+#endif
+
 int sf_sframe_opt(int argc, char **argv, size_t *i, struct sf_sframe_opts *o, const char *cmd)
 {
 	const char *a = argv[*i];
@@ -111,15 +119,28 @@ static bool convert(struct sf_input *in, const char *name, struct sf_sframe_foun
 		sf_cfi_input_free(&cfi);
 		return false;
 	}
-	r = sframe_convert_size(&cfi.conv, &size, &found->stats);
-	buf = r ? NULL : malloc(size);
-	if (!r && !buf) {
-		snprintf(found->why, sizeof(found->why), "out of memory converting .eh_frame");
-		sf_cfi_input_free(&cfi);
-		return false;
+	/*
+	 * One pass where it is enough (sframe_convert.h): twice the CFI's
+	 * bytes holds the section of every file measured; the size query,
+	 * which reads the CFI once more, only when it does not.
+	 */
+	size = SF_CONVERT_FIRST_TRY(cfi.conv.eh_frame.size + cfi.conv.debug_frame.size);
+	buf = malloc(size);
+	r = buf ? sframe_convert(&cfi.conv, buf, size, &len, &found->stats) : 0;
+	if (!buf || r == -SFRAME_CONVERT_ERR_SPACE) {
+		free(buf);
+		buf = NULL;
+		r = sframe_convert_size(&cfi.conv, &size, &found->stats);
+		buf = r ? NULL : malloc(size);
+		if (!r && !buf) {
+			snprintf(found->why, sizeof(found->why),
+				 "out of memory converting .eh_frame");
+			sf_cfi_input_free(&cfi);
+			return false;
+		}
+		if (!r)
+			r = sframe_convert(&cfi.conv, buf, size, &len, &found->stats);
 	}
-	if (!r)
-		r = sframe_convert(&cfi.conv, buf, size, &len, &found->stats);
 	if (r || !found->stats.functions) {
 		if (r)
 			snprintf(found->why, sizeof(found->why), "converting .eh_frame: %s (%s)",
@@ -130,6 +151,13 @@ static bool convert(struct sf_input *in, const char *name, struct sf_sframe_foun
 		free(buf);
 		sf_cfi_input_free(&cfi);
 		return false;
+	}
+	/* The working records past the section are not kept. */
+	if (len < size) {
+		unsigned char *shrunk = realloc(buf, len ? len : 1);
+
+		if (shrunk)
+			buf = shrunk;
 	}
 	in->owned_copy = buf;
 	in->sec = buf;
