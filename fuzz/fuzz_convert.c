@@ -47,7 +47,12 @@
  *     same section);
  *   - the CFI bytes are not written to;
  *   - sframe_eh_frame_hdr_ptr() on the .eh_frame bytes gives 0,
- *     -SFRAME_ERR_INVAL or -SFRAME_CONVERT_ERR_ENTRY.
+ *     -SFRAME_ERR_INVAL or -SFRAME_CONVERT_ERR_ENTRY, and
+ *     sframe_eh_frame_hdr_find() for each text start 0,
+ *     -SFRAME_ERR_NOT_FOUND or -SFRAME_CONVERT_ERR_ENTRY;
+ *   - by function (sframe_convert_input.fde_offsets: the text starts as
+ *     .eh_frame offsets, and the FDEs the header's table gives for them),
+ *     all of the above again; a problem offset may then be one named.
  * The converter has no read callback and no assume mask: the -assume build
  * of this target runs the same checks.
  */
@@ -247,8 +252,14 @@ static void check_stats(const struct sframe_convert_stats *st)
 static void check_problem(const struct sframe_convert_input *in,
 			  const struct sframe_convert_stats *st)
 {
+	size_t i;
+
 	if (st->problem_offset == UINT64_MAX)
 		return;
+	/* Or an offset the caller named, wherever it points. */
+	for (i = 0; i < in->num_fde_offsets; i++)
+		if (st->problem_offset == in->fde_offsets[i] && !st->problem_in_debug_frame)
+			return;
 	if (st->problem_in_debug_frame)
 		FZ_ASSERT(st->problem_offset < in->debug_frame.size);
 	else
@@ -415,12 +426,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	convert(&in, mach, ranges_sane);
 
-	/* The same bytes as an .eh_frame_hdr. */
+	/*
+	 * The same bytes as an .eh_frame_hdr; then by function: the FDEs at
+	 * the text ranges' starts taken as .eh_frame offsets, and at what the
+	 * header's table gives for those starts.
+	 */
 	if (eh) {
 		struct sframe_cfi_bytes hdr = { eh, eh_n, addr };
+		uint64_t offs[2 * MAX_TEXT], o;
+		size_t k = 0;
 
 		r = sframe_eh_frame_hdr_ptr(&hdr, in.big_endian, &eh_frame_addr);
 		FZ_ASSERT_CONV(r, r == 0 || r == -SFRAME_ERR_INVAL || r == -SFRAME_CONVERT_ERR_ENTRY);
+		for (i = 0; i < MAX_TEXT; i++) {
+			offs[k++] = (uint32_t)(text[i].start - addr) % (eh_n + 8);
+			r = sframe_eh_frame_hdr_find(&hdr, in.big_endian, addr, text[i].start, &o);
+			FZ_ASSERT_CONV(r, r == 0 || r == -SFRAME_ERR_NOT_FOUND ||
+					  r == -SFRAME_CONVERT_ERR_ENTRY);
+			if (r == 0)
+				offs[k++] = o;
+		}
+		in.fde_offsets = offs;
+		in.num_fde_offsets = k;
+		convert(&in, mach, ranges_sane);
+		in.fde_offsets = NULL;
+		in.num_fde_offsets = 0;
 	}
 
 	/* Read, never written. */

@@ -1782,6 +1782,169 @@ static void test_augmentations(void **state)
  *   0x1200 (CIE v4): +4 def_cfa_offset 32
  *   0x1300 (decoy): ra-column
  */
+/* ---- By function: .eh_frame_hdr's table and sframe_convert_input.fde_offsets ---- */
+
+#define HDR_ADDR	0x3000u
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* .eh_frame_hdr as GNU ld writes it: pcrel .eh_frame pointer, datarel table. */
+static size_t build_hdr(uint8_t *h, uint8_t table_enc, uint32_t count, const uint64_t *start,
+			const uint64_t *fde, size_t n)
+{
+	size_t at = 12;
+
+	memset(h, 0, 12 + 8 * n);
+	h[0] = 1;
+	h[1] = PE_pcrel | PE_sdata4;
+	h[2] = PE_udata4;
+	h[3] = table_enc;
+	put_le32(h + 4, (uint32_t)(EH_ADDR - (HDR_ADDR + 4)));
+	put_le32(h + 8, count);
+	for (size_t i = 0; i < n; i++, at += 8) {
+		put_le32(h + at, (uint32_t)(start[i] - HDR_ADDR));
+		put_le32(h + at + 4, (uint32_t)(fde[i] - HDR_ADDR));
+	}
+	return at;
+}
+
+static void test_by_function(void **state)
+{
+	static const uint64_t starts[3] = { 0x1000, 0x1100, 0x1200 };
+	static const uint32_t sizes[3] = { 0x40, 0x10, 0x20 };
+	static uint8_t whole[OUT_MAX];
+	struct sframe_section whole_sec;
+	struct sframe_buffer whole_buf;
+	struct sframe_convert_input in;
+	struct sframe_cfi_bytes hdr;
+	uint64_t off[3], fde_addr[3], got, list[3];
+	uint8_t h[64];
+	size_t whole_len, cie, i;
+	struct cfi c;
+
+	(void)state;
+	cfi_init(&c, false, EH_ADDR, false, false);
+	cie = cie_x86(&c, "zR", PCREL4);
+	for (i = 0; i < 3; i++) {
+		off[i] = fde_begin(&c, cie, PCREL4, starts[i], sizes[i], true);
+		adv(&c, 1);
+		op_u(&c, CFA_def_cfa_offset, 16 + 8 * i);
+		adv(&c, 2);
+		op_u(&c, CFA_def_cfa_offset, 8);
+		entry_end(&c);
+		fde_addr[i] = EH_ADDR + off[i];
+	}
+	c_un(&c, 0, 4);
+	in = input(SFRAME_EM_X86_64, false, 0, &c, NULL);
+	convert_ok(&in);
+	assert_int_equal(st.functions, 3);
+	memcpy(whole, out, out_len);
+	whole_len = out_len;
+	assert_cerr(sframe_open_buffer(&whole_sec, &whole_buf, whole, whole_len, SFRAME_ADDR), 0);
+
+	/* The table: the last function starting at or below the PC, gaps too. */
+	hdr = (struct sframe_cfi_bytes){ h, build_hdr(h, PE_datarel | PE_sdata4, 3, starts,
+						       fde_addr, 3), HDR_ADDR };
+	assert_cerr(sframe_eh_frame_hdr_ptr(&hdr, false, &got), 0);
+	assert_int_equal(got, EH_ADDR);
+	assert_cerr(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR, 0xfff, &got),
+		    -SFRAME_ERR_NOT_FOUND);
+	for (uint64_t pc = 0x1000; pc < 0x1300; pc += 4) {
+		size_t want = pc >= 0x1200 ? 2 : pc >= 0x1100 ? 1 : 0;
+
+		got = ~(uint64_t)0;
+		assert_cerr(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR, pc, &got), 0);
+		assert_int_equal(got, off[want]);
+	}
+	assert_cerr(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR, ~(uint64_t)0, &got), 0);
+	assert_int_equal(got, off[2]);
+
+	/* Two of the three, in any order: the same rows as the whole, no more. */
+	list[0] = off[2];
+	list[1] = off[0];
+	in.fde_offsets = list;
+	in.num_fde_offsets = 2;
+	convert_ok(&in);
+	assert_int_equal(st.fdes, 2);
+	assert_int_equal(st.functions, 2);
+	assert_int_equal(skipped_total(), 0);
+	for (uint64_t pc = 0x0ff0; pc < 0x1240; pc++) {
+		struct sframe_rules a, b;
+		int ra = sframe_lookup_rules(&sec, pc, &a);
+		int rb = sframe_lookup_rules(&whole_sec, pc, &b);
+
+		if (pc >= 0x1100 && pc < 0x1110) {
+			assert_cerr(ra, -SFRAME_ERR_NOT_FOUND);
+			assert_cerr(rb, 0);
+			continue;
+		}
+		assert_cerr(ra, rb);
+		if (!ra)
+			assert_true(rules_same(&a, &b));
+	}
+
+	/* Given twice: converted once, the second counted a duplicate. */
+	list[1] = off[2];
+	convert_ok(&in);
+	assert_int_equal(st.functions, 1);
+	assert_int_equal(st.skipped[SFRAME_SKIP_DUPLICATE], 1);
+
+	/* A CIE's offset, the terminator's, one past the end: malformed, named. */
+	list[0] = cie;
+	list[1] = c.n - 4;
+	list[2] = c.n + 100;
+	in.num_fde_offsets = 3;
+	convert_ok(&in);
+	assert_int_equal(st.functions, 0);
+	assert_int_equal(st.skipped[SFRAME_SKIP_MALFORMED], 3);
+	assert_int_equal(st.problem_offset, cie);
+	in.fde_offsets = NULL;
+	assert_cerr(sframe_convert_size(&in, &whole_len, NULL), -SFRAME_ERR_INVAL);
+
+	/* Headers the search cannot use. */
+	assert_cerr(sframe_eh_frame_hdr_find(NULL, false, EH_ADDR, 0x1000, &got), -SFRAME_ERR_INVAL);
+	assert_cerr(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR, 0x1000, NULL), -SFRAME_ERR_INVAL);
+	/* FDE addresses below .eh_frame. */
+	assert_cerr(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR + 0x100, 0x1000, &got),
+		    -SFRAME_CONVERT_ERR_ENTRY);
+	/* A count the table's bytes do not hold. */
+	build_hdr(h, PE_datarel | PE_sdata4, 4, starts, fde_addr, 3);
+	assert_cerr(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR, 0x1000, &got),
+		    -SFRAME_CONVERT_ERR_ENTRY);
+	/* Fields of varying width (LEB128), or applied PC-relative: no search;
+	 * the .eh_frame pointer is still there. */
+	build_hdr(h, PE_datarel | PE_uleb128, 3, starts, fde_addr, 3);
+	assert_cerr(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR, 0x1000, &got),
+		    -SFRAME_CONVERT_ERR_ENTRY);
+	assert_cerr(sframe_eh_frame_hdr_ptr(&hdr, false, &got), 0);
+	build_hdr(h, PE_pcrel | PE_sdata4, 3, starts, fde_addr, 3);
+	assert_cerr(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR, 0x1000, &got),
+		    -SFRAME_CONVERT_ERR_ENTRY);
+	/* An omitted table, an empty one, another version. */
+	build_hdr(h, PE_omit, 3, starts, fde_addr, 3);
+	assert_cerr(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR, 0x1000, &got),
+		    -SFRAME_CONVERT_ERR_ENTRY);
+	build_hdr(h, PE_datarel | PE_sdata4, 0, starts, fde_addr, 0);
+	assert_cerr(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR, 0x1000, &got),
+		    -SFRAME_CONVERT_ERR_ENTRY);
+	build_hdr(h, PE_datarel | PE_sdata4, 3, starts, fde_addr, 3);
+	h[0] = 2;
+	assert_cerr(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR, 0x1000, &got),
+		    -SFRAME_CONVERT_ERR_ENTRY);
+	assert_cerr(sframe_eh_frame_hdr_ptr(&hdr, false, &got), -SFRAME_CONVERT_ERR_ENTRY);
+	/* Cut short anywhere: an error, never a read past the end. */
+	h[0] = 1;
+	for (size_t n = 0; n < 12 + 8 * 3; n++) {
+		hdr.size = n;
+		assert_true(sframe_eh_frame_hdr_find(&hdr, false, EH_ADDR, 0x1200, &got) ==
+			    -SFRAME_CONVERT_ERR_ENTRY);
+	}
+}
+
 static void build_debug_x86(struct cfi *c, bool dwarf64)
 {
 	size_t decoy, v1, v3, v4;
@@ -2733,6 +2896,7 @@ int main(void)
 		cmocka_unit_test(test_pointer_encodings),
 		cmocka_unit_test(test_augmentations),
 		cmocka_unit_test(test_debug_frame),
+		cmocka_unit_test(test_by_function),
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_overlap_order),
 		cmocka_unit_test(test_empty_not_text),

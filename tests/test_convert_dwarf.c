@@ -1683,6 +1683,110 @@ static const char *eval_name(enum eval_result r)
 	return r == EVAL_OK ? "ok" : r == EVAL_UNKNOWN ? "unknown operation" : "not an SFrame form";
 }
 
+/* Two functions' FDE fields and rows, byte for byte as decoded. */
+static bool same_function(const struct sframe_section *a, const struct sframe_fde *fa,
+			  const struct sframe_section *b, const struct sframe_fde *fb)
+{
+	struct sframe_fre_iter ia, ib;
+	struct sframe_fre ra, rb;
+	int na, nb;
+
+	if (fa->func_start != fb->func_start || fa->func_size != fb->func_size ||
+	    fa->num_fres != fb->num_fres || fa->info != fb->info || fa->info2 != fb->info2 ||
+	    fa->rep_size != fb->rep_size || sframe_fre_iter_init(a, fa, &ia) ||
+	    sframe_fre_iter_init(b, fb, &ib))
+		return false;
+	for (;;) {
+		na = sframe_fre_iter_next(a, &ia, &ra);
+		nb = sframe_fre_iter_next(b, &ib, &rb);
+		if (na != nb || na < 0)
+			return false;
+		if (na == 0)
+			return true;
+		if (ra.start != rb.start || ra.info != rb.info || ra.num_words != rb.num_words ||
+		    memcmp(ra.words, rb.words, sizeof(ra.words)) != 0)
+			return false;
+	}
+}
+
+/*
+ * The converter's by-function mode, as a profiler uses it: each .eh_frame
+ * FDE found through .eh_frame_hdr's table (sframe_eh_frame_hdr_find(), against
+ * this file's own walk of .eh_frame) and converted alone gives the function
+ * the whole conversion @full gave, row for row. Returns the FDEs checked.
+ */
+static size_t check_by_function(Elf *elf, size_t shstrndx, const struct dwarf_fdes *d,
+				const struct sframe_convert_input *whole,
+				const struct sframe_section *full, struct result *res)
+{
+	struct sframe_cfi_bytes hdr = { 0 };
+	struct sframe_convert_input in = *whole;
+	Elf_Scn *scn = NULL;
+	static uint8_t small[4096];
+	size_t checked = 0, bad = 0;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *data;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    strcmp(name, ".eh_frame_hdr") == 0 && (data = elf_getdata(scn, NULL)))
+			hdr = (struct sframe_cfi_bytes){ data->d_buf, data->d_size, sh.sh_addr };
+	}
+	if (!hdr.data)
+		return 0;
+	in.debug_frame = (struct sframe_cfi_bytes){ 0 };
+	in.num_fde_offsets = 1;
+	for (size_t i = 0; i < d->num_fdes && !res->failed; i++) {
+		const struct fde_info *f = &d->fdes[i];
+		struct sframe_convert_stats st;
+		struct sframe_section one;
+		struct sframe_buffer buf;
+		struct sframe_fde fs, ff;
+		struct sframe_row row;
+		uint64_t off = 0;
+		size_t len = 0;
+		int rc;
+
+		if (f->sec != 0 || f->start == f->end || !f->insns)
+			continue;
+		rc = sframe_eh_frame_hdr_find(&hdr, d->be, whole->eh_frame.addr, f->start, &off);
+		if (rc || off != f->off) {
+			if (bad++ < MAX_DETAILS)
+				printf("  by function: .eh_frame_hdr gives %s %#" PRIx64 " for %#" PRIx64
+				       ", the FDE there is at %#" PRIx64 "\n",
+				       rc ? sframe_convert_errname(rc) : "offset", off, f->start, f->off);
+			continue;
+		}
+		/* What the whole conversion left out, alone it leaves out too. */
+		if (sframe_lookup(full, f->start, &row) != 0 || row.fde.func_start != f->start)
+			continue;
+		in.fde_offsets = &off;
+		rc = sframe_convert(&in, small, sizeof(small), &len, &st);
+		if (rc == 0)
+			rc = sframe_open_buffer(&one, &buf, small, len, in.sframe_addr);
+		if (rc == 0)
+			rc = sframe_get_fde(&one, 0, &fs);
+		if (rc == 0)
+			rc = sframe_get_fde(full, row.fde.index, &ff);
+		if (rc || !same_function(&one, &fs, full, &ff) || st.fdes != 1) {
+			if (bad++ < MAX_DETAILS)
+				printf("  by function: FDE at .eh_frame+%#" PRIx64 " for %#" PRIx64
+				       " converted alone differs from the whole conversion (%s)\n",
+				       f->off, f->start, rc ? sframe_convert_errname(rc) : "rows");
+			continue;
+		}
+		checked++;
+	}
+	if (bad) {
+		res->failed = true;
+		snprintf(res->why, sizeof(res->why),
+			 "%zu FDEs found through .eh_frame_hdr or converted alone differ", bad);
+	}
+	return checked;
+}
+
 static void check_file(const char *label, const char *path, struct result *res)
 {
 	struct dwarf_fdes d = { 0 };
@@ -1857,6 +1961,15 @@ static void check_file(const char *label, const char *path, struct result *res)
 		snprintf(at, sizeof(at), "FDE %" PRIu32 " FRE %" PRIu32, where.fde, where.fre);
 		fail(res, "sframe_check: %s at %s", sframe_errname(rc), at);
 		goto out;
+	}
+
+	{
+		size_t n = check_by_function(elf, shstrndx, &d, &in, &sec, res);
+
+		printf("  by function: %zu FDEs found through .eh_frame_hdr, each converted "
+		       "alone as in the whole\n", n);
+		if (res->failed)
+			goto out;
 	}
 
 	/* The SFrame FDEs, and the DWARF FDEs they stand for. */

@@ -175,6 +175,14 @@ struct sframe_addr_range {
  * @text: the executable ranges (PT_LOAD segments with PF_X); FDEs outside
  *	all of them are left out. NULL (with @num_text 0) keeps every FDE.
  * @num_text: the number of @text ranges.
+ * @fde_offsets: convert only the .eh_frame FDEs at these offsets into
+ *	.eh_frame (sframe_eh_frame_hdr_find() gives the one for a PC), in any
+ *	order: a consumer that needs a few functions (the frames of one stack)
+ *	gets them without interpreting the rest. .debug_frame is then not
+ *	read. An offset given twice gives the function once and counts a
+ *	SFRAME_SKIP_DUPLICATE; one that is not an FDE's counts a
+ *	SFRAME_SKIP_MALFORMED. NULL (with @num_fde_offsets 0): every FDE.
+ * @num_fde_offsets: the number of @fde_offsets.
  */
 struct sframe_convert_input {
 	struct sframe_cfi_bytes eh_frame;
@@ -185,6 +193,8 @@ struct sframe_convert_input {
 	uint64_t sframe_addr;
 	const struct sframe_addr_range *text;
 	size_t num_text;
+	const uint64_t *fde_offsets;
+	size_t num_fde_offsets;
 };
 
 /**
@@ -288,6 +298,34 @@ int sframe_convert(const struct sframe_convert_input *in, void *out, size_t out_
  */
 int sframe_eh_frame_hdr_ptr(const struct sframe_cfi_bytes *hdr, bool big_endian,
 			    uint64_t *eh_frame_addr);
+
+/**
+ * sframe_eh_frame_hdr_find() - the FDE that .eh_frame_hdr's search table
+ * gives for @pc: the one for the last function that starts at or below it.
+ * @hdr: the .eh_frame_hdr section, @hdr->addr its address (the base of its
+ *	datarel pointers).
+ * @big_endian: the header's byte order.
+ * @eh_frame_addr: the address of .eh_frame (sframe_eh_frame_hdr_ptr()'s
+ *	answer, or the section's), which the table's FDE addresses are made
+ *	relative to.
+ * @pc: the address to look up, in the same address space as @hdr->addr.
+ * @fde_off: set on success: the FDE's offset in .eh_frame, for
+ *	&struct sframe_convert_input.fde_offsets. That FDE may end before
+ *	@pc (a gap between functions): the conversion says whether it covers
+ *	it.
+ *
+ * A binary search of the table (bounded by its halving), every read checked
+ * against @hdr->size: an unsorted table gives a wrong FDE, never a read out
+ * of bounds.
+ *
+ * Return: 0; -SFRAME_ERR_NOT_FOUND when @pc is below the table's first
+ * function; -SFRAME_CONVERT_ERR_ENTRY when the header cannot be read or
+ * has no table to search (no count, fields without a fixed width, a table
+ * past the header's end), or the FDE's address is below @eh_frame_addr;
+ * -SFRAME_ERR_INVAL.
+ */
+int sframe_eh_frame_hdr_find(const struct sframe_cfi_bytes *hdr, bool big_endian,
+			     uint64_t eh_frame_addr, uint64_t pc, uint64_t *fde_off);
 
 /**
  * sframe_convert_skip_name() - a short name for a reason a function was left

@@ -16,6 +16,7 @@
 #define PE_SDATA4	0x0b
 #define PE_SDATA8	0x0c
 #define PE_PCREL	0x10
+#define PE_DATAREL	0x30
 #define PE_ALIGNED	0x50
 #define PE_INDIRECT	0x80
 #define PE_OMIT		0xff
@@ -214,6 +215,83 @@ bool cv_skip_pointer(struct cv_cursor *c, uint8_t enc)
 		return false;
 	}
 	return !c->bad;
+}
+
+/*
+ * A header pointer: the encodings cv_pointer() reads, and also datarel,
+ * whose one meaning in .eh_frame_hdr is "from the header's start".
+ */
+static bool hdr_pointer(struct cv_cursor *c, uint8_t enc, uint64_t *val)
+{
+	if (enc == PE_OMIT || (enc & 0x70) != PE_DATAREL)
+		return cv_pointer(c, enc, val);
+	if (!cv_pointer(c, enc & 0x0f, val))
+		return false;
+	*val += c->addr;
+	return true;
+}
+
+/* The width of a table field, which binary search needs fixed; 0 if not. */
+static unsigned int hdr_field_width(uint8_t enc)
+{
+	if ((enc & 0x70) != 0 && (enc & 0x70) != PE_DATAREL)
+		return 0;
+	switch (enc & 0x0f) {
+	case PE_UDATA2:
+	case PE_SDATA2:
+		return 2;
+	case PE_UDATA4:
+	case PE_SDATA4:
+		return 4;
+	case PE_ABSPTR:
+	case PE_UDATA8:
+	case PE_SDATA8:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Version 1, then the encodings of the .eh_frame pointer, the count and the
+ * table, then the pointer and the count. A table whose fields have no fixed
+ * width, or that runs past the end, is as none (@h->count 0); false only
+ * when the header itself cannot be read.
+ */
+bool cv_hdr_read(const uint8_t *data, uint64_t size, uint64_t addr, bool be, struct cv_hdr *h)
+{
+	uint8_t ptr_enc, count_enc;
+
+	*h = (struct cv_hdr){ .c = { .data = data, .end = size, .addr = addr, .be = be } };
+	if (cv_uint(&h->c, 1) != 1)
+		return false;
+	ptr_enc = (uint8_t)cv_uint(&h->c, 1);
+	count_enc = (uint8_t)cv_uint(&h->c, 1);
+	h->table_enc = (uint8_t)cv_uint(&h->c, 1);
+	if (h->c.bad)
+		return false;
+	if (ptr_enc != PE_OMIT) {
+		if (!hdr_pointer(&h->c, ptr_enc, &h->eh_frame))
+			return false;
+		h->has_eh_frame = true;
+	}
+	h->width = hdr_field_width(h->table_enc);
+	if (count_enc == PE_OMIT || h->table_enc == PE_OMIT || !h->width ||
+	    !hdr_pointer(&h->c, count_enc, &h->count) ||
+	    h->count > (h->c.end - h->c.pos) / (2 * h->width)) {
+		h->count = 0;
+		return true;
+	}
+	h->table = h->c.pos;
+	return true;
+}
+
+/* Table entry @i (< @h->count): a function's first address and its FDE's. */
+bool cv_hdr_entry(struct cv_hdr *h, uint64_t i, uint64_t *start, uint64_t *fde)
+{
+	h->c.pos = h->table + i * 2 * h->width;
+	h->c.bad = false;
+	return hdr_pointer(&h->c, h->table_enc, start) && hdr_pointer(&h->c, h->table_enc, fde);
 }
 
 /*

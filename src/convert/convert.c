@@ -659,7 +659,7 @@ static int setup(struct conv *cv, const struct sframe_convert_input *in,
 	*st = (struct sframe_convert_stats){ .problem_offset = SFRAME_UINT64_MAX };
 	if (cv->version != SFRAME_VERSION_2 && cv->version != SFRAME_VERSION_3)
 		return -SFRAME_ERR_INVAL;
-	if (in->num_text && !in->text)
+	if ((in->num_text && !in->text) || (in->num_fde_offsets && !in->fde_offsets))
 		return -SFRAME_ERR_INVAL;
 	switch (in->machine) {
 	case SFRAME_EM_X86_64:
@@ -701,10 +701,45 @@ static int setup(struct conv *cv, const struct sframe_convert_input *in,
 	return 0;
 }
 
-/* Both sections into the FRE area and the records. */
+/* Only the FDEs the caller named (sframe_convert_input.fde_offsets). */
+static int convert_listed(struct conv *cv)
+{
+	struct cv_cursor *sec = &cv->sec[CV_EH_FRAME];
+	struct cv_entry e;
+	size_t i;
+
+	for (i = 0; i < cv->in->num_fde_offsets; i++) {
+		const uint64_t off = cv->in->fde_offsets[i];
+
+		enum cv_entry_result r = cv_entry(sec, CV_EH_FRAME, off, &e);
+
+		cv->st->fdes++;
+		if (r == CV_ENTRY_BAD) {
+			cv->st->problem_offset = SFRAME_UINT64_MAX;
+			note_problem(cv, CV_EH_FRAME, off);
+			return -SFRAME_CONVERT_ERR_ENTRY;
+		}
+		if (r == CV_ENTRY_OK && !e.is_cie) {
+			convert_fde(cv, CV_EH_FRAME, &e);
+		} else {
+			/* A CIE, the terminator, a 64-bit entry, or past the end. */
+			note_problem(cv, CV_EH_FRAME, off);
+			skip(cv, SFRAME_SKIP_MALFORMED, 0);
+		}
+		if (cv->out.over)
+			return -SFRAME_CONVERT_ERR_SPACE;
+	}
+	return 0;
+}
+
+/* Both sections (or the FDEs named) into the FRE area and the records. */
 static int convert_all(struct conv *cv)
 {
-	int ret = convert_section(cv, CV_EH_FRAME);
+	int ret;
+
+	if (cv->in->num_fde_offsets)
+		return convert_listed(cv);
+	ret = convert_section(cv, CV_EH_FRAME);
 
 	if (!ret)
 		ret = convert_section(cv, CV_DEBUG_FRAME);
@@ -825,30 +860,45 @@ int sframe_convert(const struct sframe_convert_input *in, void *out, size_t out_
 int sframe_eh_frame_hdr_ptr(const struct sframe_cfi_bytes *hdr, bool big_endian,
 			    uint64_t *eh_frame_addr)
 {
-	struct cv_cursor c;
-	uint8_t enc;
+	struct cv_hdr h;
 
 	if (!hdr || !hdr->data || !eh_frame_addr)
 		return -SFRAME_ERR_INVAL;
-	c = (struct cv_cursor){ .data = hdr->data, .end = hdr->size, .addr = hdr->addr,
-				.be = big_endian };
-	if (cv_uint(&c, 1) != 1)
+	if (!cv_hdr_read(hdr->data, hdr->size, hdr->addr, big_endian, &h) || !h.has_eh_frame)
 		return -SFRAME_CONVERT_ERR_ENTRY;
-	enc = (uint8_t)cv_uint(&c, 1);
-	cv_skip(&c, 2);
-	if (c.bad)
-		return -SFRAME_CONVERT_ERR_ENTRY;
-	/* datarel counts from the header's start, its one meaning here. */
-	if ((enc & 0x70) == 0x30) {
-		uint64_t v;
+	*eh_frame_addr = h.eh_frame;
+	return 0;
+}
 
-		if (!cv_pointer(&c, enc & 0x0f, &v))
-			return -SFRAME_CONVERT_ERR_ENTRY;
-		*eh_frame_addr = hdr->addr + v;
-		return 0;
-	}
-	if (!cv_pointer(&c, enc, eh_frame_addr))
+int sframe_eh_frame_hdr_find(const struct sframe_cfi_bytes *hdr, bool big_endian,
+			     uint64_t eh_frame_addr, uint64_t pc, uint64_t *fde_off)
+{
+	uint64_t lo = 0, hi, start, fde;
+	struct cv_hdr h;
+
+	if (!hdr || !hdr->data || !fde_off)
+		return -SFRAME_ERR_INVAL;
+	if (!cv_hdr_read(hdr->data, hdr->size, hdr->addr, big_endian, &h) || !h.count)
 		return -SFRAME_CONVERT_ERR_ENTRY;
+	if (!cv_hdr_entry(&h, 0, &start, &fde))
+		return -SFRAME_CONVERT_ERR_ENTRY;
+	if (pc < start)
+		return -SFRAME_ERR_NOT_FOUND;
+	/* The last entry starting at or below @pc; halving bounds the loop. */
+	hi = h.count;
+	while (hi - lo > 1) {
+		const uint64_t mid = lo + (hi - lo) / 2;
+
+		if (!cv_hdr_entry(&h, mid, &start, &fde))
+			return -SFRAME_CONVERT_ERR_ENTRY;
+		if (start <= pc)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (!cv_hdr_entry(&h, lo, &start, &fde) || fde < eh_frame_addr)
+		return -SFRAME_CONVERT_ERR_ENTRY;
+	*fde_off = fde - eh_frame_addr;
 	return 0;
 }
 

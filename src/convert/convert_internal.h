@@ -84,6 +84,23 @@ void cv_skip(struct cv_cursor *c, uint64_t n);
 bool cv_pointer(struct cv_cursor *c, uint8_t enc, uint64_t *val);
 bool cv_skip_pointer(struct cv_cursor *c, uint8_t enc);
 
+/*
+ * .eh_frame_hdr: where .eh_frame is, and the search table that maps a
+ * function's first address to its FDE, from cv_hdr_read().
+ */
+struct cv_hdr {
+	struct cv_cursor c;	/* over the whole header */
+	uint64_t eh_frame;	/* .eh_frame's address; valid when @has_eh_frame */
+	uint64_t count;		/* table entries; 0 without a table */
+	uint64_t table;		/* the table's offset in the header */
+	uint8_t table_enc;
+	unsigned int width;	/* of one table field */
+	bool has_eh_frame;
+};
+
+bool cv_hdr_read(const uint8_t *data, uint64_t size, uint64_t addr, bool be, struct cv_hdr *h);
+bool cv_hdr_entry(struct cv_hdr *h, uint64_t i, uint64_t *start, uint64_t *fde);
+
 /* Which section an entry is in. */
 enum cv_kind {
 	CV_EH_FRAME,

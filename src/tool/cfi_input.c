@@ -148,34 +148,53 @@ static int load_text(const unsigned char *file, const struct sf_elf_phdrs *ph,
  * the PT_LOAD segment it lies in (the converter's walk also ends at the
  * zero terminator).
  */
+/*
+ * The PT_GNU_EH_FRAME segment's bytes into @cfi->eh_frame_hdr; @off its
+ * offset. Out of bounds it is an error only when it is the one way to
+ * .eh_frame (@required: no section headers); else only not used.
+ */
+static int load_hdr(const unsigned char *file, size_t size, const struct sf_elf_phdrs *ph,
+		    struct sf_cfi_input *cfi, bool required, uint64_t *off, const char *path,
+		    char *err, size_t errlen)
+{
+	struct sf_elf_segment seg;
+	uint64_t i;
+
+	for (i = 0; i < ph->phnum; i++) {
+		sf_elf_segment_get(file, ph, i, &seg);
+		if (seg.type != PT_GNU_EH_FRAME)
+			continue;
+		if (!in_bounds(seg.offset, seg.filesz, size)) {
+			if (!required)
+				return 0;
+			sf_errf(err, errlen, path, "PT_GNU_EH_FRAME segment out of bounds (offset "
+			        "0x%" PRIx64 ", size 0x%" PRIx64 ", file size 0x%zx)", seg.offset,
+			        seg.filesz, size);
+			return -1;
+		}
+		cfi->eh_frame_hdr.data = file + seg.offset;
+		cfi->eh_frame_hdr.size = seg.filesz;
+		cfi->eh_frame_hdr.addr = seg.vaddr;
+		*off = seg.offset;
+		return 0;
+	}
+	return 0;
+}
+
 static int eh_frame_from_hdr(const unsigned char *file, size_t size,
 			     const struct sf_elf_phdrs *ph, struct sf_cfi_input *cfi,
-			     const char *path, char *err, size_t errlen)
+			     uint64_t hdr_off, const char *path, char *err, size_t errlen)
 {
-	struct sf_elf_segment seg, hdr_seg;
-	struct sframe_cfi_bytes hdr;
+	struct sf_elf_segment seg;
 	uint64_t i, addr;
-	bool found = false;
 	int r;
 
-	for (i = 0; i < ph->phnum && !found; i++) {
-		sf_elf_segment_get(file, ph, i, &hdr_seg);
-		found = hdr_seg.type == PT_GNU_EH_FRAME;
-	}
-	if (!found)
+	if (!cfi->eh_frame_hdr.data)
 		return 0;
-	if (!in_bounds(hdr_seg.offset, hdr_seg.filesz, size)) {
-		sf_errf(err, errlen, path, "PT_GNU_EH_FRAME segment out of bounds (offset 0x%" PRIx64
-		        ", size 0x%" PRIx64 ", file size 0x%zx)", hdr_seg.offset, hdr_seg.filesz, size);
-		return -1;
-	}
-	hdr.data = file + hdr_seg.offset;
-	hdr.size = hdr_seg.filesz;
-	hdr.addr = hdr_seg.vaddr;
-	r = sframe_eh_frame_hdr_ptr(&hdr, ph->be, &addr);
+	r = sframe_eh_frame_hdr_ptr(&cfi->eh_frame_hdr, ph->be, &addr);
 	if (r) {
 		sf_errf(err, errlen, path, ".eh_frame_hdr (PT_GNU_EH_FRAME at offset 0x%" PRIx64
-		        "): %s (%s)", hdr_seg.offset, sframe_convert_strerror(r),
+		        "): %s (%s)", hdr_off, sframe_convert_strerror(r),
 		        sframe_convert_errname(r));
 		return -1;
 	}
@@ -268,7 +287,8 @@ int sf_cfi_input_load(const unsigned char *file, size_t size, struct sf_cfi_inpu
 {
 	const struct elf_layout *L = &sf_elf64_layout;
 	struct sf_elf_phdrs ph;
-	uint64_t i;
+	uint64_t i, hdr_off = 0;
+	bool no_sections;
 	int r;
 
 	memset(cfi, 0, sizeof(*cfi));
@@ -296,11 +316,14 @@ int sf_cfi_input_load(const unsigned char *file, size_t size, struct sf_cfi_inpu
 		if (seg.type == SFRAME_PT_GNU_SFRAME)
 			cfi->has_sframe = true;
 	}
+	no_sections = sf_elf_num_sections(file, size) == 0;
 	r = load_text(file, &ph, cfi, path, err, errlen);
+	if (r == 0 && load_hdr(file, size, &ph, cfi, no_sections, &hdr_off, path, err, errlen))
+		r = SF_INPUT_EFORMAT;
 	if (r == 0)
 		r = load_sections(file, size, cfi, path, err, errlen);
-	if (r == 0 && sf_elf_num_sections(file, size) == 0 &&
-	    eh_frame_from_hdr(file, size, &ph, cfi, path, err, errlen))
+	if (r == 0 && no_sections &&
+	    eh_frame_from_hdr(file, size, &ph, cfi, hdr_off, path, err, errlen))
 		r = SF_INPUT_EFORMAT;
 	if (r) {
 		sf_cfi_input_free(cfi);

@@ -36,6 +36,10 @@
  *	(a file without section headers: through .eh_frame_hdr, its size then
  *	bounded by the end of its PT_LOAD segment's file bytes), or NULL when
  *	there is none.
+ * @eh_frame_hdr: the .eh_frame_hdr the PT_GNU_EH_FRAME segment holds (its
+ *	bytes in the file, its address), or nothing (@eh_frame_hdr.data NULL):
+ *	the search table a conversion by function finds FDEs with
+ *	(sframe_eh_frame_hdr_find()).
  * @eh_frame_nobits: the .eh_frame section has no bytes in the file
  *	(SHT_NOBITS: a separate debug file); @conv.eh_frame is empty.
  * @debug_frame_compressed: the .debug_frame section is compressed
@@ -65,6 +69,7 @@ struct sf_cfi_input {
 	uint8_t abiversion;
 	uint32_t flags;
 	const char *eh_frame_from;
+	struct sframe_cfi_bytes eh_frame_hdr;
 	bool eh_frame_nobits;
 	bool debug_frame_compressed;
 	bool has_sframe;

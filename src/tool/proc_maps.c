@@ -761,19 +761,27 @@ int sf_proc_modules_convert_at(struct sf_proc_modules *pm, uint64_t pc)
 	struct sf_proc_file *f;
 	bool seen = false;
 	size_t i;
+	int r;
 
-	if (!at || !at->file->found.pending)
+	if (!at || !at->bias_known || (!at->file->found.pending && !at->file->found.by_function))
 		return 0;
 	f = at->file;
-	if (!sf_sframe_convert_now(&f->in, f->key_path, &f->found)) {
-		snprintf(f->why, sizeof(f->why), "%s", f->found.why);
-		return 0;
+	r = sf_sframe_convert_pc(&f->in, f->key_path, &f->found, pc - at->bias);
+	if (r <= 0) {
+		if (f->found.from == SF_SFRAME_NONE && f->found.why[0])
+			snprintf(f->why, sizeof(f->why), "%s", f->found.why);
+		return r;
 	}
 	f->why[0] = '\0';
+	/* The section's bytes are new: every image of the file opens them again. */
 	for (i = 0; i < set->nimages; i++) {
-		if (set->images[i]->file != f)
+		struct sf_proc_image *img = set->images[i];
+
+		if (img->file != f)
 			continue;
-		if (open_parts(set, set->images[i], seen))
+		sf_parts_free(&img->parts);
+		img->has_sec = false;
+		if (open_parts(set, img, seen))
 			return -1;
 		seen = true;
 	}
@@ -820,7 +828,7 @@ void sf_image_set_free(struct sf_image_set *set)
 		sf_elf_info_free(&set->files[i]->info);
 		sf_input_free(&set->files[i]->in);
 		/* After @in, whose section may be inside it. */
-		sf_input_free(&set->files[i]->found.sidecar);
+		sf_sframe_found_free(&set->files[i]->found);
 		sf_input_free(&set->files[i]->debug);
 		free(set->files[i]->key_path);
 		free(set->files[i]);

@@ -7,6 +7,7 @@
 #include "sframe_find.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,11 @@
  */
 #ifndef SF_CONVERT_FIRST_TRY
 #define SF_CONVERT_FIRST_TRY(cfi_bytes) (2 * (size_t)(cfi_bytes) + SFRAME_HDR_SIZE)
+#endif
+
+/* The same for a conversion by function: a page holds the few functions of a stack. */
+#ifndef SF_CONVERT_FUNCTION_TRY
+#define SF_CONVERT_FUNCTION_TRY 4096
 #endif
 
 int sf_sframe_opt(int argc, char **argv, size_t *i, struct sf_sframe_opts *o, const char *cmd)
@@ -92,80 +98,221 @@ static bool find_sidecar(const struct sf_sframe_opts *opts, const struct sf_inpu
 	return try_sidecar(SF_SFRAME_DIR, hex, id, len, machine, found);
 }
 
-/* The section converted from @in's CFI, as "sframe convert" would write it. */
-static bool convert(struct sf_input *in, const char *name, struct sf_sframe_found *found)
+/* @in's CFI into @cfi, or false with @found->why set. */
+static bool load_cfi(struct sf_input *in, const char *name, struct sf_sframe_found *found,
+		     struct sf_cfi_input *cfi)
 {
-	struct sf_cfi_input cfi;
-	unsigned char *buf;
-	size_t size = 0, len = 0;
 	char err[512];
-	int r;
 
-	if (sf_cfi_input_load(in->file, in->file_size, &cfi, name, err, sizeof(err))) {
+	if (sf_cfi_input_load(in->file, in->file_size, cfi, name, err, sizeof(err))) {
 		const char *msg = strstr(err, ": ");
 
 		snprintf(found->why, sizeof(found->why), "%.200s", msg ? msg + 2 : err);
 		return false;
 	}
 	/* Unwinding runs linked code: an object's addresses are not its own yet. */
-	if (cfi.type != ET_EXEC && cfi.type != ET_DYN) {
+	if (cfi->type != ET_EXEC && cfi->type != ET_DYN) {
 		snprintf(found->why, sizeof(found->why),
 			 "not an executable or shared library, nothing to convert");
-		sf_cfi_input_free(&cfi);
+		sf_cfi_input_free(cfi);
 		return false;
 	}
-	if (!cfi.conv.eh_frame.size && !cfi.conv.debug_frame.size) {
+	if (!cfi->conv.eh_frame.size && !cfi->conv.debug_frame.size) {
 		snprintf(found->why, sizeof(found->why), "no .sframe, no .eh_frame to convert");
-		sf_cfi_input_free(&cfi);
+		sf_cfi_input_free(cfi);
 		return false;
 	}
+	return true;
+}
+
+/*
+ * @conv converted into a buffer of its own (*@buf, *@len), with a first
+ * try of @guess bytes; 0, or the converter's error; -ENOMEM.
+ */
+static int run_conversion(const struct sframe_convert_input *conv, size_t guess,
+			  struct sframe_convert_stats *stats, unsigned char **buf, size_t *len)
+{
+	size_t size = guess;
+	unsigned char *b = malloc(size);
+	int r = b ? sframe_convert(conv, b, size, len, stats) : 0;
+
+	if (!b || r == -SFRAME_CONVERT_ERR_SPACE) {
+		free(b);
+		r = sframe_convert_size(conv, &size, stats);
+		if (r)
+			return r;
+		b = malloc(size);
+		if (!b)
+			return -ENOMEM;
+		r = sframe_convert(conv, b, size, len, stats);
+	}
+	if (r) {
+		free(b);
+		return r;
+	}
+	/* The working records past the section are not kept. */
+	if (*len < size) {
+		unsigned char *shrunk = realloc(b, *len ? *len : 1);
+
+		if (shrunk)
+			b = shrunk;
+	}
+	*buf = b;
+	return 0;
+}
+
+/* @in's section from now on: @buf (owned), @len bytes at @vaddr. */
+static void install(struct sf_input *in, unsigned char *buf, size_t len, uint64_t vaddr)
+{
+	free(in->owned_copy);
+	in->owned_copy = buf;
+	in->sec = buf;
+	in->sec_size = len;
+	in->vaddr = vaddr;
+	in->how = "conversion";
+}
+
+/* The section converted from @in's CFI, as "sframe convert" would write it. */
+static bool convert(struct sf_input *in, const char *name, struct sf_sframe_found *found)
+{
+	struct sf_cfi_input cfi;
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!load_cfi(in, name, found, &cfi))
+		return false;
 	/*
 	 * One pass where it is enough (sframe_convert.h): twice the CFI's
 	 * bytes holds the section of every file measured; the size query,
 	 * which reads the CFI once more, only when it does not.
 	 */
-	size = SF_CONVERT_FIRST_TRY(cfi.conv.eh_frame.size + cfi.conv.debug_frame.size);
-	buf = malloc(size);
-	r = buf ? sframe_convert(&cfi.conv, buf, size, &len, &found->stats) : 0;
-	if (!buf || r == -SFRAME_CONVERT_ERR_SPACE) {
+	r = run_conversion(&cfi.conv,
+			   SF_CONVERT_FIRST_TRY(cfi.conv.eh_frame.size + cfi.conv.debug_frame.size),
+			   &found->stats, &buf, &len);
+	if (r == -ENOMEM) {
+		snprintf(found->why, sizeof(found->why), "out of memory converting .eh_frame");
+	} else if (r) {
+		snprintf(found->why, sizeof(found->why), "converting .eh_frame: %s (%s)",
+			 sframe_convert_strerror(r), sframe_convert_errname(r));
+	} else if (!found->stats.functions) {
+		snprintf(found->why, sizeof(found->why),
+			 "no function of .eh_frame could be converted");
 		free(buf);
-		buf = NULL;
-		r = sframe_convert_size(&cfi.conv, &size, &found->stats);
-		buf = r ? NULL : malloc(size);
-		if (!r && !buf) {
-			snprintf(found->why, sizeof(found->why),
-				 "out of memory converting .eh_frame");
-			sf_cfi_input_free(&cfi);
-			return false;
-		}
-		if (!r)
-			r = sframe_convert(&cfi.conv, buf, size, &len, &found->stats);
+		r = -1;
 	}
-	if (r || !found->stats.functions) {
-		if (r)
-			snprintf(found->why, sizeof(found->why), "converting .eh_frame: %s (%s)",
-				 sframe_convert_strerror(r), sframe_convert_errname(r));
-		else
-			snprintf(found->why, sizeof(found->why),
-				 "no function of .eh_frame could be converted");
-		free(buf);
-		sf_cfi_input_free(&cfi);
+	if (r == 0)
+		install(in, buf, len, cfi.conv.sframe_addr);
+	sf_cfi_input_free(&cfi);
+	return r == 0;
+}
+
+/*
+ * Set @found up for conversion by function: the CFI kept, with an
+ * .eh_frame_hdr whose table finds .eh_frame's FDEs. False when the file
+ * has none (or no CFI at all: @found->why says so).
+ */
+static bool start_by_function(struct sf_input *in, const char *name,
+			      struct sf_sframe_found *found)
+{
+	struct sf_cfi_input *cfi = calloc(1, sizeof(*cfi));
+	uint64_t at, off;
+	int r;
+
+	if (!cfi || !load_cfi(in, name, found, cfi)) {
+		free(cfi);
 		return false;
 	}
-	/* The working records past the section are not kept. */
-	if (len < size) {
-		unsigned char *shrunk = realloc(buf, len ? len : 1);
-
-		if (shrunk)
-			buf = shrunk;
+	/* The table must be .eh_frame's: its pointer says where that is. */
+	if (!cfi->eh_frame_hdr.data || !cfi->conv.eh_frame.size ||
+	    sframe_eh_frame_hdr_ptr(&cfi->eh_frame_hdr, cfi->conv.big_endian, &at) ||
+	    at != cfi->conv.eh_frame.addr) {
+		sf_cfi_input_free(cfi);
+		free(cfi);
+		return false;
 	}
-	in->owned_copy = buf;
-	in->sec = buf;
-	in->sec_size = len;
-	in->vaddr = cfi.conv.sframe_addr;
-	in->how = "conversion";
-	sf_cfi_input_free(&cfi);
+	r = sframe_eh_frame_hdr_find(&cfi->eh_frame_hdr, cfi->conv.big_endian, at, UINT64_MAX,
+				     &off);
+	if (r) {
+		sf_cfi_input_free(cfi);
+		free(cfi);
+		return false;
+	}
+	found->cfi = cfi;
+	found->by_function = true;
 	return true;
+}
+
+int sf_sframe_convert_pc(struct sf_input *in, const char *name, struct sf_sframe_found *found,
+			 uint64_t addr)
+{
+	struct sframe_convert_stats st;
+	struct sframe_convert_input conv;
+	unsigned char *buf = NULL;
+	uint64_t off, *nv;
+	size_t len = 0, i;
+	int r;
+
+	if (found->pending) {
+		found->pending = false;
+		found->why[0] = '\0';
+		if (!start_by_function(in, name, found)) {
+			if (found->why[0])
+				return 0;
+			/* No table to search: the whole file, once. */
+			if (convert(in, name, found)) {
+				found->from = SF_SFRAME_CONVERTED;
+				return 1;
+			}
+			return 0;
+		}
+	}
+	if (!found->by_function)
+		return 0;
+	conv = found->cfi->conv;
+	if (sframe_eh_frame_hdr_find(&found->cfi->eh_frame_hdr, conv.big_endian,
+				     conv.eh_frame.addr, addr, &off))
+		return 0;
+	for (i = 0; i < found->num_fde_offsets; i++)
+		if (found->fde_offsets[i] == off)
+			return 0;
+	nv = realloc(found->fde_offsets, (found->num_fde_offsets + 1) * sizeof(*nv));
+	if (!nv)
+		return -1;
+	found->fde_offsets = nv;
+	nv[found->num_fde_offsets++] = off;
+	conv.fde_offsets = nv;
+	conv.num_fde_offsets = found->num_fde_offsets;
+	conv.debug_frame = (struct sframe_cfi_bytes){ 0 };
+	r = run_conversion(&conv, SF_CONVERT_FUNCTION_TRY, &st, &buf, &len);
+	if (r == -ENOMEM)
+		return -1;
+	if (r) {
+		/* Kept in the list: it is not tried again. */
+		return 0;
+	}
+	if (st.functions <= found->stats.functions) {
+		found->stats = st;
+		free(buf);
+		return 0;
+	}
+	found->stats = st;
+	found->from = SF_SFRAME_CONVERTED;
+	install(in, buf, len, conv.sframe_addr);
+	return 1;
+}
+
+void sf_sframe_found_free(struct sf_sframe_found *found)
+{
+	sf_input_free(&found->sidecar);
+	if (found->cfi) {
+		sf_cfi_input_free(found->cfi);
+		free(found->cfi);
+	}
+	free(found->fde_offsets);
+	found->cfi = NULL;
+	found->fde_offsets = NULL;
+	found->num_fde_offsets = 0;
 }
 
 enum sf_sframe_from sf_sframe_find(const struct sf_sframe_opts *opts, struct sf_input *in,
@@ -204,14 +351,6 @@ enum sf_sframe_from sf_sframe_find(const struct sf_sframe_opts *opts, struct sf_
 		snprintf(found->why, sizeof(found->why), "no .sframe; .eh_frame not converted yet");
 		return found->from;
 	}
-	return sf_sframe_convert_now(in, name, found);
-}
-
-enum sf_sframe_from sf_sframe_convert_now(struct sf_input *in, const char *name,
-					  struct sf_sframe_found *found)
-{
-	found->pending = false;
-	found->why[0] = '\0';
 	if (convert(in, name, found))
 		found->from = SF_SFRAME_CONVERTED;
 	return found->from;
@@ -232,8 +371,9 @@ void sf_sframe_found_report(FILE *out, const char *prog, const char *name,
 	}
 	if (found->from != SF_SFRAME_CONVERTED)
 		return;
-	fprintf(out, "%s: %s: converted .eh_frame: %" PRIu32 " functions from %" PRIu32 " FDEs",
-		prog, name, st->functions, st->fdes);
+	fprintf(out, "%s: %s: converted .eh_frame: %" PRIu32 " functions from %" PRIu32 " FDEs%s",
+		prog, name, st->functions, st->fdes,
+		found->by_function ? " (the ones the walks reached)" : "");
 	for (i = 0; i < SFRAME_SKIP_COUNT; i++) {
 		if (!st->skipped[i] || i == SFRAME_SKIP_EMPTY)
 			continue;

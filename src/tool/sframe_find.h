@@ -16,6 +16,7 @@
 
 #include <sframe/sframe_convert.h>
 
+#include "cfi_input.h"
 #include "elf_input.h"
 
 /* Where side-cars are looked for after the --sframe-dir ones, as
@@ -85,8 +86,16 @@ enum sf_sframe_from {
  * @sidecar: the side-car file, which the section's bytes are in (owned).
  * @sidecar_path: its path.
  * @pending: the conversion was put off (sf_sframe_find()'s @later): do it
- *	with sf_sframe_convert_now() when the file's SFrame is needed.
- * @stats: the conversion's (the side-car's are not known).
+ *	with sf_sframe_convert_pc() when the file's SFrame is needed.
+ * @by_function: the file is converted function by function, as
+ *	sf_sframe_convert_pc() is asked for addresses; @cfi, @fde_offsets and
+ *	@num_fde_offsets are its state.
+ * @stats: the conversion's (the side-car's are not known); by function, of
+ *	the functions converted so far.
+ * @cfi: the file's call-frame information, kept for the next function
+ *	(owned).
+ * @fde_offsets: the .eh_frame FDEs converted or tried (owned).
+ * @num_fde_offsets: their number.
  * @why: why nothing was found or made, when @from is SF_SFRAME_NONE.
  * @refused: a side-car that was found but not used, and why; "" for none.
  */
@@ -94,11 +103,15 @@ struct sf_sframe_found {
 	enum sf_sframe_from from;
 	bool empty;
 	bool pending;
+	bool by_function;
 	struct sf_input sidecar;
 	char sidecar_path[SF_SIDECAR_PATH_MAX];
 	struct sframe_convert_stats stats;
 	char why[256];
 	char refused[SF_SIDECAR_PATH_MAX + 64];
+	struct sf_cfi_input *cfi;
+	uint64_t *fde_offsets;
+	size_t num_fde_offsets;
 };
 
 /**
@@ -112,7 +125,7 @@ struct sf_sframe_found {
  * @name: the file's name, for messages.
  * @later: without a side-car, do not convert yet: set @found->pending
  *	instead, for a caller that converts only the files a walk reaches.
- * @found: filled; free @found->sidecar with sf_input_free() after @in.
+ * @found: filled; free it with sf_sframe_found_free() after @in.
  *
  * A side-car is used only when its build id equals @in's and its machine
  * is @in's. Out of memory is as "nothing found" (with @found->why).
@@ -123,16 +136,34 @@ enum sf_sframe_from sf_sframe_find(const struct sf_sframe_opts *opts, struct sf_
 				   const char *name, bool later, struct sf_sframe_found *found);
 
 /**
- * sf_sframe_convert_now() - the conversion sf_sframe_find() put off.
- * @in: the file, as sf_sframe_find() left it.
+ * sf_sframe_convert_pc() - the conversion sf_sframe_find() put off, of the
+ * function at @addr only: what a walk that reached @addr needs.
+ * @in: the file, as sf_sframe_find() left it; its section (@in->sec,
+ *	@in->owned_copy) is replaced when 1 is returned.
  * @name: its name, for messages.
- * @found: as sf_sframe_find() left it (@found->pending); updated.
+ * @found: as sf_sframe_find() left it (@found->pending or
+ *	@found->by_function); updated.
+ * @addr: an address in the file's own (link-time) addresses.
  *
- * Return: @found->from: SF_SFRAME_CONVERTED, or SF_SFRAME_NONE with
- * @found->why set.
+ * The FDE is found through the file's .eh_frame_hdr (PT_GNU_EH_FRAME), and
+ * the section made again of it and of the functions converted before: a
+ * stack reaches a few dozen functions of files of thousands. A file without
+ * a search table is converted whole, the first time.
+ *
+ * Return: 1 when @in's section changed (it now describes @addr); 0 when it
+ * did not (@addr's function was converted or tried before, or no FDE or no
+ * convertible one describes it); -1 when memory ran out.
  */
-enum sf_sframe_from sf_sframe_convert_now(struct sf_input *in, const char *name,
-					  struct sf_sframe_found *found);
+int sf_sframe_convert_pc(struct sf_input *in, const char *name, struct sf_sframe_found *found,
+			 uint64_t addr);
+
+/**
+ * sf_sframe_found_free() - release what sf_sframe_find() and the
+ * conversions kept in @found (the side-car, the CFI, the offsets); call it
+ * after freeing the file's input, whose section may be the side-car's.
+ * @found: what sf_sframe_find() filled, or zeroed memory.
+ */
+void sf_sframe_found_free(struct sf_sframe_found *found);
 
 /**
  * sf_sframe_found_report() - what @found says of the file @name, for the

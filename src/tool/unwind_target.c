@@ -56,7 +56,7 @@ static int load_without_sframe(const char *path, const struct sf_sframe_opts *op
 		if (t->found.why[0] && sf_input_is_elf(&t->in) && n < errlen)
 			snprintf(err + n, errlen - n, "; %s", t->found.why);
 		sf_input_free(&t->in);
-		sf_input_free(&t->found.sidecar);
+		sf_sframe_found_free(&t->found);
 		return SF_INPUT_EFORMAT;
 	}
 	return SF_INPUT_OK;
@@ -162,7 +162,7 @@ void sf_target_free(struct sf_target *t)
 	sf_parts_free(&t->parts);
 	sf_elf_info_free(&t->info);
 	sf_input_free(&t->in);
-	sf_input_free(&t->found.sidecar);
+	sf_sframe_found_free(&t->found);
 	memset(t, 0, sizeof(*t));
 }
 
