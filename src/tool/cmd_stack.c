@@ -184,20 +184,26 @@ static uint64_t lookup_pc(const struct sframe_frame *f)
 	return !exact && f->pc ? f->pc - 1 : f->pc;
 }
 
-/* Does SFrame describe this frame's PC (as the unwinder looks it up)? */
-static bool has_sframe(const struct sf_proc_modules *pm, const struct sframe_frame *f)
+/*
+ * Does SFrame describe this frame's PC (as the unwinder looks it up)? In
+ * which part of its file's (@part, when not NULL)?
+ */
+static bool has_sframe(const struct sf_proc_modules *pm, const struct sframe_frame *f,
+		       const struct sframe_section **part)
 {
 	uint64_t at = lookup_pc(f);
 	const struct sf_proc_image *img = sf_proc_image_at(pm, at);
-	const struct sframe_section *sec;
+	const struct sframe_section *dummy;
+	const struct sframe_section **sec = part ? part : &dummy;
 	struct sframe_row row;
 	int r;
 
+	*sec = NULL;
 	if (f->flags & SFRAME_FRAME_NO_SFRAME)
 		return false;
 	if (!img || !img->has_sec)
 		return false;
-	r = sf_parts_lookup(&img->parts, at, &row, &sec);
+	r = sf_parts_lookup(&img->parts, at, &row, sec);
 	if (r == -SFRAME_ERR_NOT_FOUND && at != f->pc) {
 		/* A signal trampoline is looked up at its exact address. */
 		const struct sframe_section *sig_sec;
@@ -208,14 +214,14 @@ static bool has_sframe(const struct sf_proc_modules *pm, const struct sframe_fra
 		    sig.fde.signal) {
 			r = r2;
 			row = sig;
-			sec = sig_sec;
+			*sec = sig_sec;
 		}
 	}
 	if (r != -SFRAME_ERR_NOT_FOUND)
 		return true;
 	/* A v3 function without rows: an outermost or signal frame, described. */
-	return row.fde.index != SFRAME_NO_INDEX && row.fde.num_fres == 0 &&
-	       sec->version == SFRAME_VERSION_3;
+	return row.fde.index != SFRAME_NO_INDEX && row.fde.num_fres == 0 && *sec &&
+	       (*sec)->version == SFRAME_VERSION_3;
 }
 
 static void print_frame(FILE *out, const struct sf_proc_modules *pm,
@@ -223,6 +229,7 @@ static void print_frame(FILE *out, const struct sf_proc_modules *pm,
 {
 	uint64_t at = lookup_pc(f);
 	const struct sf_proc_image *img = sf_proc_image_at(pm, at);
+	const struct sframe_section *part;
 	const struct sf_symbol *s = NULL;
 
 	/* "#%-2u 0x%016" as eu-stack prints it: "#0  0x...", "#10 0x...". */
@@ -237,9 +244,10 @@ static void print_frame(FILE *out, const struct sf_proc_modules *pm,
 		fprintf(out, " - %s", img->file->key_path);
 	if (f->flags & SFRAME_FRAME_FP_FALLBACK)
 		fputs(" [fp]", out);
-	if (!has_sframe(pm, f))
+	if (!has_sframe(pm, f, &part))
 		fputs(" [no sframe]", out);
-	else if (img && img->file->found.from >= SF_SFRAME_SIDECAR)
+	else if (img && (img->file->found.from >= SF_SFRAME_SIDECAR ||
+			 sf_parts_is_supplement(&img->parts, part)))
 		fputs(" [converted]", out);
 	if (f->flags & SFRAME_FRAME_SIGNAL)
 		fputs(" [signal]", out);
@@ -252,7 +260,7 @@ static void print_stop(FILE *out, const struct sf_proc_modules *pm,
 		       const struct sframe_frame *last, int r, bool fp_fallback)
 {
 	if (r == SFRAME_UNWIND_END) {
-		if (last && !has_sframe(pm, last))
+		if (last && !has_sframe(pm, last, NULL))
 			fputs("stop: end of the frame-pointer chain\n", out);
 		else
 			fputs("stop: outermost frame\n", out);

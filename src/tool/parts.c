@@ -148,7 +148,8 @@ int sf_parts_open(struct sf_parts *p, const void *data, uint64_t size, uint64_t 
 	 * Each part reads through a buffer of its own, which must outlive it:
 	 * open them again over buffers that stay, now that their number is known.
 	 */
-	p->buf = calloc(p->n, sizeof(*p->buf));
+	/* One buffer more, for a supplement: buffers must not move once used. */
+	p->buf = calloc(p->n + 1, sizeof(*p->buf));
 	if (!p->buf)
 		return -ENOMEM;
 	for (i = 0; i < p->n; i++) {
@@ -159,6 +160,51 @@ int sf_parts_open(struct sf_parts *p, const void *data, uint64_t size, uint64_t 
 			return r;
 	}
 	return p->n > 1 ? build_runs(p) : 0;
+}
+
+int sf_parts_supplement(struct sf_parts *p, const void *data, uint64_t size, uint64_t vaddr)
+{
+	const size_t at = p->supplement ? p->n - 1 : p->n;
+	struct sframe_section *ns;
+	uint64_t *no;
+	int r;
+
+	if (!p->buf || !p->n)
+		return -SFRAME_ERR_INVAL;
+	ns = realloc(p->sec, (at + 1) * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	p->sec = ns;
+	no = realloc(p->off, (at + 1) * sizeof(*no));
+	if (!no)
+		return -ENOMEM;
+	p->off = no;
+	/* The file's parts keep their buffers (p->buf[i]); the sections moved with p->sec. */
+	r = sframe_open_buffer(&p->sec[at], &p->buf[at], data, size, vaddr);
+	if (r) {
+		if (p->supplement) {
+			p->n--;
+			p->supplement = false;
+		}
+	} else {
+		p->off[at] = UINT64_MAX;
+		p->n = at + 1;
+		p->supplement = true;
+	}
+	free(p->runs.slots);
+	memset(&p->runs, 0, sizeof(p->runs));
+	if (p->n > 1) {
+		int b = build_runs(p);
+
+		if (b)
+			return b;
+	}
+	return r;
+}
+
+bool sf_parts_is_supplement(const struct sf_parts *p, const struct sframe_section *sec)
+{
+	return p->supplement && sec == &p->sec[p->n - 1];
 }
 
 void sf_parts_free(struct sf_parts *p)

@@ -38,6 +38,7 @@ struct sf_range {
  * @err_off: the section offset @err is about.
  * @runs: for @n > 1, the functions of the parts by address: each module a
  *	run of consecutive functions of one part (@runs.slots).
+ * @supplement: the last part is not the file's but sf_parts_supplement()'s.
  */
 struct sf_parts {
 	struct sframe_buffer *buf;
@@ -47,6 +48,7 @@ struct sf_parts {
 	int err;
 	uint64_t err_off;
 	struct sframe_module_table runs;
+	bool supplement;
 };
 
 /**
@@ -63,6 +65,28 @@ struct sf_parts {
 int sf_parts_open(struct sf_parts *p, const void *data, uint64_t size, uint64_t vaddr);
 
 void sf_parts_free(struct sf_parts *p);
+
+/**
+ * sf_parts_supplement() - add (or replace) a section made apart from the
+ * file's own: functions the file's own section lacks, converted from its
+ * .eh_frame (a program's own section covers only the code assembled with
+ * --gsframe: not the C runtime's _start). Its functions take part in the
+ * runs as any part's; where they overlap the file's, the later start wins.
+ * @p: opened parts.
+ * @data: the section bytes; must outlive @p (or the next call).
+ * @size: their number.
+ * @vaddr: the run-time address of the first byte.
+ * Return: 0; the section's sframe_open() error; -ENOMEM.
+ */
+int sf_parts_supplement(struct sf_parts *p, const void *data, uint64_t size, uint64_t vaddr);
+
+/**
+ * sf_parts_is_supplement() - is @sec sf_parts_supplement()'s part?
+ * @p: opened parts.
+ * @sec: a part of @p (from sf_parts_lookup()), or NULL.
+ * Return: true for the supplement.
+ */
+bool sf_parts_is_supplement(const struct sf_parts *p, const struct sframe_section *sec);
 
 /**
  * sf_parts_error() - say why sf_parts_open() failed.

@@ -575,6 +575,8 @@ static struct sf_proc_file *get_file(struct sf_image_set *set, const struct sf_m
 				f->why[0] = '\0';
 			else if (f->found.why[0])
 				snprintf(f->why, sizeof(f->why), "%s", f->found.why);
+		} else {
+			f->found.from = SF_SFRAME_OWN;
 		}
 
 		if (sf_elf_info_load_names(&f->in, &f->info, set->names, err, sizeof(err)) &&
@@ -644,6 +646,10 @@ static int open_parts(struct sf_image_set *set, struct sf_proc_image *img, bool 
 		/* Once per file, however often it is mapped. */
 		if (!seen)
 			sf_parts_warn(&img->parts, f->key_path, set->cmd);
+		if (f->found.supplement &&
+		    sf_parts_supplement(&img->parts, f->found.supplement, f->found.supplement_len,
+					f->found.supplement_vaddr + img->bias) == -ENOMEM)
+			return -1;
 	}
 	return 0;
 }
@@ -754,6 +760,27 @@ oom:
 	return -1;
 }
 
+/*
+ * A file with a section of its own that lacks @pc: its function from
+ * .eh_frame, into the file's supplement (unless --no-convert). As
+ * sf_sframe_supplement_pc() returns.
+ */
+static int supplement_at(const struct sf_image_set *set, const struct sf_proc_image *img,
+			 uint64_t pc)
+{
+	const struct sframe_section *sec;
+	struct sframe_row row;
+
+	if ((set->sframe_opts && set->sframe_opts->no_convert) || !img->has_sec ||
+	    sf_parts_lookup(&img->parts, pc, &row, &sec) != -SFRAME_ERR_NOT_FOUND)
+		return 0;
+	/* A v3 function without rows describes its PCs (an outermost frame). */
+	if (row.fde.index != SFRAME_NO_INDEX)
+		return 0;
+	return sf_sframe_supplement_pc(&img->file->in, img->file->key_path, &img->file->found,
+				       pc - img->bias);
+}
+
 int sf_proc_modules_convert_at(struct sf_proc_modules *pm, uint64_t pc)
 {
 	const struct sf_proc_image *at = sf_proc_image_at(pm, pc);
@@ -763,10 +790,18 @@ int sf_proc_modules_convert_at(struct sf_proc_modules *pm, uint64_t pc)
 	size_t i;
 	int r;
 
-	if (!at || !at->bias_known || (!at->file->found.pending && !at->file->found.by_function))
+	if (!at || !at->bias_known)
 		return 0;
 	f = at->file;
-	r = sf_sframe_convert_pc(&f->in, f->key_path, &f->found, pc - at->bias);
+	if (f->found.from == SF_SFRAME_OWN) {
+		r = supplement_at(set, at, pc);
+		if (r <= 0)
+			return r;
+	} else if (!f->found.pending && !f->found.by_function) {
+		return 0;
+	} else {
+		r = sf_sframe_convert_pc(&f->in, f->key_path, &f->found, pc - at->bias);
+	}
 	if (r <= 0) {
 		if (f->found.from == SF_SFRAME_NONE && f->found.why[0])
 			snprintf(f->why, sizeof(f->why), "%s", f->found.why);

@@ -239,18 +239,57 @@ static bool start_by_function(struct sf_input *in, const char *name,
 		return false;
 	}
 	found->cfi = cfi;
-	found->by_function = true;
 	return true;
+}
+
+/*
+ * The section of the functions converted so far and @addr's: 1 with *@buf
+ * (owned) and *@len when it has a function more; 0 when not; -1 when out
+ * of memory.
+ */
+static int convert_function(struct sf_sframe_found *found, uint64_t addr, unsigned char **buf,
+			    size_t *len)
+{
+	struct sframe_convert_stats st;
+	struct sframe_convert_input conv = found->cfi->conv;
+	uint64_t off, *nv;
+	size_t i;
+	int r;
+
+	if (sframe_eh_frame_hdr_find(&found->cfi->eh_frame_hdr, conv.big_endian,
+				     conv.eh_frame.addr, addr, &off))
+		return 0;
+	for (i = 0; i < found->num_fde_offsets; i++)
+		if (found->fde_offsets[i] == off)
+			return 0;
+	nv = realloc(found->fde_offsets, (found->num_fde_offsets + 1) * sizeof(*nv));
+	if (!nv)
+		return -1;
+	found->fde_offsets = nv;
+	nv[found->num_fde_offsets++] = off;
+	conv.fde_offsets = nv;
+	conv.num_fde_offsets = found->num_fde_offsets;
+	conv.debug_frame = (struct sframe_cfi_bytes){ 0 };
+	r = run_conversion(&conv, SF_CONVERT_FUNCTION_TRY, &st, buf, len);
+	if (r == -ENOMEM)
+		return -1;
+	/* A failure stays in the list: it is not tried again. */
+	if (r)
+		return 0;
+	if (st.functions <= found->stats.functions) {
+		found->stats = st;
+		free(*buf);
+		return 0;
+	}
+	found->stats = st;
+	return 1;
 }
 
 int sf_sframe_convert_pc(struct sf_input *in, const char *name, struct sf_sframe_found *found,
 			 uint64_t addr)
 {
-	struct sframe_convert_stats st;
-	struct sframe_convert_input conv;
 	unsigned char *buf = NULL;
-	uint64_t off, *nv;
-	size_t len = 0, i;
+	size_t len = 0;
 	int r;
 
 	if (found->pending) {
@@ -266,40 +305,43 @@ int sf_sframe_convert_pc(struct sf_input *in, const char *name, struct sf_sframe
 			}
 			return 0;
 		}
+		found->by_function = true;
 	}
 	if (!found->by_function)
 		return 0;
-	conv = found->cfi->conv;
-	if (sframe_eh_frame_hdr_find(&found->cfi->eh_frame_hdr, conv.big_endian,
-				     conv.eh_frame.addr, addr, &off))
+	r = convert_function(found, addr, &buf, &len);
+	if (r == 1) {
+		found->from = SF_SFRAME_CONVERTED;
+		install(in, buf, len, found->cfi->conv.sframe_addr);
+	}
+	return r;
+}
+
+int sf_sframe_supplement_pc(struct sf_input *in, const char *name,
+			    struct sf_sframe_found *found, uint64_t addr)
+{
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (found->from != SF_SFRAME_OWN || found->supplement_tried > 1)
 		return 0;
-	for (i = 0; i < found->num_fde_offsets; i++)
-		if (found->fde_offsets[i] == off)
+	if (!found->supplement_tried) {
+		found->supplement_tried = 1;
+		if (!start_by_function(in, name, found)) {
+			found->why[0] = '\0';
+			found->supplement_tried = 2;
 			return 0;
-	nv = realloc(found->fde_offsets, (found->num_fde_offsets + 1) * sizeof(*nv));
-	if (!nv)
-		return -1;
-	found->fde_offsets = nv;
-	nv[found->num_fde_offsets++] = off;
-	conv.fde_offsets = nv;
-	conv.num_fde_offsets = found->num_fde_offsets;
-	conv.debug_frame = (struct sframe_cfi_bytes){ 0 };
-	r = run_conversion(&conv, SF_CONVERT_FUNCTION_TRY, &st, &buf, &len);
-	if (r == -ENOMEM)
-		return -1;
-	if (r) {
-		/* Kept in the list: it is not tried again. */
-		return 0;
+		}
 	}
-	if (st.functions <= found->stats.functions) {
-		found->stats = st;
-		free(buf);
-		return 0;
+	r = convert_function(found, addr, &buf, &len);
+	if (r == 1) {
+		free(found->supplement);
+		found->supplement = buf;
+		found->supplement_len = len;
+		found->supplement_vaddr = found->cfi->conv.sframe_addr;
 	}
-	found->stats = st;
-	found->from = SF_SFRAME_CONVERTED;
-	install(in, buf, len, conv.sframe_addr);
-	return 1;
+	return r;
 }
 
 void sf_sframe_found_free(struct sf_sframe_found *found)
@@ -310,6 +352,8 @@ void sf_sframe_found_free(struct sf_sframe_found *found)
 		free(found->cfi);
 	}
 	free(found->fde_offsets);
+	free(found->supplement);
+	found->supplement = NULL;
 	found->cfi = NULL;
 	found->fde_offsets = NULL;
 	found->num_fde_offsets = 0;
@@ -367,6 +411,12 @@ void sf_sframe_found_report(FILE *out, const char *prog, const char *name,
 		fprintf(out, "%s: %s: %s\n", prog, name, found->refused);
 	if (found->from == SF_SFRAME_SIDECAR) {
 		fprintf(out, "%s: %s: SFrame from side-car %s\n", prog, name, found->sidecar_path);
+		return;
+	}
+	if (found->from == SF_SFRAME_OWN && found->supplement) {
+		fprintf(out, "%s: %s: its .sframe lacks %" PRIu32 " function%s the walks reached: "
+			"converted from .eh_frame\n", prog, name, st->functions,
+			st->functions == 1 ? "" : "s");
 		return;
 	}
 	if (found->from != SF_SFRAME_CONVERTED)

@@ -96,6 +96,12 @@ enum sf_sframe_from {
  *	(owned).
  * @fde_offsets: the .eh_frame FDEs converted or tried (owned).
  * @num_fde_offsets: their number.
+ * @supplement: for a file with a section of its own, the functions it lacks
+ *	that sf_sframe_supplement_pc() converted (owned), or NULL.
+ * @supplement_len: its length.
+ * @supplement_vaddr: its address among the file's own (link-time) ones.
+ * @supplement_tried: 0 not yet, 1 under way, 2 the file has no
+ *	.eh_frame_hdr to find functions with.
  * @why: why nothing was found or made, when @from is SF_SFRAME_NONE.
  * @refused: a side-car that was found but not used, and why; "" for none.
  */
@@ -112,6 +118,10 @@ struct sf_sframe_found {
 	struct sf_cfi_input *cfi;
 	uint64_t *fde_offsets;
 	size_t num_fde_offsets;
+	unsigned char *supplement;
+	size_t supplement_len;
+	uint64_t supplement_vaddr;
+	int supplement_tried;
 };
 
 /**
@@ -156,6 +166,24 @@ enum sf_sframe_from sf_sframe_find(const struct sf_sframe_opts *opts, struct sf_
  */
 int sf_sframe_convert_pc(struct sf_input *in, const char *name, struct sf_sframe_found *found,
 			 uint64_t addr);
+
+/**
+ * sf_sframe_supplement_pc() - for a file with a section of its own that
+ * lacks @addr (a program's own section covers only the code assembled with
+ * --gsframe, not the C runtime's _start), the function at @addr converted
+ * from its .eh_frame into @found->supplement, by function as
+ * sf_sframe_convert_pc() does.
+ * @in: the file.
+ * @name: its name, for messages.
+ * @found: as sf_sframe_find() left it (SF_SFRAME_OWN); updated.
+ * @addr: an address in the file's own (link-time) addresses that its own
+ *	section does not describe (the caller looked).
+ *
+ * Return: 1 when @found->supplement changed; 0 when not; -1 when out of
+ * memory.
+ */
+int sf_sframe_supplement_pc(struct sf_input *in, const char *name,
+			    struct sf_sframe_found *found, uint64_t addr);
 
 /**
  * sf_sframe_found_free() - release what sf_sframe_find() and the
