@@ -4,7 +4,10 @@
  * and sframe_convert() timed apart and together on each file's .eh_frame
  * (and .debug_frame), the memory the conversion needs (the output buffer:
  * the converter allocates nothing), and the output's size against the
- * input's and against the assembler's own .sframe when the file has one.
+ * input's and against the assembler's own .sframe when the file has one;
+ * and, where .eh_frame_hdr has a search table, the conversion by function
+ * a 16-function walk makes (sframe_eh_frame_hdr_find() and
+ * sframe_convert_input.fde_offsets, as "sframe stack" uses them).
  *
  * The converter's input comes from the tool's loader (cfi_input.h), as
  * "sframe convert" reads it: the CFI sections (a relocatable object's
@@ -112,6 +115,61 @@ static uint64_t op_guess(void *ctx, uint64_t first, uint64_t count)
 	return acc;
 }
 
+/*
+ * By function, as "sframe stack" converts a file its walk passes through
+ * (sf_sframe_convert_pc()): for each of BY_FN_WALK functions in turn, its
+ * FDE found through .eh_frame_hdr, then the section made again of it and
+ * the ones before. One op is such a walk's conversions.
+ */
+#define BY_FN_WALK 16
+
+struct fn_ctx {
+	const struct sframe_convert_input *in;
+	const struct sframe_cfi_bytes *hdr;
+	uint64_t pcs[BY_FN_WALK];
+	unsigned int npcs;
+	unsigned char out[65536];
+};
+
+static uint64_t op_by_function(void *ctx, uint64_t first, uint64_t count)
+{
+	struct fn_ctx *c = ctx;
+	struct sframe_convert_input in = *c->in;
+	uint64_t offs[BY_FN_WALK], acc = 0, k;
+	unsigned int i, n;
+	size_t len = 0;
+
+	(void)first;
+	in.debug_frame = (struct sframe_cfi_bytes){ 0 };
+	in.fde_offsets = offs;
+	for (k = 0; k < count; k++) {
+		for (i = 0, n = 0; i < c->npcs; i++) {
+			if (sframe_eh_frame_hdr_find(c->hdr, in.big_endian, in.eh_frame.addr,
+						     c->pcs[i], &offs[n]))
+				continue;
+			in.num_fde_offsets = ++n;
+			if (sframe_convert(&in, c->out, sizeof(c->out), &len, NULL) == 0)
+				acc += len;
+		}
+	}
+	return acc;
+}
+
+/* The BY_FN_WALK functions: spread evenly over the whole conversion's. */
+static void pick_functions(struct fn_ctx *f, const struct sframe_section *sec)
+{
+	struct sframe_fde fde;
+	unsigned int i;
+
+	f->npcs = 0;
+	for (i = 0; i < BY_FN_WALK && sec->num_fdes; i++) {
+		uint32_t idx = (uint32_t)((uint64_t)sec->num_fdes * i / BY_FN_WALK);
+
+		if (sframe_get_fde(sec, idx, &fde) == 0)
+			f->pcs[f->npcs++] = fde.func_start;
+	}
+}
+
 static const char *machine_name(const struct sframe_convert_input *in)
 {
 	switch (in->machine) {
@@ -157,7 +215,8 @@ static int bench_file(const char *path, unsigned int version, double seconds)
 	struct sframe_section sec;
 	struct sframe_buffer buf;
 	struct sframe_problem where;
-	struct bench_result rs, rc, rb, rg;
+	struct bench_result rs, rc, rb, rg, rf;
+	struct fn_ctx *fn = NULL;
 	uint64_t skipped = 0;
 	size_t len = 0;
 	char err[512];
@@ -236,6 +295,18 @@ static int bench_file(const char *path, unsigned int version, double seconds)
 	bench_time(op_convert, &c, seconds / 4, 0, &rc);
 	bench_time(op_both, &c, seconds / 4, 0, &rb);
 	bench_time(op_guess, &c, seconds / 4, 0, &rg);
+	if (cfi.eh_frame_hdr.data) {
+		fn = calloc(1, sizeof(*fn));
+		if (!fn) {
+			fprintf(stderr, "sframe-bench: out of memory\n");
+			r = 2;
+			goto out;
+		}
+		fn->in = in;
+		fn->hdr = &cfi.eh_frame_hdr;
+		pick_functions(fn, &sec);
+		bench_time(op_by_function, fn, seconds / 4, 0, &rf);
+	}
 
 	for (i = 0; i < SFRAME_SKIP_COUNT; i++)
 		skipped += st.skipped[i];
@@ -256,6 +327,9 @@ static int bench_file(const char *path, unsigned int version, double seconds)
 	       (double)(c.fallbacks ? c.size : 2 * (in->eh_frame.size + in->debug_frame.size)) /
 		       (double)len,
 	       heap);
+	if (fn)
+		printf(" by_function_walk=%u by_function_walk_us=%.1f by_function_walk_median_us=%.1f",
+		       fn->npcs, rf.min_ns / 1e3, rf.median_ns / 1e3);
 	if (have_gas) {
 		struct sframe_section gas;
 		struct sframe_buffer gbuf;
@@ -274,6 +348,7 @@ static int bench_file(const char *path, unsigned int version, double seconds)
 fail:
 	r = 1;
 out:
+	free(fn);
 	free(c.out);
 	free(c.guess);
 	sf_cfi_input_free(&cfi);
