@@ -519,6 +519,11 @@ static void test_no_build_id(void **state)
 	run(&r, "convert", in, "-o", out, NOARG);
 	tu_expect(&r, 0, "warning: no GNU build id");
 	tu_result_free(&r);
+	/* Where --sframe-dir would put it, nothing says. */
+	run(&r, "convert", in, "--sframe-dir", "/tmp", NOARG);
+	tu_expect(&r, 1, "no GNU build id (or one shorter than 2 bytes): side-cars are found by "
+		  "it; link with --build-id, or give -o");
+	tu_result_free(&r);
 	convert_here(in, 0, false, 0, &c);
 	check_sidecar(in, out, &c, false);
 	run(&r, "check", out, NOARG);
@@ -756,7 +761,20 @@ static void test_usage_and_io(void **state)
 	tu_expect(&r, 2, "sframe: convert: missing FILE");
 	tu_result_free(&r);
 	run(&r, "convert", exe, NOARG);
-	tu_expect(&r, 2, "sframe: convert: missing -o OUT");
+	tu_expect(&r, 2, "sframe: convert: missing -o OUT (or --sframe-dir DIR)");
+	tu_result_free(&r);
+	run(&r, "convert", exe, "-o", out, "--sframe-dir", tmpdir, NOARG);
+	tu_expect(&r, 2, "-o and --sframe-dir both name the output: give one");
+	tu_result_free(&r);
+	run(&r, "convert", exe, "--elf", "--sframe-dir", tmpdir, NOARG);
+	tu_expect(&r, 2, "--sframe-dir is where side-cars go; --elf writes a copy of FILE");
+	tu_result_free(&r);
+	run(&r, "convert", exe, "--sframe-dir", NOARG);
+	tu_expect(&r, 2, "option '--sframe-dir' needs a directory");
+	tu_result_free(&r);
+	/* Its directories are made, DIR's parent must be there. */
+	run(&r, "convert", exe, "--sframe-dir", "/nonexistent/dir", NOARG);
+	tu_expect(&r, 2, "/nonexistent/dir: cannot make the directory: No such file");
 	tu_result_free(&r);
 	run(&r, "convert", exe, "-o", NOARG);
 	tu_expect(&r, 2, "option '-o' needs a file");

@@ -39,10 +39,11 @@
 #include "elf_add.h"
 #include "elf_input.h"
 #include "elf_layout.h"
+#include "sframe_find.h"
 #include "tool_cli.h"
 
 const char sf_convert_usage[] =
-	"Usage: sframe convert FILE -o OUT [--format v2|v3] [--sframe-addr ADDR | --elf [--force]]\n"
+	"Usage: sframe convert FILE (-o OUT | --sframe-dir DIR) [--format v2|v3] [--sframe-addr ADDR | --elf [--force]]\n"
 	"\n"
 	"Make an SFrame section of the DWARF call-frame information of FILE (its\n"
 	".eh_frame, and its .debug_frame for the functions .eh_frame leaves out) and\n"
@@ -62,6 +63,9 @@ const char sf_convert_usage[] =
 	"\n"
 	"Options:\n"
 	"  -o OUT              the file to write (replaced whole; never FILE itself)\n"
+	"  --sframe-dir DIR    write the side-car where stack, perf and unwind look for\n"
+	"                      it: DIR/.build-id/NN/REST.sframe, by FILE's build id\n"
+	"                      (DIR and the rest made as needed); instead of -o\n"
 	"  --format v2|v3      the SFrame version to write; default: v3\n"
 	"  --sframe-addr ADDR  the address (hex, a multiple of 8) the .sframe section\n"
 	"                      is made for; default: the first one after FILE's\n"
@@ -90,6 +94,8 @@ const char sf_convert_usage[] =
 struct convert_opts {
 	const char *file;
 	const char *out;
+	const char *sframe_dir;
+	char dir_out[SF_SIDECAR_PATH_MAX];
 	uint8_t version;
 	bool have_addr;
 	uint64_t addr;
@@ -146,6 +152,10 @@ static int parse_args(int argc, char **argv, struct convert_opts *o)
 			if (o->addr % 8)
 				return usage_error("address '%s' is not a multiple of 8", val);
 			o->have_addr = true;
+		} else if (strcmp(a, "--sframe-dir") == 0) {
+			if (i + 1 == argc || !argv[i + 1][0])
+				return usage_error("option '--sframe-dir' needs a directory");
+			o->sframe_dir = argv[++i];
 		} else if (strcmp(a, "--elf") == 0) {
 			o->elf = true;
 		} else if (strcmp(a, "--force") == 0) {
@@ -159,8 +169,13 @@ static int parse_args(int argc, char **argv, struct convert_opts *o)
 	}
 	if (!o->file)
 		return usage_error("missing FILE");
-	if (!o->out)
-		return usage_error("missing -o OUT");
+	if (o->out && o->sframe_dir)
+		return usage_error("-o and --sframe-dir both name the output: give one");
+	if (o->elf && o->sframe_dir)
+		return usage_error("--sframe-dir is where side-cars go; --elf writes a copy of FILE "
+				   "(give -o)");
+	if (!o->out && !o->sframe_dir)
+		return usage_error("missing -o OUT (or --sframe-dir DIR)");
 	if (o->elf && o->have_addr)
 		return usage_error("--sframe-addr does not go with --elf: the new segment's "
 				   "place decides the address");
@@ -460,6 +475,58 @@ static unsigned char *output_image(const struct convert_opts *o, const struct sf
 	return img;
 }
 
+/* mkdir @path, which may be there already; false with a message when not made. */
+static bool make_dir(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0755) == 0 || (errno == EEXIST && stat(path, &st) == 0 &&
+				       S_ISDIR(st.st_mode)))
+		return true;
+	fprintf(stderr, "sframe: %s: cannot make the directory: %s\n", path,
+		errno == EEXIST ? "a file of that name is there" : strerror(errno));
+	return false;
+}
+
+/*
+ * --sframe-dir: @o->out is DIR/.build-id/NN/REST.sframe for FILE's build id,
+ * as the commands look for it (sframe_find.h), its directories made. -1 to
+ * go on, or an exit status.
+ */
+static int sidecar_place(struct convert_opts *o, const struct sf_input *in)
+{
+	char hex[2 * SF_BUILD_ID_MAX + 1], dir[SF_SIDECAR_PATH_MAX];
+	const unsigned char *id;
+	size_t len;
+	char *slash;
+
+	if (!sf_elf_build_id(in->file, in->file_size, &id, &len) || len < 2) {
+		fprintf(stderr, "sframe: %s: no GNU build id (or one shorter than 2 bytes): side-cars "
+			"are found by it; link with --build-id, or give -o\n", o->file);
+		return SF_EXIT_BAD;
+	}
+	sf_build_id_hex(hex, id, len);
+	if (!sf_sidecar_path(o->dir_out, sizeof(o->dir_out), o->sframe_dir, hex)) {
+		fprintf(stderr, "sframe: %s: the side-car's path is too long\n", o->sframe_dir);
+		return SF_EXIT_USAGE;
+	}
+	/* DIR, DIR/.build-id, DIR/.build-id/NN; DIR's parent must be there. */
+	if (!make_dir(o->sframe_dir))
+		return SF_EXIT_USAGE;
+	snprintf(dir, sizeof(dir), "%s", o->dir_out);
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	if (!make_dir(dir))
+		return SF_EXIT_USAGE;
+	*slash = '/';
+	if (!make_dir(dir))
+		return SF_EXIT_USAGE;
+	o->out = o->dir_out;
+	return -1;
+}
+
 /* Loaded, converted, written, summed up: an exit status. */
 static int run(const struct convert_opts *o, const struct sf_input *in, mode_t mode)
 {
@@ -545,15 +612,24 @@ int sf_cmd_convert(int argc, char **argv)
 	status = parse_args(argc, argv, &o);
 	if (status >= 0)
 		return status;
-	/* Whatever path leads to it (a link, another name): never written over. */
-	memset(&fst, 0, sizeof(fst));
-	if (stat(o.file, &fst) == 0 && stat(o.out, &ost) == 0 && fst.st_dev == ost.st_dev &&
-	    fst.st_ino == ost.st_ino)
-		return usage_error("OUT '%s' is FILE '%s' itself: the input is never written over",
-				   o.out, o.file);
 	if (sf_input_bytes(o.file, &in, err, sizeof(err))) {
 		fprintf(stderr, "sframe: %s\n", err);
 		return SF_EXIT_USAGE;
+	}
+	if (o.sframe_dir) {
+		status = sidecar_place(&o, &in);
+		if (status >= 0) {
+			sf_input_free(&in);
+			return status;
+		}
+	}
+	/* Whatever path leads to it (a link, another name): never written over. */
+	memset(&fst, 0, sizeof(fst));
+	if (stat(o.file, &fst) == 0 && stat(o.out, &ost) == 0 && fst.st_dev == ost.st_dev &&
+	    fst.st_ino == ost.st_ino) {
+		sf_input_free(&in);
+		return usage_error("OUT '%s' is FILE '%s' itself: the input is never written over",
+				   o.out, o.file);
 	}
 	/* The copy runs as FILE does; set-ID bits are not handed on to a new file. */
 	status = run(&o, &in, fst.st_mode & 0777);

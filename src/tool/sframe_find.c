@@ -48,6 +48,13 @@ int sf_sframe_opt(int argc, char **argv, size_t *i, struct sf_sframe_opts *o, co
 	return 1;
 }
 
+bool sf_sidecar_path(char *buf, size_t len, const char *dir, const char *hex)
+{
+	int n = snprintf(buf, len, "%s/.build-id/%.2s/%s.sframe", dir, hex, hex + 2);
+
+	return n > 0 && (size_t)n < len && strlen(hex) > 2;
+}
+
 /*
  * A side-car in @dir for the build id @id: the section is used only when
  * the side-car names the same build id and machine (a stale side-car left
@@ -60,9 +67,8 @@ static bool try_sidecar(const char *dir, const char *hex, const unsigned char *i
 	size_t slen;
 	char err[512];
 
-	snprintf(found->sidecar_path, sizeof(found->sidecar_path), "%s/.build-id/%.2s/%s.sframe",
-		 dir, hex, hex + 2);
-	if (access(found->sidecar_path, R_OK) != 0)
+	if (!sf_sidecar_path(found->sidecar_path, sizeof(found->sidecar_path), dir, hex) ||
+	    access(found->sidecar_path, R_OK) != 0)
 		return false;
 	if (sf_input_load(found->sidecar_path, 0, 0, &found->sidecar, err, sizeof(err))) {
 		snprintf(found->refused, sizeof(found->refused), "side-car refused: %.200s", err);

@@ -65,6 +65,18 @@ struct sf_sframe_opts {
 int sf_sframe_opt(int argc, char **argv, size_t *i, struct sf_sframe_opts *o, const char *cmd);
 
 /**
+ * sf_sidecar_path() - where the side-car of a file with build id @hex goes
+ * in @dir: DIR/.build-id/NN/REST.sframe, NN the id's first byte in hex.
+ * @buf: receives the path.
+ * @len: its size.
+ * @dir: the directory (an --sframe-dir, or SF_SFRAME_DIR).
+ * @hex: the build id in lowercase hex, at least two bytes of it.
+ *
+ * Return: false when the path does not fit or the id is too short.
+ */
+bool sf_sidecar_path(char *buf, size_t len, const char *dir, const char *hex);
+
+/**
  * enum sf_sframe_from - where a file's SFrame section came from.
  * @SF_SFRAME_NONE: nowhere: the file has none, and none could be made.
  * @SF_SFRAME_OWN: the file's own .sframe section or PT_GNU_SFRAME segment.

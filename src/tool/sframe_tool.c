@@ -55,7 +55,7 @@ static const char usage_text[] =
 	"  perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--buildid-dir DIR] [--fp-fallback] [--sframe-dir DIR]... [--no-convert] [--quiet] FILE\n"
 	"                      unwind the samples of a perf.data file recorded with\n"
 	"                      --call-graph=dwarf; print them as perf script does\n"
-	"  convert FILE -o OUT [--format v2|v3] [--sframe-addr ADDR | --elf [--force]]\n"
+	"  convert FILE (-o OUT | --sframe-dir DIR) [--format v2|v3] [--sframe-addr ADDR | --elf [--force]]\n"
 	"                      make an SFrame section of FILE's DWARF call-frame\n"
 	"                      information (.eh_frame) and write it to OUT, an ELF\n"
 	"                      file that goes with FILE as a separate debug file does\n"
