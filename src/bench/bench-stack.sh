@@ -12,7 +12,11 @@
 #                  (sframe-bench gen-c, -O2 -Wa,--gsframe; default 70,000:
 #                  an executable of about 11 MB, most of it code, with a
 #                  symbol table of that many functions).
-# Each is started, stopped with SIGSTOP once it spins (both tools leave a
+# and a third program nobody here built:
+#   stack-python3  Debian's own python3, without SFrame, blocked in
+#                  time.sleep() under a recursive function: sframe stack
+#                  converts the functions its walk reaches from .eh_frame.
+# Each is started, stopped with SIGSTOP once it is in place (both tools leave a
 # stopped process stopped), and both tools are run on it alternately
 # (hyperfine when installed, else the shell's own loop), the median of each
 # reported in milliseconds. The process is then let go and ended.
@@ -82,28 +86,30 @@ now_ms() {
 	date +%s%N | awk '{ printf "%.3f\n", $1 / 1000000 }'
 }
 
+# one NAME PROGRAM ARG...: PROGRAM says "ready" on standard output once in place.
 one() {
-	prog="$w/$1"
-	echo "== $1: $(wc -c <"$prog") bytes"
+	name=$1
+	shift
+	echo "== $name: $(wc -c <"$1") bytes"
 	fifo="$w/ready"
 	rm -f "$fifo"
 	mkfifo "$fifo"
-	"$prog" single >"$fifo" &
+	"$@" >"$fifo" &
 	pid=$!
 	read -r line <"$fifo"
 	rm -f "$fifo"
-	[ "$line" = ready ] || { echo "$1 did not start" >&2; kill "$pid"; exit 1; }
+	[ "$line" = ready ] || { echo "$name did not start" >&2; kill "$pid"; exit 1; }
 	kill -STOP "$pid"
 	"$tool" stack "$pid"
 	eu-stack -p "$pid"
 	if command -v hyperfine >/dev/null; then
-		hyperfine -N --warmup 10 --runs "$runs" --export-json "$w/$1.json" \
+		hyperfine -N --warmup 10 --runs "$runs" --export-json "$w/$name.json" \
 			"$tool stack $pid" "eu-stack -p $pid" >/dev/null
 		# One "median" (seconds) per command, in the order given.
-		grep '"median"' "$w/$1.json" | tr -dc '0-9.\n' >"$w/$1.med"
-		s=$(sed -n 1p "$w/$1.med")
-		e=$(sed -n 2p "$w/$1.med")
-		echo "$1 sframe_stack_ms=$(awk "BEGIN { printf \"%.2f\", $s * 1000 }")" \
+		grep '"median"' "$w/$name.json" | tr -dc '0-9.\n' >"$w/$name.med"
+		s=$(sed -n 1p "$w/$name.med")
+		e=$(sed -n 2p "$w/$name.med")
+		echo "$name sframe_stack_ms=$(awk "BEGIN { printf \"%.2f\", $s * 1000 }")" \
 			"eu_stack_ms=$(awk "BEGIN { printf \"%.2f\", $e * 1000 }")" \
 			"ratio=$(awk "BEGIN { printf \"%.2f\", $s / $e }")"
 	else
@@ -119,12 +125,25 @@ one() {
 		done
 		s=$(median "$w/s.ms")
 		e=$(median "$w/e.ms")
-		echo "$1 sframe_stack_ms=$s eu_stack_ms=$e (shell loop)"
+		echo "$name sframe_stack_ms=$s eu_stack_ms=$e (shell loop)"
 	fi
 	kill -CONT "$pid"
 	kill -USR1 "$pid"
 	wait "$pid" || true
 }
 
-one stack-dynamic
-one stack-static
+one stack-dynamic "$w/stack-dynamic" single
+one stack-static "$w/stack-static" single
+# The distribution's own interpreter, whatever python3 comes first in PATH.
+py=$(readlink -f /usr/bin/python3)
+one stack-python3 "$py" -c '
+import signal, sys, time
+signal.signal(signal.SIGUSR1, lambda *a: sys.exit(0))
+def f(n):
+    if n == 0:
+        print("ready", flush=True)
+        time.sleep(3600)
+    else:
+        f(n - 1)
+f(12)'
+
