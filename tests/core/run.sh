@@ -58,6 +58,8 @@ case $# in
 *) echo "usage: $0 OUTDIR [SFRAME]" >&2; exit 2 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=crash-core.sh
+. "$here/crash-core.sh"
 repo=$(cd "$here/../.." && pwd)
 sframe=${2:-${SFRAME:-$repo/build/sframe}}
 mkdir -p "$1"
@@ -152,57 +154,17 @@ echo "=== crash-x86_64"
 crash=$out/crash
 rm -rf "$crash"
 mkdir -p "$crash"
-pattern_file=${CORE_PATTERN_FILE:-/proc/sys/kernel/core_pattern}
-pattern=$(cat "$pattern_file")
-echo "  kernel.core_pattern: $pattern"
-restore=""
-fetch=""
-restore_pattern() {
-	printf '%s\n' "$restore" >"$pattern_file"
-}
-case $pattern in
-'|'*)
-	if [ "$(id -u)" = 0 ] && echo "$crash/core.%p" >"$pattern_file" 2>/dev/null; then
-		restore=$pattern
-		trap restore_pattern EXIT
-		echo "  (a pipe: $crash/core.%p for this crash, restored after it)"
-	elif command -v coredumpctl >/dev/null; then
-		fetch=coredumpctl
-	else
-		fail "kernel.core_pattern pipes to a program; needs root to write a file pattern, or coredumpctl"
-	fi
-	;;
-esac
-stamp=$crash/.stamp
-touch "$stamp"
-sleep 0.01
+crash_core_begin "$crash"
+trap crash_core_end EXIT
 (cd "$crash" && exec "$bin/prog-core" crash >"$crash/stdout") &
 pid=$!
 rc=0
 wait "$pid" || rc=$?
-if [ -n "$restore" ]; then
-	restore_pattern
-	trap - EXIT
-fi
+crash_core_end
+trap - EXIT
 [ "$rc" = 139 ] || fail "prog-core crash ended with status $rc, not 139 (SIGSEGV, core dumped)"
-core=""
-if [ "$fetch" = coredumpctl ]; then
-	for _ in $(seq 50); do
-		coredumpctl dump "$pid" -o "$out/crash-x86_64.core" >/dev/null 2>&1 &&
-			core=$out/crash-x86_64.core && break
-		sleep 0.2
-	done
-else
-	case $pattern in
-	'|'*) dir=$crash ;;
-	/*) dir=$(dirname "$pattern") ;;
-	*) dir=$crash/$(dirname "$pattern") ;;
-	esac
-	core=$(find "$dir" -maxdepth 1 -type f -newer "$stamp" ! -name stdout -printf '%T@ %p\n' |
-		sort -n | tail -n 1 | cut -d ' ' -f 2-)
-	[ -n "$core" ] && mv "$core" "$out/crash-x86_64.core" && core=$out/crash-x86_64.core
-fi
-[ -n "$core" ] || fail "no core of process $pid found (kernel.core_pattern: $pattern)"
+crash_core_take "$crash" "$pid" "$out/crash-x86_64.core" ||
+	fail "no core of process $pid found (kernel.core_pattern: $(cat "$crash_core_pattern_file"))"
 
 # qemu-user: the guest's core on SIGABRT.
 # qemu_core NAME QEMU PROG ARGS...: runs PROG in OUTDIR/NAME, aborts it once

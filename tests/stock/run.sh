@@ -10,9 +10,14 @@
 #      gdb (no separate debug files, no debuginfod: the same output on every
 #      machine, and no inlined frames) and with sframe stack, which converts
 #      each file's .eh_frame as the walk reaches it;
-#   3. tests/core/compare.py --converted matches the threads by id and
+#   3. takes two cores of it: gdb's gcore of the stopped process, then the
+#      kernel's core of its crash (SIGSEGV sent while it is stopped, taken
+#      when it goes on: every thread where it was), and prints both with gdb
+#      and with sframe stack --core (tests/core/crash-core.sh finds the
+#      kernel's core);
+#   4. tests/core/compare.py --converted matches the threads by id and
 #      compares their frames (PCs; names where the code has SFrame of its
-#      own, which none here has).
+#      own, which none here has), live and in the cores.
 # The programs:
 #   python3   a recursive function 30 deep, blocked in time.sleep()
 #   perl      a recursive sub 30 deep, blocked in sleep
@@ -33,11 +38,13 @@ fail() {
 	echo "stock-test: $*" >&2
 	exit 1
 }
+# shellcheck source=../core/crash-core.sh
+. "$here/../core/crash-core.sh"
 [ $# -eq 2 ] || fail "usage: run.sh OUTDIR SFRAME"
 out=$1
 sframe=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 [ -x "$sframe" ] || fail "$sframe: no sframe tool there"
-for tool in gdb gcc g++ python3 perl bash; do
+for tool in gdb gcore gcc g++ python3 perl bash; do
 	command -v "$tool" >/dev/null || fail "$tool is needed"
 done
 mkdir -p "$out/no-debug-files"
@@ -123,8 +130,25 @@ cleanup() {
 		kill -CONT "$p" 2>/dev/null || true
 		kill -KILL "$p" 2>/dev/null || true
 	done
+	crash_core_end
 }
 trap cleanup EXIT
+ulimit -c unlimited 2>/dev/null || fail "cannot raise the core size limit (ulimit -c unlimited)"
+crash_core_begin "$out"
+
+# both_on_core NAME EXE CORE: gdb's and sframe's stacks of CORE into the pairs.
+both_on_core() {
+	local name=$1 exe=$2 core=$3
+	gdb -batch -nx -iex 'set debuginfod enabled off' \
+		-iex "set debug-file-directory $out/no-debug-files" \
+		-ex 'set backtrace past-main on' -ex 'set print frame-info location-and-address' \
+		-ex 'info files' -ex 'thread apply all bt' "$exe" "$core" \
+		>"$out/$name.gdb.txt" 2>&1 || fail "gdb on $core failed (see $out/$name.gdb.txt)"
+	"$sframe" stack --core "$core" --exe "$exe" >"$out/$name.sframe.txt" \
+		2>"$out/$name.sframe.err" ||
+		fail "sframe stack --core $core failed: $(cat "$out/$name.sframe.err")"
+	pairs+=("$out/$name.gdb.txt" "$out/$name.sframe.txt")
+}
 
 # ---- 2. both tools on each stopped process --------------------------------------
 pairs=()
@@ -132,7 +156,9 @@ for entry in "${progs[@]}"; do
 	name=${entry%%|*}
 	cmd=${entry#*|}
 	: >"$out/$name.ready"
-	bash -c "exec $cmd" >"$out/$name.ready" 2>"$out/$name.stderr" &
+	rm -rf "$out/run-$name"
+	mkdir -p "$out/run-$name"
+	(cd "$out/run-$name" && exec bash -c "exec $cmd" >"$out/$name.ready" 2>"$out/$name.stderr") &
 	pid=$!
 	pids+=("$pid")
 	for _ in $(seq 100); do
@@ -152,14 +178,27 @@ for entry in "${progs[@]}"; do
 		fail "sframe stack on $name failed: $(cat "$out/$name.sframe.err")"
 	grep -q 'converted .eh_frame' "$out/$name.sframe.err" ||
 		fail "$name: sframe stack converted nothing (see $out/$name.sframe.err)"
-	kill -CONT "$pid"
-	kill -KILL "$pid"
-	wait "$pid" 2>/dev/null || true
 	threads=$(grep -c '^TID ' "$out/$name.sframe.txt" || true)
 	frames=$(grep -c '^#' "$out/$name.sframe.txt" || true)
 	printf '%-8s %2s threads %4s frames\n' "$name" "$threads" "$frames"
 	pairs+=("$out/$name.gdb.txt" "$out/$name.sframe.txt")
+
+	# Its cores: gdb's of it stopped, then the kernel's of its crash.
+	exe=$(readlink -f "/proc/$pid/exe")
+	gcore -o "$out/$name" "$pid" >"$out/$name.gcore.log" 2>&1 ||
+		fail "gcore of $name failed (see $out/$name.gcore.log)"
+	mv "$out/$name.$pid" "$out/$name.gcore"
+	kill -SEGV "$pid"
+	kill -CONT "$pid"
+	rc=0
+	wait "$pid" 2>/dev/null || rc=$?
+	[ "$rc" = 139 ] || fail "$name ended with status $rc on SIGSEGV, not 139 (core dumped)"
+	crash_core_take "$out/run-$name" "$pid" "$out/$name.crash" ||
+		fail "no core of $name's crash (kernel.core_pattern: $(cat "$crash_core_pattern_file"))"
+	both_on_core "$name-gcore" "$exe" "$out/$name.gcore"
+	both_on_core "$name-crash" "$exe" "$out/$name.crash"
 done
+crash_core_end
 
 # ---- 3. comparison ----------------------------------------------------------------
 set +e
