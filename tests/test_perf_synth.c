@@ -473,13 +473,15 @@ static void unwind_frames(const char *out, struct text *t)
  * The frames of "sframe perf" in perf script's layout: a header line a
  * sample, then its frames ("\t ADDR SYM+0xOFF (MODULE)"; "\t# ..." lines
  * annotate the sample, "\t# stop: REASON" a walk that ended early), then a
- * blank line. One sample a line.
+ * blank line. One sample a line. ADDR is the offset in the mapped file, as
+ * perf prints it: + @delta (the executable segment's address minus its
+ * offset) is the ELF address sframe unwind prints.
  */
-static void perf_frames(const char *out, struct text *t)
+static void perf_frames(const char *out, struct text *t, uint64_t delta)
 {
 	const char *line, *sym, *mod;
 	size_t len;
-	bool first = true;
+	bool first = true, unknown;
 
 	for_each_line(line, len, out) {
 		if (strncmp(line, "\t# stop: ", 9) == 0)
@@ -500,7 +502,9 @@ static void perf_frames(const char *out, struct text *t)
 		for (mod = line + len - 1; mod > sym && !(mod[0] == ' ' && mod[1] == '('); mod--)
 			;
 		assert_true(mod > sym);
-		add_frame(t, strtoull(line + 1, NULL, 16), sym, (size_t)(mod - sym));
+		unknown = (size_t)(line + len - mod) == 12 && memcmp(mod, " ([unknown])", 12) == 0;
+		add_frame(t, strtoull(line + 1, NULL, 16) + (unknown ? 0 : delta), sym,
+			  (size_t)(mod - sym));
 	}
 	text_add(t, "\n", 1);
 }
@@ -517,6 +521,29 @@ static char *run_ok(char *const argv[])
 	return out;
 }
 
+/* @exe's executable segment: its address minus its file offset. */
+static uint64_t text_delta(const char *exe)
+{
+	struct sf_elf_phdrs ph;
+	struct sf_elf_segment seg;
+	struct sf_input in;
+	char err[512];
+	uint64_t i, delta = 0;
+
+	if (sf_input_bytes(exe, &in, err, sizeof(err)) ||
+	    sf_elf_phdrs_read(in.file, in.file_size, &ph, err, sizeof(err)))
+		fail_msg("%s: %s", exe, err);
+	for (i = 0; i < ph.phnum; i++) {
+		sf_elf_segment_get(in.file, &ph, i, &seg);
+		if (seg.type == PT_LOAD && (seg.flags & PF_X)) {
+			delta = seg.vaddr - seg.offset;
+			break;
+		}
+	}
+	sf_input_free(&in);
+	return delta;
+}
+
 /* sframe perf's frames for the file are sframe unwind's for the snapshot. */
 static void compare_tools(const char *exe, const char *snap_path, const char *data,
 			  unsigned long samples)
@@ -530,7 +557,7 @@ static void compare_tools(const char *exe, const char *snap_path, const char *da
 	unsigned long n = 0, stops = 0;
 
 	unwind_frames(u_out, &u);
-	perf_frames(p_out, &p);
+	perf_frames(p_out, &p, text_delta(exe));
 	for (ul = u.s, pl = p.s; *ul && *pl; ul = strchr(ul, '\n') + 1,
 	     pl = strchr(pl, '\n') + 1, n++) {
 		size_t ulen = strcspn(ul, "\n"), plen = strcspn(pl, "\n");

@@ -762,8 +762,11 @@ static uint64_t frame_pc(const struct sframe_frame *fr)
 
 /**
  * struct where - what a user address is in a process.
- * @addr: the address as perf prints it: relative to the file's ELF
- *	addresses when the file is known, else the address itself.
+ * @addr: the address as perf prints it: its offset in the mapped file (the
+ *	mapping's file offset plus the distance from its start: for most
+ *	shared libraries and position-independent programs the ELF address,
+ *	not for an executable linked at 0x400000) when the file is known,
+ *	else the address itself.
  * @sym: its symbol, or NULL.
  * @off: the offset into @sym.
  * @dso: the mapped file's path, or "[unknown]".
@@ -788,10 +791,20 @@ static void locate(const struct proc *p, uint64_t pc, struct where *w)
 	if (img) {
 		w->dso = img->file->key_path;
 		if (img->bias_known) {
-			w->addr = pc - img->bias;
-			w->sym = sf_symbol_find(&img->file->info, w->addr);
+			const struct sf_elf_info *info = &img->file->info;
+			const uint64_t at = pc - img->bias;
+			size_t i;
+
+			w->addr = at;
+			w->sym = sf_symbol_find(info, at);
 			if (w->sym)
-				w->off = w->addr - w->sym->addr;
+				w->off = at - w->sym->addr;
+			for (i = 0; i < info->ntext; i++) {
+				if (at >= info->text[i].start && at < info->text[i].end) {
+					w->addr = at - info->text[i].start + info->text[i].offset;
+					break;
+				}
+			}
 		}
 	}
 	slash = strrchr(w->dso, '/');

@@ -1598,6 +1598,7 @@ int sf_elf_info_load_names(const struct sf_input *in, struct sf_elf_info *info,
 				continue;
 			info->text[info->ntext].start = ph.vaddr;
 			info->text[info->ntext].end = ph.vaddr + ph.memsz;
+			info->text[info->ntext].offset = ph.offset;
 			info->ntext++;
 		}
 	}

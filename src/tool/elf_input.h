@@ -189,7 +189,7 @@ struct sf_symbol {
  *	by address, then as sf_symbol_find() chooses among them.
  * @nsyms: their number.
  * @names: the names of the PLT entries (owned), or NULL.
- * @text: executable PT_LOAD ranges [start, end).
+ * @text: executable PT_LOAD ranges [start, end), and the file offset of start.
  * @ntext: their number.
  */
 struct sf_elf_info {
@@ -201,6 +201,7 @@ struct sf_elf_info {
 	struct {
 		uint64_t start;
 		uint64_t end;
+		uint64_t offset;
 	} text[SF_MAX_TEXT];
 	size_t ntext;
 };

@@ -528,6 +528,10 @@ static void load_debug_symbols(const struct sf_image_set *set, struct sf_proc_fi
 	    dbg_len == len && memcmp(dbg_id, id, len) == 0 &&
 	    sf_elf_info_load_names(&f->debug, &info, set->names, err, sizeof(err)) == 0) {
 		if (info.has_symtab && info.nsyms) {
+			/* Its symbols; the segments stay the file's (a debug
+			 * file's program headers need not give file offsets). */
+			memcpy(info.text, f->info.text, sizeof(info.text));
+			info.ntext = f->info.ntext;
 			sf_elf_info_free(&f->info);
 			f->info = info;
 			return;

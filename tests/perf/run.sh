@@ -19,6 +19,10 @@
 #      prog-libs and its libraries rebuilt at -O1 in place: both tools must
 #      read the recorded copies from the cache, and name the vDSO's frames
 #      from its copy there;
+#      and two programs without SFrame, whose files sframe perf converts:
+#      "python3", Debian's own interpreter running a recursive function, and
+#      "qsort", qsort() with a comparison callback, built here without
+#      --gsframe and without frame pointers (as distributions build);
 #   3. prints each recording with perf script (its DWARF unwinder) and with
 #      sframe perf (SFrame), in the same layout;
 #   4. compare.py matches the samples and compares their kernel frames and
@@ -91,12 +95,48 @@ for f in "$bin"/*; do
 	echo "  $(basename "$f"): .sframe of $((16#$size)) bytes"
 done
 
+# Without SFrame, as distributions build: its files are converted.
+stock=$out/stock
+rm -rf "$stock"
+mkdir -p "$stock"
+cat >"$stock/qsort.c" <<'EOF'
+#include <stdlib.h>
+#include <time.h>
+static int cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+int main(int argc, char **argv)
+{
+	static int v[65536];
+	double secs = argc > 1 ? atof(argv[1]) : 1;
+	clock_t end = clock() + (clock_t)(secs * CLOCKS_PER_SEC);
+	unsigned int x = 1;
+	int i;
+
+	while (clock() < end) {
+		for (i = 0; i < 65536; i++)
+			v[i] = (int)((x = x * 1103515245u + 12345u) >> 8);
+		qsort(v, 65536, sizeof(v[0]), cmp);
+	}
+	return 0;
+}
+EOF
+gcc -O2 -fomit-frame-pointer -o "$stock/qsort" "$stock/qsort.c" || fail "cannot build qsort.c"
+if readelf -SW "$stock/qsort" | grep -q ' \.sframe '; then
+	fail "$stock/qsort has SFrame: the test needs none"
+fi
+python=$(readlink -f /usr/bin/python3)
+if readelf -SW "$python" | grep -q ' \.sframe '; then
+	fail "$python has SFrame: the test needs a stock interpreter"
+fi
+
 # ---- 2.-3. recordings, both outputs ---------------------------------------------
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 # "shell": a shell that forks and execs two of the programs in turn (the
 # mappings of a process copied at fork and replaced at exec).
-progs="recurse libs threads shell rebuilt"
+progs="recurse libs threads shell rebuilt python3 qsort"
 nocache=$out/no-cache
 cache=$out/buildid
 rm -rf "$nocache" "$cache" "$out/rebuilt"
@@ -118,6 +158,21 @@ for p in $progs; do
 		record=(record -q)
 		cmd=(sh -c "\"\$0\" $seconds && \"\$1\" $seconds" "$out/rebuilt/prog-libs" \
 			"$bin/prog-clock")
+	elif [ "$p" = python3 ]; then
+		# time.process_time() runs in the vDSO: its copy in the cache
+		# (recorded as perf record leaves it by default).
+		dir=$cache
+		record=(record -q)
+		cmd=("$python" -c "import time
+def f(n):
+    return 1 if n == 0 else 1 + f(n - 1)
+end = time.process_time() + $seconds
+while time.process_time() < end:
+    f(40)")
+	elif [ "$p" = qsort ]; then
+		dir=$cache
+		record=(record -q)
+		cmd=("$stock/qsort" "$seconds")
 	else
 		cmd=("$bin/prog-$p" "$seconds")
 	fi
