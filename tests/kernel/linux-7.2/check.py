@@ -23,7 +23,8 @@ can pass), but for those at a function's first instruction, where a
 frame-pointer walk cannot work (they are counted apart).
 
 Exit status 0 only when the "sframe" kernel completes >= 99% of the samples
-of the non-hostile programs, the unmap program alone too, every hostile run
+of the non-hostile programs, the unmap program and the converted stock
+program (qsort-conv) alone too, every hostile run
 is cut and logged, no program failed or hung and the kernel log has no
 oops or warning.  The last line printed is the summary.
 """
@@ -81,8 +82,20 @@ PROGRAMS = {
     # The static program built with frame pointers: a control that the
     # stock kernel's frame-pointer walk must complete, kept out of the totals.
     "static-fp": (STATIC, None),
+    # A program built as distributions build (no SFrame, no frame pointers)
+    # on sid's C library and ld.so as packaged, then all three converted by
+    # sframe convert --elf: judged as STOCK says, the first apart from the
+    # totals (nothing there carries SFrame), the second in them.
+    "qsort-stock": (None, None),
+    "qsort-conv": (None, None),
 }
-CONTROLS = {"static-fp"}
+CONTROLS = {"static-fp", "qsort-stock"}
+# The stock programs: (program file, C library file) per run, the program's
+# functions a sample may start in, and the root every walk must reach.
+STOCK = {
+    "qsort-stock": ("/sft/stock/prog-qsort", "/libc.so.6"),
+    "qsort-conv": ("/sft/conv/prog-qsort", "/sft/conv/libc.so.6"),
+}
 ROOTS = {"main", "thr_start"}
 OURS = ("/sft/bin/", "/sft/lib/", "/sft/cor/")
 BAD_LOG = re.compile(r"Oops|BUG|WARNING|general protection")
@@ -134,6 +147,28 @@ def complete(frames, callers, main_thread):
     return False
 
 
+def stock_sample(frames, prog, libc):
+    """("no", "startup" or "yes", complete) for a stock program's sample: it
+    counts when it starts in the program or the C library, and is complete
+    when every frame is in one of the two and the walk reaches the
+    program's main (or its _start, the outermost frame: samples in the C
+    library's start and exit paths, around main). A chain through the dynamic loader (ld.so relocating
+    the C library and calling its IFUNC resolvers, before main) is counted
+    apart as start-up: ld.so's code has no names there to judge it by."""
+    def ours(dso):
+        return dso == prog or dso.endswith(libc)
+    if not frames or not ours(frames[0][1]):
+        return "no", False
+    for sym, dso, _ in frames:
+        if "/ld-linux" in dso and all(ours(d) or "/ld-linux" in d for _, d, _ in frames):
+            return "startup", False
+        if not ours(dso):
+            return "yes", False
+        if sym in ("main", "_start") and dso == prog:
+            return "yes", True
+    return "yes", False
+
+
 def dmesg_sections(path):
     """Kernel log lines between the guest's begin/end markers, by run."""
     runs, cur = {}, None
@@ -175,8 +210,14 @@ def judge(outdir, kernel):
         if rcs[name] != 0:
             problems.append(f"{name}: exited with {rcs[name]}"
                             + (" (timeout: hang)" if rcs[name] == 124 else ""))
-        known = set(callers) | ROOTS
-        if os.path.exists(script):
+        known = set(callers or {}) | ROOTS
+        if name in STOCK and os.path.exists(script):
+            for pid, tid, frames in samples(script):
+                counts, ok = stock_sample(frames, *STOCK[name])
+                r["n"] += counts == "yes"
+                r["entry"] += counts == "startup"
+                r["ok"] += ok
+        elif os.path.exists(script):
             for pid, tid, frames in samples(script):
                 # Only our functions carry SFrame (a static program also
                 # holds libc's code, which does not).
@@ -246,6 +287,11 @@ def main():
                     failures.append(f"{name}: no 'sframe: ... corrupt' kernel log line")
             elif r["n"] < 50:
                 failures.append(f"{name}: only {r['n']} samples in SFrame code")
+        q = res.get("qsort-conv")
+        if q is None:
+            failures.append("qsort-conv: not run")
+        elif q["ok"] < 0.99 * q["n"]:
+            failures.append(f"qsort-conv: only {q['ok']}/{q['n']} complete")
         u = res.get("unmap")
         if u is None:
             failures.append("unmap: not run")
@@ -267,6 +313,12 @@ def main():
         if c is not None:
             print(f"static-fp ({k} kernel): {c['entry']} samples at a function's "
                   "first instruction left out")
+    for k in kernels:
+        for name in STOCK:
+            c = results[k].get(name)
+            if c is not None:
+                print(f"{name} ({k} kernel): {c['entry']} samples in the dynamic "
+                      "loader's start-up left out")
     for k in kernels:
         if k != "sframe":
             for p in problems[k]:

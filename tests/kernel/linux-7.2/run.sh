@@ -10,7 +10,10 @@
 #   3. builds the stock kernel (WORKDIR/bzImage-stock), applies the series,
 #      enables UNWIND_USER_SFRAME and builds again (WORKDIR/bzImage);
 #   4. builds the test programs in the root (build-progs.sh), re-encodes
-#      and corrupts copies with sframe-elf.py;
+#      and corrupts copies with sframe-elf.py; builds prog-qsort.c as
+#      distributions build (no SFrame, no frame pointers) and converts it,
+#      the root's libc.so.6 and ld.so, never rebuilt, with sframe convert
+#      --elf (the tool built from this tree, or $SFRAME);
 #   5. boots each kernel in qemu (software emulation) with the root over
 #      9p, records every program with perf --call-graph fp,defer
 #      (guest-init.sh), runs perf script in the root;
@@ -20,8 +23,10 @@
 #      its section reads are inline user reads (the env header's read hook),
 #      so no object may hold an indirect call.
 # Exits 0 only if the patched kernel walks >= 99% of the samples to main
-# (or the thread start routine), the hostile and unmap checks pass and the
-# reader has no indirect call.
+# (or the thread start routine), the converted stock program's included,
+# the hostile and unmap checks pass, the reader has no indirect call, and
+# the root's objdump dumps the converted copies as sframe dump does
+# (check-objdump.sh).
 # Last line: "sframe-perf: N/M samples complete (stock kernel: K/L)".
 #
 # Usage: run.sh WORKDIR
@@ -30,6 +35,7 @@
 #                             binutils >= 2.45 and linux-perf 7.2) instead of
 #                             making WORKDIR/root; the run writes /sft in it
 #   SFRAME_DEBIAN_MIRROR=URL  mirror for debootstrap (default deb.debian.org)
+#   SFRAME=PATH               the sframe tool (default: built into WORKDIR/tool)
 #   SFRAME_REUSE_KERNELS=1    keep WORKDIR/bzImage-stock and WORKDIR/bzImage
 #                             if they exist (for reruns while developing)
 set -euo pipefail
@@ -267,6 +273,36 @@ else
 	hostile=0
 	echo "run.sh: ERROR: $recode is missing: no v2 or corrupt programs" >&2
 fi
+# Stock code: sid's C library and ld.so as packaged, a program built as
+# distributions build; their copies with .sframe converted from .eh_frame
+# in a segment of its own (PT_GNU_SFRAME), which the kernel reads as any.
+phase "stock programs"
+sframe=${SFRAME:-}
+if [ -z "$sframe" ]; then
+	quiet "$logs/tool-build.log" sh -c "meson setup '$work/tool' '$repo' >/dev/null &&
+		ninja -C '$work/tool' sframe" || die "building the sframe tool failed"
+	sframe=$work/tool/sframe
+fi
+rm -rf "${sft:?}/stock" "${sft:?}/conv"
+mkdir -p "$sft/stock" "$sft/conv"
+quiet "$logs/build-stock.log" chroot "$root" gcc -O2 -g0 -fomit-frame-pointer \
+	-I/sft/src -o /sft/stock/prog-qsort /sft/src/prog-qsort.c || die "building prog-qsort failed"
+libc=$(chroot "$root" readlink -f /usr/lib/x86_64-linux-gnu/libc.so.6)
+ldso=$(chroot "$root" readlink -f /lib64/ld-linux-x86-64.so.2)
+for f in "$sft/stock/prog-qsort" "$root$libc" "$root$ldso"; do
+	! readelf -lW "$f" | grep -q GNU_SFRAME || die "$f has SFrame: this check needs none"
+done
+{
+	"$sframe" convert --elf "$sft/stock/prog-qsort" -o "$sft/conv/prog-qsort" &&
+		"$sframe" convert --elf "$root$libc" -o "$sft/conv/libc.so.6" &&
+		"$sframe" convert --elf "$root$ldso" -o "$sft/conv/ld-linux-x86-64.so.2"
+} >"$logs/convert-stock.log" 2>&1 || { cat "$logs/convert-stock.log"; die "sframe convert --elf failed"; }
+cat "$logs/convert-stock.log"
+# binutils' own reading of the copies: the root's objdump against sframe dump.
+objdump_ok=1
+"$here/check-objdump.sh" "$root" "$sframe" /sft/conv/prog-qsort /sft/conv/libc.so.6 \
+	/sft/conv/ld-linux-x86-64.so.2 >"$logs/check-objdump.txt" 2>&1 || objdump_ok=0
+cat "$logs/check-objdump.txt"
 secs=1.0
 {
 	echo "static $secs /sft/bin/prog-static"
@@ -277,6 +313,10 @@ secs=1.0
 	echo "unmap $secs /sft/bin/prog-unmap"
 	echo "cor-plain $secs LD_LIBRARY_PATH=/sft/lib /sft/bin/prog-cor"
 	echo "static-fp $secs /sft/bin/prog-static-fp"
+	# The same stock program on the libraries as packaged, then all three
+	# converted (ld.so run by hand, so that the converted one loads it).
+	echo "qsort-stock $secs /sft/stock/prog-qsort"
+	echo "qsort-conv $secs /sft/conv/ld-linux-x86-64.so.2 --library-path /sft/conv /sft/conv/prog-qsort"
 	if [ "$hostile" = 1 ]; then
 		echo "static-v2 $secs /sft/bin/prog-static-v2"
 		echo "static-v2pcrel $secs /sft/bin/prog-static-v2pcrel"
@@ -341,6 +381,7 @@ printf '%-34s %5ds\n' "total" $(($(date +%s) - run_start))
 echo
 [ "$patched" = 1 ] || { echo "FAIL: no patched kernel (src/linux/apply.sh missing)"; status=1; }
 [ "$hostile" = 1 ] || { echo "FAIL: no v2/corrupt programs (sframe-elf.py missing)"; status=1; }
+[ "$objdump_ok" = 1 ] || { echo "FAIL: objdump reads the sframe convert --elf copies otherwise"; status=1; }
 if [ "$patched" = 1 ]; then
 	if [ "$nobj" = 0 ]; then
 		echo "FAIL: no kernel/unwind/sframe_*.o in $ksrc to disassemble"
