@@ -812,7 +812,12 @@ int sf_proc_modules_convert_at(struct sf_proc_modules *pm, uint64_t pc)
 		return r;
 	}
 	f->why[0] = '\0';
-	/* The section's bytes are new: every image of the file opens them again. */
+	/*
+	 * The section's bytes are new: every image of the file opens them
+	 * again; what its own section's parts had to say was said at the first
+	 * opening.
+	 */
+	seen = f->found.from == SF_SFRAME_OWN;
 	for (i = 0; i < set->nimages; i++) {
 		struct sf_proc_image *img = set->images[i];
 

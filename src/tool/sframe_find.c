@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sframe/sframe.h>
+
 #include "cfi_input.h"
 #include "tool_cli.h"
 
@@ -323,6 +325,19 @@ int sf_sframe_convert_pc(struct sf_input *in, const char *name, struct sf_sframe
 	return r;
 }
 
+/* Does the section @buf (@len bytes at @vaddr) have a function at @addr? */
+static bool covers(const unsigned char *buf, size_t len, uint64_t vaddr, uint64_t addr)
+{
+	struct sframe_section sec;
+	struct sframe_buffer b;
+	struct sframe_row row;
+
+	if (sframe_open_buffer(&sec, &b, buf, len, vaddr))
+		return false;
+	return sframe_lookup(&sec, addr, &row) != -SFRAME_ERR_NOT_FOUND ||
+	       row.fde.index != SFRAME_NO_INDEX;
+}
+
 int sf_sframe_supplement_pc(struct sf_input *in, const char *name,
 			    struct sf_sframe_found *found, uint64_t addr)
 {
@@ -341,6 +356,14 @@ int sf_sframe_supplement_pc(struct sf_input *in, const char *name,
 		}
 	}
 	r = convert_function(found, addr, &buf, &len);
+	/*
+	 * Only a function at @addr: the table gives the last one starting
+	 * below it, which may be one the file's own section describes.
+	 */
+	if (r == 1 && !covers(buf, len, found->cfi->conv.sframe_addr, addr)) {
+		free(buf);
+		return 0;
+	}
 	if (r == 1) {
 		free(found->supplement);
 		found->supplement = buf;
