@@ -24,7 +24,8 @@ frame-pointer walk cannot work (they are counted apart).
 
 Exit status 0 only when the "sframe" kernel completes >= 99% of the samples
 of the non-hostile programs, the unmap program and the converted stock
-program (qsort-conv) alone too, every hostile run
+program (qsort-conv, with samples in cmp, libc and ld.so) alone too, every
+hostile run
 is cut and logged, no program failed or hung and the kernel log has no
 oops or warning.  The last line printed is the summary.
 """
@@ -90,12 +91,16 @@ PROGRAMS = {
     "qsort-conv": (None, None),
 }
 CONTROLS = {"static-fp", "qsort-stock"}
-# The stock programs: (program file, C library file) per run, the program's
-# functions a sample may start in, and the root every walk must reach.
+# The stock programs: (program file, C library, ld.so) per run; the two
+# libraries by the end of their path (qsort-stock's are the root's own,
+# wherever its loader found them).
 STOCK = {
-    "qsort-stock": ("/sft/stock/prog-qsort", "/libc.so.6"),
-    "qsort-conv": ("/sft/conv/prog-qsort", "/sft/conv/libc.so.6"),
+    "qsort-stock": ("/sft/stock/prog-qsort", "/libc.so.6", "/ld-linux-x86-64.so.2"),
+    "qsort-conv": ("/sft/conv/prog-qsort", "/sft/conv/libc.so.6",
+                   "/sft/conv/ld-linux-x86-64.so.2"),
 }
+# Where a stock program's sample was taken, for the minimum counts.
+STOCK_WHERE = ("cmp", "libc", "ld.so", "prog")
 ROOTS = {"main", "thr_start"}
 OURS = ("/sft/bin/", "/sft/lib/", "/sft/cor/")
 BAD_LOG = re.compile(r"Oops|BUG|WARNING|general protection")
@@ -147,26 +152,50 @@ def complete(frames, callers, main_thread):
     return False
 
 
-def stock_sample(frames, prog, libc):
-    """("no", "startup" or "yes", complete) for a stock program's sample: it
-    counts when it starts in the program or the C library, and is complete
-    when every frame is in one of the two and the walk reaches the
-    program's main (or its _start, the outermost frame: samples in the C
-    library's start and exit paths, around main). A chain through the dynamic loader (ld.so relocating
-    the C library and calling its IFUNC resolvers, before main) is counted
-    apart as start-up: ld.so's code has no names there to judge it by."""
-    def ours(dso):
-        return dso == prog or dso.endswith(libc)
-    if not frames or not ours(frames[0][1]):
-        return "no", False
-    for sym, dso, _ in frames:
-        if "/ld-linux" in dso and all(ours(d) or "/ld-linux" in d for _, d, _ in frames):
-            return "startup", False
-        if not ours(dso):
-            return "yes", False
-        if sym in ("main", "_start") and dso == prog:
-            return "yes", True
-    return "yes", False
+def stock_sample(frames, prog, libc, ldso):
+    """(where, complete) for a stock program's sample: where it was taken
+    (STOCK_WHERE), None when not in the program, the C library or ld.so.
+    libc and ld.so have no symbol table, so the walk is judged by file: it
+    is complete when it reaches the program's main, or its _start (the
+    outermost frame: libc's exit path after main returned), each frame on
+    the way being cmp called from libc (qsort's msort), a PLT stub of the
+    program called from main, another function of the program called from
+    libc or ld.so (the exit path's destructors), or a frame of libc or ld.so
+    called from either or from the program (not from cmp, which calls
+    nothing).  The program is recorded from after ld.so's start (run.sh's
+    delay), whose walks end at ld.so's entry."""
+    def lib(dso):
+        return dso.endswith(libc) or dso.endswith(ldso)
+    if not frames:
+        return None, False
+    sym, dso, _ = frames[0]
+    if dso == prog:
+        where = "cmp" if sym == "cmp" else "prog"
+    elif dso.endswith(libc):
+        where = "libc"
+    elif dso.endswith(ldso):
+        where = "ld.so"
+    else:
+        return None, False
+    for i, (sym, dso, _) in enumerate(frames):
+        if dso == prog and sym in ("main", "_start"):
+            return where, True
+        if i + 1 == len(frames):
+            break
+        csym, cdso = frames[i + 1][0], frames[i + 1][1]
+        if dso == prog and sym == "cmp":
+            ok = cdso.endswith(libc)
+        elif dso == prog and sym.endswith("@plt"):
+            ok = cdso == prog and csym == "main"
+        elif dso == prog:
+            ok = lib(cdso)
+        elif lib(dso):
+            ok = lib(cdso) or (cdso == prog and csym != "cmp")
+        else:
+            ok = False
+        if not ok:
+            break
+    return where, False
 
 
 def dmesg_sections(path):
@@ -212,11 +241,13 @@ def judge(outdir, kernel):
                             + (" (timeout: hang)" if rcs[name] == 124 else ""))
         known = set(callers or {}) | ROOTS
         if name in STOCK and os.path.exists(script):
+            r["where"] = dict.fromkeys(STOCK_WHERE, 0)
             for pid, tid, frames in samples(script):
-                counts, ok = stock_sample(frames, *STOCK[name])
-                r["n"] += counts == "yes"
-                r["entry"] += counts == "startup"
-                r["ok"] += ok
+                where, ok = stock_sample(frames, *STOCK[name])
+                if where:
+                    r["n"] += 1
+                    r["where"][where] += 1
+                    r["ok"] += ok
         elif os.path.exists(script):
             for pid, tid, frames in samples(script):
                 # Only our functions carry SFrame (a static program also
@@ -290,8 +321,13 @@ def main():
         q = res.get("qsort-conv")
         if q is None:
             failures.append("qsort-conv: not run")
-        elif q["ok"] < 0.99 * q["n"]:
-            failures.append(f"qsort-conv: only {q['ok']}/{q['n']} complete")
+        else:
+            if q["n"] < 50 or q["ok"] < 0.99 * q["n"]:
+                failures.append(f"qsort-conv: only {q['ok']}/{q['n']} complete")
+            for where in ("cmp", "libc", "ld.so"):
+                if q.get("where", {}).get(where, 0) < 20:
+                    failures.append(f"qsort-conv: only {q.get('where', {}).get(where, 0)} "
+                                    f"samples in {where}")
         u = res.get("unmap")
         if u is None:
             failures.append("unmap: not run")
@@ -316,9 +352,9 @@ def main():
     for k in kernels:
         for name in STOCK:
             c = results[k].get(name)
-            if c is not None:
-                print(f"{name} ({k} kernel): {c['entry']} samples in the dynamic "
-                      "loader's start-up left out")
+            if c is not None and "where" in c:
+                print(f"{name} ({k} kernel): samples in " + ", ".join(
+                    f"{w} {c['where'][w]}" for w in STOCK_WHERE))
     for k in kernels:
         if k != "sframe":
             for p in problems[k]:

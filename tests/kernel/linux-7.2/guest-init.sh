@@ -4,9 +4,12 @@
 # /sft/progs.list with perf and copies the data and the kernel log to
 # /sft/out/$sfout/.  sfout comes from the kernel command line.  Ends by
 # exiting: with panic=-1 and -no-reboot that stops qemu.
-# progs.list lines: NAME SECONDS [knob:PARAM=VALUE] [VAR=VALUE] PROGRAM [ARGS...]
+# progs.list lines:
+#   NAME SECONDS [knob:PARAM=VALUE] [delay:MS] [VAR=VALUE] PROGRAM [ARGS...]
 # knob:PARAM=VALUE sets the sframe_user module parameter PARAM for that
-# program only (where the kernel has it).
+# program only (where the kernel has it).  delay:MS starts the recording MS
+# milliseconds after the program (perf record -D): a dynamic program's start
+# runs in the loader before main, and its walks end at the loader's entry.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -26,7 +29,7 @@ fi
 params=/sys/module/sframe_user/parameters
 while read -r name secs rest; do
 	case "$name" in ''|'#'*) continue ;; esac
-	param="" old=""
+	param="" old="" delay=""
 	case "$rest" in
 	knob:*)
 		param=${rest%% *}
@@ -39,10 +42,17 @@ while read -r name secs rest; do
 		fi
 		;;
 	esac
+	case "$rest" in
+	delay:*)
+		delay=${rest%% *}
+		delay=${delay#delay:}
+		rest=${rest#* }
+		;;
+	esac
 	echo "sframe-harness: begin $name" >/dev/kmsg
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2086 # rest holds env and command words
-	timeout 60 perf --no-pager record -q -e cpu-clock -F "$rate" \
+	timeout 60 perf --no-pager record -q -e cpu-clock -F "$rate" ${delay:+-D "$delay"} \
 		--call-graph fp,defer -o "/tmp/$name.data" -- env $rest "$secs" \
 		</dev/null >"/tmp/$name.out" 2>&1
 	rc=$?
