@@ -276,9 +276,13 @@ bool cv_hdr_read(const uint8_t *data, uint64_t size, uint64_t addr, bool be, str
 		h->has_eh_frame = true;
 	}
 	h->width = hdr_field_width(h->table_enc);
+	/*
+	 * An entry is 2 * width bytes, a power of two: shifted, not divided,
+	 * since a 64-bit division calls libgcc (__udivdi3) on 32-bit hosts.
+	 */
 	if (count_enc == PE_OMIT || h->table_enc == PE_OMIT || !h->width ||
 	    !hdr_pointer(&h->c, count_enc, &h->count) ||
-	    h->count > (h->c.end - h->c.pos) / (2 * h->width)) {
+	    h->count > (h->c.end - h->c.pos) >> (h->width == 2 ? 2 : h->width == 4 ? 3 : 4)) {
 		h->count = 0;
 		return true;
 	}
