@@ -2,8 +2,7 @@
 /*
  * test_man3.c - the library's manual pages (the .3 files of src/man/) in
  * step with the public headers (the .h files of include/sframe/), as
- * test_cli.c keeps sframe(1) in
- * step with --help:
+ * test_cli.c keeps sframe(1) in step with --help:
  *
  *   - every function the headers declare (prototypes and static inline
  *     definitions) has its prototype in the SYNOPSIS of some page, the same
