@@ -7,7 +7,7 @@
 # header, and once linked together references no symbol but
 # memcpy/memset/memmove/memcmp (and _GLOBAL_OFFSET_TABLE_, which the linker
 # itself defines, for position-independent code on i386). So does the
-# reader alone: README.md's kernel recipe copies src/core/ only.
+# reader alone: src/linux/README.md's kernel recipe copies src/core/ only.
 # Usage: check_freestanding.sh CC SOURCE_ROOT
 set -eu
 cc=$1

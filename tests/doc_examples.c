@@ -213,10 +213,15 @@ size_t doc_examples_read(const char *path, struct doc_example **out)
 {
 	size_t len, n, i, count = 0;
 	bool man = strlen(path) > 2 && strcmp(path + strlen(path) - 2, ".1") == 0;
-	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *name = path, *p;
 	char *text = tu_read_file(path, &len), **lines;
 	struct doc_example *v;
 	size_t checked_to = 0;
+
+	/* Named by its folder and file ("tool/README.md"): there are several README.md. */
+	for (p = path; *p; p++)
+		if (*p == '/' && p[1] && strchr(p + 1, '/'))
+			name = p + 1;
 
 	if (!text)
 		fail_msg("cannot read %s", path);

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * doc_examples.h - the example commands and outputs of README.md and of the
- * manual page, for the tests that run them.
+ * doc_examples.h - the example commands and outputs of the Markdown
+ * documents (README.md, src/tool/README.md, ...) and of the manual page, for
+ * the tests that run them.
  *
  * An example is marked, then shown as a block whose first line is the
  * command ("$ sframe ...") and whose other lines are its standard output:
  *
- *   README.md:  <!-- example -->, <!-- example in DIR -->, or
+ *   *.md:       <!-- example -->, <!-- example in DIR -->, or
  *               <!-- example of a live process -->, then a code block
  *               (indented by four spaces, or fenced with ```);
  *   sframe.1:   .\" example, .\" example in DIR, or

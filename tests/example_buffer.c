@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * README example 1: a section already in memory. Prints the CFA rule of each
- * PC given on the command line. Usage: example_buffer RAW.sframe VADDR PC...
- * (built and run by the test suite, so the README cannot rot).
+ * The example of README.md, "The library in a page": a section in memory.
+ * Prints the CFA rule of each PC given on the command line. Usage:
+ * example_buffer RAW.sframe VADDR PC... (built and run by the test suite, so
+ * the example cannot rot).
  */
 #include <stdio.h>
 #include <stdlib.h>

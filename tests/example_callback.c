@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * README example 2: a section behind a read callback, here pread() on the
- * ELF file itself (a debugger would use ptrace or process_vm_readv, the
- * kernel copy_from_user). Usage: example_callback FILE OFFSET SIZE VADDR PC
+ * The example of sframe_open(3): a section behind a read callback, here
+ * pread() on the ELF file itself (a debugger would use ptrace or
+ * process_vm_readv, the kernel copy_from_user). Usage: example_callback FILE OFFSET SIZE VADDR PC
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * test_doc_examples.c - every example output of README.md and of the manual
- * page is what the tool prints: each marked example (doc_examples.h) is run
- * on the bundled fixtures, and its output compared with the one shown. The
- * examples of a live process are tests/test_stack.c's.
+ * test_doc_examples.c - every example output of the manual page and of the
+ * tree's Markdown documents (README.md, and every other *.md below the
+ * source root: src/tool/README.md, ...) is what the tool prints: each marked
+ * example (doc_examples.h) is run on the bundled fixtures, and its output
+ * compared with the one shown; a "$ sframe" block without a marker, in any
+ * of them, fails. The examples of a live process are tests/test_stack.c's.
  *
  * When the tool's output changes on purpose, the failure prints the new
  * output: paste it into the example.
@@ -21,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -75,8 +79,57 @@ static void test_readme(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/README.md", source_root);
-	/* lookup, unwind and check, at least. */
-	assert_true(run_examples(path) >= 3);
+	/* dump, lookup, check, unwind and perf, at least. */
+	assert_true(run_examples(path) >= 5);
+}
+
+/*
+ * Run the examples of every *.md below @dir but the top-level README.md
+ * (test_readme's); folders whose names start with '.' and build folders
+ * (those holding meson-private) are skipped. Adds to *@docs and *@ran.
+ */
+static void run_tree(const char *dir, size_t *docs, size_t *ran)
+{
+	char path[4096];
+	struct dirent **names;
+	struct stat st;
+	int n, i;
+
+	snprintf(path, sizeof(path), "%s/meson-private", dir);
+	if (stat(path, &st) == 0)
+		return;
+	n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0)
+		fail_msg("cannot read the folder %s", dir);
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		size_t len = strlen(name);
+
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (name[0] != '.' && stat(path, &st) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				run_tree(path, docs, ran);
+			} else if (S_ISREG(st.st_mode) && len > 3 &&
+				   strcmp(name + len - 3, ".md") == 0 &&
+				   strcmp(dir, source_root) != 0) {
+				*ran += run_examples(path);
+				(*docs)++;
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void test_other_documents(void **state)
+{
+	size_t docs = 0, ran = 0;
+
+	(void)state;
+	run_tree(source_root, &docs, &ran);
+	/* src/tool/README.md's lookup, check, unwind and perf, at least. */
+	assert_true(docs >= 8);
+	assert_true(ran >= 4);
 }
 
 static void test_manual_page(void **state)
@@ -130,6 +183,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_matching),
 		cmocka_unit_test(test_readme),
+		cmocka_unit_test(test_other_documents),
 		cmocka_unit_test(test_manual_page),
 	};
 

@@ -229,7 +229,7 @@ static bool row_line(const char *line, uint64_t *addr)
  *        function's offset minus P, the field's own offset in .sframe.
  * Everything else is the same but for binutils 2.40's layout of amd64's
  * fixed RA offset: no "CFA fixed RA offset" line, "u" instead of "f" in the
- * RA column (README: the dump prints v1 in the later layout).
+ * RA column (src/tool/README.md: the dump prints v1 in the later layout).
  */
 static void test_objdump_o(void **state)
 {

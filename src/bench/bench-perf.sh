@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
 #
 # bench-perf.sh - "sframe perf" against "perf script" on the same perf.data
-# files: the figures of README.md "Performance", "sframe perf".
+# files: the figures of src/bench/README.md, "sframe perf against perf script".
 #
 # Builds the programs of tests/perf (gcc -O2 -fomit-frame-pointer
 # -Wa,--gsframe, dynamically linked) and records each for SECONDS of CPU

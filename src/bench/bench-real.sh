@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
 #
-# bench-real.sh - the benchmarks of README.md "Performance", on real
+# bench-real.sh - the benchmarks of src/bench/README.md, on real
 # sections made by the toolchain at hand.
 #
 # Builds sframe-bench with the C compiler at hand (no Meson needed: this

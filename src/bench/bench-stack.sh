@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
 #
 # bench-stack.sh - "sframe stack PID" against "eu-stack -p PID" on the same
-# stopped process: the figures of README.md "Performance", "sframe stack".
+# stopped process: the figures of src/bench/README.md, "sframe stack against eu-stack".
 #
 # Builds two programs from tests/stack_child.c (a thread spinning at a known
 # depth), with SFrame and frame pointers like the test's child:

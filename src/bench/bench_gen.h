@@ -2,7 +2,7 @@
 /*
  * bench_gen.h - "sframe-bench gen-c N": a C file of N functions of the
  * shapes real code has, for building large real SFrame sections with a
- * real toolchain (see README.md, "Performance").
+ * real toolchain (see src/bench/README.md).
  */
 #ifndef SFRAME_TOOL_BENCH_GEN_H
 #define SFRAME_TOOL_BENCH_GEN_H

@@ -3,7 +3,7 @@
 #
 # apply.sh KTREE: add SFrame user-stack unwinding to a Linux 7.2 source tree.
 #
-# Copies, as README.md's vendoring recipe says, the reader unchanged
+# Copies, as src/linux/README.md's vendoring recipe says, the reader unchanged
 # (src/core/ to kernel/unwind/, the format/API headers to
 # kernel/unwind/sframe/, the kernel environment header to kernel/unwind/),
 # then this folder's kernel-side files (the adapter kernel/unwind/sframe_user.c

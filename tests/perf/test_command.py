@@ -28,7 +28,7 @@ What is checked, and where the expected values come from:
   - --folded: one line per distinct stack, COMM;outermost;...;leaf COUNT,
     counts from the default output's samples; --flamegraph writes an SVG
     that parses as XML and whose root counts every sample;
-  - the README's flame graph (fixtures/perf/libs/libs.svg) is what the
+  - src/tool/README.md's flame graph (fixtures/perf/libs/libs.svg) is what the
     tool draws from fixtures/perf/libs/libs.data;
   - --max-stack cuts walks and says so; errors: a missing file (exit 2), a
     file cut short inside its attributes (exit 1, the offset named), an
@@ -241,7 +241,7 @@ def main():
         check(any(t.startswith('all (24 samples') for t in titles), 'SVG root: %s' % titles[:3])
         check(any(t.startswith('leaf (') for t in titles), 'SVG has leaf')
 
-        # The README's picture is what the tool draws from the bundled example.
+        # src/tool/README.md's picture is what the tool draws from the bundled example.
         libs = os.path.join(PERF, 'libs')
         rc, _, _ = run(['-q', '--symfs', '.', '--flamegraph', os.path.join(tmp, 'libs.svg'),
                         'libs.data'], cwd=libs)
