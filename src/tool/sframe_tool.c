@@ -20,13 +20,13 @@
 
 #include <sframe/sframe.h>
 
-#include "cmd_convert.h"
-#include "cmd_perf.h"
-#include "cmd_stack.h"
-#include "cmd_unwind.h"
-#include "elf_input.h"
-#include "format_row.h"
-#include "parts.h"
+#include "cmd/cmd_convert.h"
+#include "cmd/cmd_perf.h"
+#include "cmd/cmd_stack.h"
+#include "cmd/cmd_unwind.h"
+#include "read/elf_input.h"
+#include "out/format_row.h"
+#include "read/parts.h"
 #include "tool_cli.h"
 
 #define EXIT_BAD	SF_EXIT_BAD

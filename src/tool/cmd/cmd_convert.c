@@ -20,7 +20,7 @@
  * PT_LOAD segment and a PT_GNU_SFRAME program header, where the kernel
  * finds it (elf_add.c lays the copy out).
  */
-#include "cmd_convert.h"
+#include "cmd/cmd_convert.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -35,11 +35,11 @@
 #include <sframe/sframe.h>
 #include <sframe/sframe_convert.h>
 
-#include "cfi_input.h"
-#include "elf_add.h"
-#include "elf_input.h"
-#include "elf_layout.h"
-#include "sframe_find.h"
+#include "read/cfi_input.h"
+#include "read/elf_add.h"
+#include "read/elf_input.h"
+#include "read/elf_layout.h"
+#include "read/sframe_find.h"
 #include "tool_cli.h"
 
 const char sf_convert_usage[] =

@@ -24,11 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_stack.h"
-#include "core_file.h"
-#include "proc_maps.h"
+#include "cmd/cmd_stack.h"
+#include "read/core_file.h"
+#include "read/proc_maps.h"
 #include "tool_cli.h"
-#include "unwind_target.h"
+#include "target/unwind_target.h"
 
 /**
  * struct core_run - a core and what was loaded for it.

@@ -27,7 +27,7 @@
  * all processes: each file is loaded and its .sframe opened once. Every
  * process has its own row cache, cleared whenever its mappings change.
  */
-#include "cmd_perf.h"
+#include "cmd/cmd_perf.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -44,12 +44,12 @@
 
 #include <sframe/sframe_unwind.h>
 
-#include "flamegraph.h"
-#include "perf_data.h"
-#include "perf_regs.h"
-#include "proc_maps.h"
+#include "out/flamegraph.h"
+#include "read/perf_data.h"
+#include "target/perf_regs.h"
+#include "read/proc_maps.h"
 #include "tool_cli.h"
-#include "unwind_target.h"
+#include "target/unwind_target.h"
 
 #define DEFAULT_MAX_STACK 127	/* perf's own default (kernel.perf_event_max_stack) */
 #define CACHE_ENTRIES 1024	/* rows remembered per process: 32 KiB */

@@ -22,7 +22,7 @@
  *
  * With --core, the threads of a core file instead (cmd_core.c).
  */
-#include "cmd_stack.h"
+#include "cmd/cmd_stack.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -34,8 +34,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proc_maps.h"
-#include "ptrace_target.h"
+#include "read/proc_maps.h"
+#include "target/ptrace_target.h"
 #include "tool_cli.h"
 
 #define MAX_FRAMES 256	/* as eu-stack's default */

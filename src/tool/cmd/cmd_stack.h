@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "proc_maps.h"
-#include "ptrace_target.h"
+#include "read/proc_maps.h"
+#include "target/ptrace_target.h"
 
 /* Its help text. */
 extern const char sf_stack_usage[];

@@ -15,7 +15,7 @@
  * its window and one cache of decoded rows serves all the samples of a run
  * (the walks are those of the plain unwinder, frame for frame).
  */
-#include "cmd_unwind.h"
+#include "cmd/cmd_unwind.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "tool_cli.h"
-#include "unwind_target.h"
+#include "target/unwind_target.h"
 
 #define MAX_FRAMES 256
 #define CACHE_ENTRIES 1024

@@ -10,7 +10,7 @@
  * of open frames gives every node of the merged call tree its place and
  * width without building the tree.
  */
-#include "flamegraph.h"
+#include "out/flamegraph.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -6,7 +6,7 @@
  * sframe_fre_rules(): the dump must show what the section says, including
  * rows the rule decoder would refuse, exactly as binutils shows them.
  */
-#include "format_row.h"
+#include "out/format_row.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * few bytes read here directly (e_ident, e_flags, the segments' bytes) are
  * checked the same way, overflow first.
  */
-#include "cfi_input.h"
+#include "read/cfi_input.h"
 
 #include <elf.h>
 #include <inttypes.h>
@@ -18,7 +18,7 @@
 #include <sframe/sframe.h>
 #include <sframe/sframe_format.h>
 
-#include "elf_layout.h"
+#include "read/elf_layout.h"
 
 /* True when [off, off + len) lies inside a buffer of @size bytes. */
 static bool in_bounds(uint64_t off, uint64_t len, uint64_t size)

@@ -18,7 +18,7 @@
 
 #include <sframe/sframe_convert.h>
 
-#include "elf_input.h"
+#include "read/elf_input.h"
 
 /**
  * struct sf_cfi_input - an ELF file's call-frame information, ready for

@@ -18,7 +18,7 @@
  *
  * Notes are 4-byte aligned in cores.
  */
-#include "core_file.h"
+#include "read/core_file.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elf_input.h"
-#include "ptrace_target.h"
+#include "read/elf_input.h"
+#include "target/ptrace_target.h"
 
 /* Failures of sf_core_open() and sf_core_open_bytes(). */
 #define SF_CORE_EIO	(-1)	/* the file cannot be read (or memory ran out) */

@@ -31,7 +31,7 @@
  *    segment, where strip and objcopy expect them; the old ones stay
  *    where they were, unreferenced, so that no other byte moves.
  */
-#include "elf_add.h"
+#include "read/elf_add.h"
 
 #include <elf.h>
 #include <inttypes.h>
@@ -41,7 +41,7 @@
 
 #include <sframe/sframe_format.h>
 
-#include "elf_layout.h"
+#include "read/elf_layout.h"
 
 /* The name given to the new section, NUL included. */
 static const char sframe_name[] = ".sframe";

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elf_input.h"
+#include "read/elf_input.h"
 
 /* No such entry: the index fields of struct sf_elf_add_plan. */
 #define SF_ELF_ADD_NONE UINT64_MAX

@@ -11,8 +11,8 @@
 #if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L	/* open(O_CLOEXEC), mmap() */
 #endif
-#include "elf_input.h"
-#include "elf_layout.h"
+#include "read/elf_input.h"
+#include "read/elf_layout.h"
 
 #include <elf.h>
 #include <errno.h>

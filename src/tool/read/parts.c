@@ -2,7 +2,7 @@
 /*
  * parts.c - the SFrame sections inside one .sframe section (see parts.h).
  */
-#include "parts.h"
+#include "read/parts.h"
 
 #include <errno.h>
 #include <inttypes.h>

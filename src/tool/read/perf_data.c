@@ -13,7 +13,7 @@
 #if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L
 #endif
-#include "perf_data.h"
+#include "read/perf_data.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elf_input.h"
+#include "read/elf_input.h"
 
 /* Return values: 0 (or 1 from sf_perf_next()) on success, else one of these. */
 #define SF_PERF_EIO		(-1)	/* the file could not be read */

@@ -4,7 +4,7 @@
  * unwinder: /proc/PID/maps, the mapped ELF files (each loaded once), their
  * load biases and SFrame sections.
  */
-#include "proc_maps.h"
+#include "read/proc_maps.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,7 +23,7 @@
 #include <linux/openat2.h>
 #endif
 
-#include "unwind_target.h"
+#include "target/unwind_target.h"
 
 #define DELETED_SUFFIX " (deleted)"
 

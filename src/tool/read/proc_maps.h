@@ -14,9 +14,9 @@
 
 #include <sframe/sframe_unwind.h>
 
-#include "elf_input.h"
-#include "parts.h"
-#include "sframe_find.h"
+#include "read/elf_input.h"
+#include "read/parts.h"
+#include "read/sframe_find.h"
 
 /**
  * struct sf_map - one line of /proc/PID/maps.

@@ -4,7 +4,7 @@
  * a conversion of the file's call-frame information, made once per file and
  * kept as long as the file is.
  */
-#include "sframe_find.h"
+#include "read/sframe_find.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 
 #include <sframe/sframe.h>
 
-#include "cfi_input.h"
+#include "read/cfi_input.h"
 #include "tool_cli.h"
 
 /*

@@ -16,8 +16,8 @@
 
 #include <sframe/sframe_convert.h>
 
-#include "cfi_input.h"
-#include "elf_input.h"
+#include "read/cfi_input.h"
+#include "read/elf_input.h"
 
 /* Where side-cars are looked for after the --sframe-dir ones, as
  * /usr/lib/debug is for separate debug files. */

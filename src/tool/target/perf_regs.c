@@ -5,7 +5,7 @@
  * perf's numbering is the kernel's uapi asm/perf_regs.h of each
  * architecture; the DWARF numbering is the psABI's.
  */
-#include "perf_regs.h"
+#include "target/perf_regs.h"
 
 #include <elf.h>
 #include <inttypes.h>

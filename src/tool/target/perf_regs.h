@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "perf_data.h"
-#include "snapshot.h"
+#include "read/perf_data.h"
+#include "target/snapshot.h"
 
 /* Failures of sf_perf_regs_sample(). */
 #define SF_PERF_REGS_EMACHINE	(-1)	/* an architecture not handled here */

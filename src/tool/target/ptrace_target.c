@@ -8,7 +8,7 @@
  * and a signal that arrived while attaching is handed back on detach. If
  * this tool dies while attached, the kernel detaches its tracees itself.
  */
-#include "ptrace_target.h"
+#include "target/ptrace_target.h"
 
 #include <dirent.h>
 #include <elf.h>

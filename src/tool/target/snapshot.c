@@ -2,8 +2,8 @@
 /*
  * snapshot.c - read stack snapshot files (see snapshot.h).
  */
-#include "snapshot.h"
-#include "elf_input.h"
+#include "target/snapshot.h"
+#include "read/elf_input.h"
 
 #include <sframe/sframe.h>
 

@@ -2,7 +2,7 @@
 /*
  * unwind_target.c - offline unwinding of stack samples of one executable.
  */
-#include "unwind_target.h"
+#include "target/unwind_target.h"
 
 #include <elf.h>
 #include <errno.h>

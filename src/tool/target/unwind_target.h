@@ -10,10 +10,10 @@
 
 #include <sframe/sframe_unwind.h>
 
-#include "elf_input.h"
-#include "parts.h"
-#include "sframe_find.h"
-#include "snapshot.h"
+#include "read/elf_input.h"
+#include "read/parts.h"
+#include "read/sframe_find.h"
+#include "target/snapshot.h"
 
 /**
  * struct sf_target - an executable ready for offline unwinding.
