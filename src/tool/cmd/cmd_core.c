@@ -2,7 +2,7 @@
 /*
  * cmd_core.c - "sframe stack --core CORE [--exe EXE] [--sysroot DIR]": the
  * stacks of a core file's threads, printed as for a live process
- * (cmd_stack.c) but for the first line, "PID N - core", as eu-stack --core
+ * (out/stack_print.c) but for the first line, "PID N - core", as eu-stack --core
  * prints it.
  *
  * The mapped files are those of the NT_FILE note, read from their paths
@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd_stack.h"
+#include "cmd/cmd_core.h"
+#include "out/stack_print.h"
 #include "read/core_file.h"
 #include "read/proc_maps.h"
 #include "tool_cli.h"

@@ -34,11 +34,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/cmd_core.h"
+#include "out/stack_print.h"
 #include "read/proc_maps.h"
 #include "target/ptrace_target.h"
 #include "tool_cli.h"
-
-#define MAX_FRAMES 256	/* as eu-stack's default */
 
 const char sf_stack_usage[] =
 	"Usage: sframe stack (PID | --core CORE [--exe EXE] [--sysroot DIR]) [--fp-fallback] "
@@ -174,150 +174,6 @@ static void explain_eperm(pid_t pid)
 		fprintf(stderr, " (ptrace needs the same user, or CAP_SYS_PTRACE)\n");
 }
 
-/* ---- Printing ------------------------------------------------------------------ */
-
-/* Return addresses are looked up at PC - 1: a call may end its function. */
-static uint64_t lookup_pc(const struct sframe_frame *f)
-{
-	bool exact = f->flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED);
-
-	return !exact && f->pc ? f->pc - 1 : f->pc;
-}
-
-/*
- * Does SFrame describe this frame's PC (as the unwinder looks it up)? In
- * which part of its file's (@part, when not NULL)?
- */
-static bool has_sframe(const struct sf_proc_modules *pm, const struct sframe_frame *f,
-		       const struct sframe_section **part)
-{
-	uint64_t at = lookup_pc(f);
-	const struct sf_proc_image *img = sf_proc_image_at(pm, at);
-	const struct sframe_section *dummy;
-	const struct sframe_section **sec = part ? part : &dummy;
-	struct sframe_row row;
-	int r;
-
-	*sec = NULL;
-	if (f->flags & SFRAME_FRAME_NO_SFRAME)
-		return false;
-	if (!img || !img->has_sec)
-		return false;
-	r = sf_parts_lookup(&img->parts, at, &row, sec);
-	if (r == -SFRAME_ERR_NOT_FOUND && at != f->pc) {
-		/* A signal trampoline is looked up at its exact address. */
-		const struct sframe_section *sig_sec;
-		struct sframe_row sig;
-		int r2 = sf_parts_lookup(&img->parts, f->pc, &sig, &sig_sec);
-
-		if ((r2 == 0 || r2 == -SFRAME_ERR_NOT_FOUND) && sig.fde.index != SFRAME_NO_INDEX &&
-		    sig.fde.signal) {
-			r = r2;
-			row = sig;
-			*sec = sig_sec;
-		}
-	}
-	if (r != -SFRAME_ERR_NOT_FOUND)
-		return true;
-	/* A v3 function without rows: an outermost or signal frame, described. */
-	return row.fde.index != SFRAME_NO_INDEX && row.fde.num_fres == 0 && *sec &&
-	       (*sec)->version == SFRAME_VERSION_3;
-}
-
-static void print_frame(FILE *out, const struct sf_proc_modules *pm,
-			const struct sframe_frame *f, unsigned int idx)
-{
-	uint64_t at = lookup_pc(f);
-	const struct sf_proc_image *img = sf_proc_image_at(pm, at);
-	const struct sframe_section *part;
-	const struct sf_symbol *s = NULL;
-
-	/* "#%-2u 0x%016" as eu-stack prints it: "#0  0x...", "#10 0x...". */
-	fprintf(out, "#%-2u 0x%016" PRIx64, idx, f->pc);
-	if (img && img->bias_known)
-		s = sf_symbol_find(&img->file->info, at - img->bias);
-	if (s)
-		fprintf(out, " %s+0x%" PRIx64, s->name, f->pc - (s->addr + img->bias));
-	else
-		fputs(" ??", out);
-	if (img)
-		fprintf(out, " - %s", img->file->key_path);
-	if (f->flags & SFRAME_FRAME_FP_FALLBACK)
-		fputs(" [fp]", out);
-	if (!has_sframe(pm, f, &part))
-		fputs(" [no sframe]", out);
-	else if (img && (img->file->found.from >= SF_SFRAME_SIDECAR ||
-			 sf_parts_is_supplement(&img->parts, part)))
-		fputs(" [converted]", out);
-	if (f->flags & SFRAME_FRAME_SIGNAL)
-		fputs(" [signal]", out);
-	if (f->flags & SFRAME_FRAME_RA_SIGNED)
-		fputs(" [pac]", out);
-	fputc('\n', out);
-}
-
-static void print_stop(FILE *out, const struct sf_proc_modules *pm,
-		       const struct sframe_frame *last, int r, bool fp_fallback)
-{
-	if (r == SFRAME_UNWIND_END) {
-		if (last && !has_sframe(pm, last, NULL))
-			fputs("stop: end of the frame-pointer chain\n", out);
-		else
-			fputs("stop: outermost frame\n", out);
-	} else if (r == SFRAME_UNWIND_FULL || r == -SFRAME_ERR_DEPTH) {
-		fprintf(out, "stop: %d frames shown, more not walked\n", MAX_FRAMES);
-	} else if (r == -SFRAME_ERR_NOT_FOUND) {
-		const struct sf_proc_image *img = last ? sf_proc_image_at(pm, lookup_pc(last)) : NULL;
-
-		fprintf(out, "stop: no SFrame for 0x%" PRIx64, last ? last->pc : 0);
-		if (!img)
-			fputs(": not in a mapped file", out);
-		else if (!img->has_sec && img->file->why[0])
-			fprintf(out, ": %s", img->file->why);
-		fprintf(out, "%s\n", fp_fallback ? "" : " (--fp-fallback follows frame pointers)");
-	} else if (r < 0 && r > -SFRAME_ERR_BASE) {
-		fprintf(out, "stop: cannot read the stack: %s\n", strerror(-r));
-	} else {
-		fprintf(out, "stop: %s (%s)\n", sframe_strerror(r), sframe_errname(r));
-	}
-}
-
-void sf_stack_print_walk(FILE *out, struct sf_proc_modules *pm, struct sf_arch_regs *regs,
-			 sframe_read_fn read_mem, void *mem_ctx, bool fp_fallback)
-{
-	static struct sframe_frame frames[MAX_FRAMES];
-	struct sframe_unwinder u;
-	uint32_t n = 0, i;
-	int r;
-
-	memset(&u, 0, sizeof(u));
-	u.abi = pm->abi;
-	u.flags = fp_fallback ? SFRAME_UNWIND_FP_FALLBACK : 0;
-	u.max_depth = MAX_FRAMES + 1;	/* the array's end stops the walk first */
-	u.modules = &pm->table;
-	u.read_stack = read_mem;
-	u.stack_ctx = mem_ctx;
-	u.get_reg = sf_arch_get_reg;
-	u.reg_ctx = regs;
-
-	/*
-	 * A file whose conversion was put off is converted when the walk
-	 * reaches it, and the walk made again: once per file at most.
-	 */
-	for (;;) {
-		bool again = false;
-
-		r = sframe_unwind_stack(&u, &regs->regs, frames, MAX_FRAMES, &n);
-		for (i = 0; i < n && !again; i++)
-			again = sf_proc_modules_convert_at(pm, lookup_pc(&frames[i])) == 1;
-		if (!again)
-			break;
-	}
-	for (i = 0; i < n; i++)
-		print_frame(out, pm, &frames[i], i);
-	print_stop(out, pm, n ? &frames[n - 1] : NULL, r, fp_fallback);
-}
-
 /* Unwind one stopped thread into @out; false when its registers are unreadable. */
 static bool print_thread(FILE *out, struct sf_proc_modules *pm,
 			 const struct sf_thread *t, bool fp_fallback)
@@ -356,86 +212,91 @@ static void die_of_signal(struct sf_ptrace *pt, int sig)
 	_exit(128 + sig);
 }
 
-int sf_cmd_stack(int argc, char **argv)
+/* What the command line asks for. */
+struct stack_args {
+	bool fp_fallback;
+	bool have_pid;
+	pid_t pid;
+	const char *core, *exe, *sysroot;
+	struct sf_sframe_opts opts;
+};
+
+/* Parse argv into @a; return -1 to go on, or an exit status. */
+static int parse_args(int argc, char **argv, struct stack_args *a)
 {
-	bool fp_fallback = false, have_pid = false, end_of_options = false;
-	struct sf_sframe_opts opts = { .ndirs = 0 };
-	const char *core = NULL, *exe = NULL, *sysroot = NULL;
-	struct sf_proc_modules pm;
-	struct sf_maps maps, now;
-	struct sf_mem mem;
-	struct sf_ptrace pt;
-	char err[512], *text = NULL;
-	size_t text_len = 0, i;
-	FILE *out;
-	pid_t pid = 0;
-	uint8_t abi;
-	long tgid;
-	int r, status = 0, sig, info;
+	bool end_of_options = false;
+	size_t i;
+	int r, info;
 
+	memset(a, 0, sizeof(*a));
 	for (i = 1; i < (size_t)argc; i++) {
-		const char *a = argv[i];
+		const char *arg = argv[i];
 
-		if (!end_of_options && strcmp(a, "--") == 0) {
+		if (!end_of_options && strcmp(arg, "--") == 0) {
 			end_of_options = true;
 		} else if (!end_of_options &&
-			   (info = sf_cli_info_option(a, "sframe", sf_stack_usage)) >= 0) {
+			   (info = sf_cli_info_option(arg, "sframe", sf_stack_usage)) >= 0) {
 			return info;
-		} else if (!end_of_options && strcmp(a, "--fp-fallback") == 0) {
-			fp_fallback = true;
-		} else if (!end_of_options && (r = sf_sframe_opt(argc, argv, &i, &opts, "stack"))) {
+		} else if (!end_of_options && strcmp(arg, "--fp-fallback") == 0) {
+			a->fp_fallback = true;
+		} else if (!end_of_options && (r = sf_sframe_opt(argc, argv, &i, &a->opts, "stack"))) {
 			if (r < 0)
 				return -r;
-		} else if (!end_of_options && (strcmp(a, "--core") == 0 || strcmp(a, "--exe") == 0 ||
-					       strcmp(a, "--sysroot") == 0)) {
-			const char **v = a[2] == 'c' ? &core : a[2] == 'e' ? &exe : &sysroot;
+		} else if (!end_of_options && (strcmp(arg, "--core") == 0 ||
+					       strcmp(arg, "--exe") == 0 ||
+					       strcmp(arg, "--sysroot") == 0)) {
+			const char **v = arg[2] == 'c' ? &a->core : arg[2] == 'e' ? &a->exe :
+				&a->sysroot;
 
 			if (i + 1 == (size_t)argc || !argv[i + 1][0])
-				return usage_error("option '%s' needs a value", a);
+				return usage_error("option '%s' needs a value", arg);
 			if (*v)
-				return usage_error("option '%s' given twice", a);
+				return usage_error("option '%s' given twice", arg);
 			*v = argv[++i];
-		} else if (!end_of_options && a[0] == '-' && a[1]) {
-			return usage_error("unknown option '%s'", a);
-		} else if (have_pid || core) {
-			return usage_error("unexpected argument '%s'", a);
-		} else if (!parse_pid(a, &pid)) {
-			return usage_error("invalid PID '%s' (expected a positive decimal number)", a);
+		} else if (!end_of_options && arg[0] == '-' && arg[1]) {
+			return usage_error("unknown option '%s'", arg);
+		} else if (a->have_pid || a->core) {
+			return usage_error("unexpected argument '%s'", arg);
+		} else if (!parse_pid(arg, &a->pid)) {
+			return usage_error("invalid PID '%s' (expected a positive decimal number)",
+					   arg);
 		} else {
-			have_pid = true;
+			a->have_pid = true;
 		}
 	}
-	if (core && have_pid)
+	if (a->core && a->have_pid)
 		return usage_error("a PID and --core: give one of them");
-	if (!core && (exe || sysroot))
-		return usage_error("%s needs --core", exe ? "--exe" : "--sysroot");
-	if (core)
-		return sf_stack_core(core, exe, sysroot, fp_fallback, &opts);
-	if (!have_pid)
+	if (!a->core && (a->exe || a->sysroot))
+		return usage_error("%s needs --core", a->exe ? "--exe" : "--sysroot");
+	if (!a->core && !a->have_pid)
 		return usage_error("missing PID");
+	return -1;
+}
 
-	abi = sf_arch_abi();
-	if (!abi) {
-		fprintf(stderr, "sframe: stack: not supported on this architecture\n");
-		return SF_EXIT_USAGE;
-	}
+/* The process @pid stands for (a thread id its process's); 0 when none may be traced. */
+static pid_t traced_process(pid_t pid)
+{
 	/* A thread id stands for its process. */
-	tgid = status_field(pid, "Tgid");
+	long tgid = status_field(pid, "Tgid");
+
 	if (tgid < 0) {
 		fprintf(stderr, "sframe: stack: no process with PID %ld\n", (long)pid);
-		return SF_EXIT_USAGE;
+		return 0;
 	}
-	pid = (pid_t)tgid;
-	if (pid == getpid()) {
+	if ((pid_t)tgid == getpid()) {
 		fprintf(stderr, "sframe: stack: a process cannot trace itself\n");
-		return SF_EXIT_USAGE;
+		return 0;
 	}
+	return (pid_t)tgid;
+}
 
-	/*
-	 * Load the modules while the process runs, to keep it stopped for as
-	 * short a time as possible; check that nothing changed once it is.
-	 */
-	r = sf_maps_read(pid, &maps, err, sizeof(err));
+/* Read @pid's maps and load its modules; false (said why) on failure. */
+static bool load_modules(pid_t pid, uint8_t abi, const struct sf_sframe_opts *opts,
+			 struct sf_maps *maps, struct sf_mem *mem, struct sf_proc_modules *pm)
+{
+	char err[512];
+	int r = sf_maps_read(pid, maps, err, sizeof(err));
+
 	if (r) {
 		if (r == -ENOENT || r == -ESRCH)
 			fprintf(stderr, "sframe: stack: no process with PID %ld\n", (long)pid);
@@ -443,104 +304,187 @@ int sf_cmd_stack(int argc, char **argv)
 			explain_eperm(pid);	/* the same ptrace access check */
 		else
 			fprintf(stderr, "sframe: stack: %s\n", err);
-		return SF_EXIT_USAGE;
+		return false;
 	}
-	memset(&mem, 0, sizeof(mem));
-	mem.pid = pid;
-	if (sf_proc_modules_build(pid, &maps, abi, &opts, sf_mem_read, &mem, &pm, err,
-				  sizeof(err))) {
+	memset(mem, 0, sizeof(*mem));
+	mem->pid = pid;
+	if (sf_proc_modules_build(pid, maps, abi, opts, sf_mem_read, mem, pm, err, sizeof(err))) {
 		fprintf(stderr, "sframe: stack: %s\n", err);
-		sf_proc_modules_free(&pm);
-		sf_maps_free(&maps);
+		sf_proc_modules_free(pm);
+		sf_maps_free(maps);
+		return false;
+	}
+	return true;
+}
+
+/* Say why the process could not be stopped (after a signal, die of it). */
+static void report_stop_error(pid_t pid, int r, int sig)
+{
+	if (sig) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	if ((r == -EPERM || r == -ESRCH) && report_zombie(pid))
+		return;
+	if (r == -EPERM)
+		explain_eperm(pid);
+	else if (r == -ESRCH)
+		fprintf(stderr, "sframe: stack: no process with PID %ld\n", (long)pid);
+	else
+		fprintf(stderr, "sframe: stack: cannot stop process %ld: %s\n", (long)pid,
+			strerror(-r));
+}
+
+/*
+ * With the process stopped: if libraries came or went while the modules
+ * were loaded, load them again from the current mappings. Returns 0, or
+ * an exit status with the reason in @err.
+ */
+static int refresh_modules(pid_t pid, uint8_t abi, const struct sf_sframe_opts *opts,
+			   const struct sf_maps *maps, const struct sf_ptrace *pt,
+			   struct sf_mem *mem, struct sf_proc_modules *pm, char *err, size_t err_size)
+{
+	struct sf_maps now;
+	int status = 0;
+	size_t i;
+
+	if (sf_maps_read(pid, &now, err, err_size) != 0)
+		return 0;
+	if (!sf_maps_same_code(maps, &now)) {
+		for (i = 0; i < pt->n; i++)
+			if (pt->threads[i].state == SF_THREAD_STOPPED)
+				mem->pid = mem->tid = pt->threads[i].tid;
+		sf_proc_modules_free(pm);
+		if (sf_proc_modules_build(pid, &now, abi, opts, sf_mem_read, mem, pm, err, err_size))
+			status = SF_EXIT_USAGE;
+	}
+	sf_maps_free(&now);
+	return status;
+}
+
+/*
+ * Every stopped thread's stack into @out (a memory stream over *@text),
+ * then the process let go; a signal meanwhile lets it go and kills us.
+ * Returns the exit status.
+ */
+static int print_threads(FILE *out, char **text, pid_t pid, struct sf_ptrace *pt,
+			 struct sf_proc_modules *pm, bool fp_fallback)
+{
+	int status = 0, sig;
+	size_t i;
+
+	fprintf(out, "PID %ld - process\n", (long)pid);
+	if (pm->root[0])
+		fprintf(out, "root: %s\n", pm->root);
+	for (i = 0; i < pt->n; i++) {
+		const struct sf_thread *t = &pt->threads[i];
+
+		sig = sf_ptrace_interrupted();
+		if (sig) {
+			fclose(out);
+			free(*text);
+			die_of_signal(pt, sig);
+		}
+		if (t->state != SF_THREAD_STOPPED && t->state != SF_THREAD_TIMEOUT)
+			continue;	/* exited meanwhile */
+		if (!print_thread(out, pm, t, fp_fallback))
+			status = SF_EXIT_USAGE;
+	}
+	sf_ptrace_detach_all(pt);
+	sig = sf_ptrace_interrupted();
+	if (sig) {
+		fclose(out);
+		free(*text);
+		die_of_signal(pt, sig);
+	}
+	sf_ptrace_signals_restore();
+	return status;
+}
+
+/* Write what @out gathered once everything runs again. Returns the exit status. */
+static int write_out(FILE *out, char **text, size_t *text_len, const struct sf_proc_modules *pm,
+		     int status)
+{
+	if (fclose(out) != 0 || !*text) {
+		fprintf(stderr, "sframe: stack: out of memory\n");
 		return SF_EXIT_USAGE;
 	}
+	if (fwrite(*text, 1, *text_len, stdout) != *text_len || fflush(stdout) != 0) {
+		fprintf(stderr, "sframe: write error on standard output\n");
+		return SF_EXIT_USAGE;
+	}
+	sf_image_set_report(pm->set, stderr, "sframe: stack");
+	return status;
+}
+
+/* A live process: its modules loaded while it runs, its threads read while it is stopped. */
+static int stack_process(pid_t pid, const struct stack_args *a)
+{
+	struct sf_proc_modules pm;
+	struct sf_maps maps;
+	struct sf_mem mem;
+	struct sf_ptrace pt;
+	char err[512], *text = NULL;
+	size_t text_len = 0;
+	FILE *out;
+	uint8_t abi;
+	int r, status;
+
+	abi = sf_arch_abi();
+	if (!abi) {
+		fprintf(stderr, "sframe: stack: not supported on this architecture\n");
+		return SF_EXIT_USAGE;
+	}
+	pid = traced_process(pid);
+	if (!pid)
+		return SF_EXIT_USAGE;
+	/*
+	 * Load the modules while the process runs, to keep it stopped for as
+	 * short a time as possible; check that nothing changed once it is.
+	 */
+	if (!load_modules(pid, abi, &a->opts, &maps, &mem, &pm))
+		return SF_EXIT_USAGE;
 
 	sf_ptrace_signals_install();
 	r = sf_ptrace_stop_all(&pt, pid);
 	if (r) {
-		sig = sf_ptrace_interrupted();
+		int sig = sf_ptrace_interrupted();
+
 		sf_ptrace_signals_restore();
 		sf_proc_modules_free(&pm);
 		sf_maps_free(&maps);
 		sf_ptrace_free(&pt);
-		if (sig) {
-			signal(sig, SIG_DFL);
-			raise(sig);
-		}
-		if ((r == -EPERM || r == -ESRCH) && report_zombie(pid))
-			return SF_EXIT_USAGE;
-		if (r == -EPERM)
-			explain_eperm(pid);
-		else if (r == -ESRCH)
-			fprintf(stderr, "sframe: stack: no process with PID %ld\n", (long)pid);
-		else
-			fprintf(stderr, "sframe: stack: cannot stop process %ld: %s\n", (long)pid,
-				strerror(-r));
+		report_stop_error(pid, r, sig);
 		return SF_EXIT_USAGE;
 	}
 
 	/* The process is stopped from here on: nothing is written out until it runs. */
-	if (sf_maps_read(pid, &now, err, sizeof(err)) == 0) {
-		if (!sf_maps_same_code(&maps, &now)) {
-			/* Libraries came or went meanwhile: use the current mappings. */
-			for (i = 0; i < pt.n; i++)
-				if (pt.threads[i].state == SF_THREAD_STOPPED)
-					mem.pid = mem.tid = pt.threads[i].tid;
-			sf_proc_modules_free(&pm);
-			if (sf_proc_modules_build(pid, &now, abi, &opts, sf_mem_read, &mem, &pm, err,
-						  sizeof(err)))
-				status = SF_EXIT_USAGE;
-		}
-		sf_maps_free(&now);
-	}
+	status = refresh_modules(pid, abi, &a->opts, &maps, &pt, &mem, &pm, err, sizeof(err));
 	out = status ? NULL : open_memstream(&text, &text_len);
 	if (!out) {
 		sf_ptrace_detach_all(&pt);
 		sf_ptrace_signals_restore();
 		fprintf(stderr, "sframe: stack: %s\n", status ? err : "out of memory");
 		status = SF_EXIT_USAGE;
-		goto done;
-	}
-	fprintf(out, "PID %ld - process\n", (long)pid);
-	if (pm.root[0])
-		fprintf(out, "root: %s\n", pm.root);
-	for (i = 0; i < pt.n; i++) {
-		const struct sf_thread *t = &pt.threads[i];
-
-		sig = sf_ptrace_interrupted();
-		if (sig) {
-			fclose(out);
-			free(text);
-			die_of_signal(&pt, sig);
-		}
-		if (t->state != SF_THREAD_STOPPED && t->state != SF_THREAD_TIMEOUT)
-			continue;	/* exited meanwhile */
-		if (!print_thread(out, &pm, t, fp_fallback))
-			status = SF_EXIT_USAGE;
-	}
-	sf_ptrace_detach_all(&pt);
-	sig = sf_ptrace_interrupted();
-	if (sig) {
-		fclose(out);
-		free(text);
-		die_of_signal(&pt, sig);
-	}
-	sf_ptrace_signals_restore();
-
-	/* Everything runs again: now write. */
-	if (fclose(out) != 0 || !text) {
-		fprintf(stderr, "sframe: stack: out of memory\n");
-		status = SF_EXIT_USAGE;
-	} else if (fwrite(text, 1, text_len, stdout) != text_len || fflush(stdout) != 0) {
-		fprintf(stderr, "sframe: write error on standard output\n");
-		status = SF_EXIT_USAGE;
 	} else {
-		sf_image_set_report(pm.set, stderr, "sframe: stack");
+		status = print_threads(out, &text, pid, &pt, &pm, a->fp_fallback);
+		status = write_out(out, &text, &text_len, &pm, status);
+		free(text);
 	}
-	free(text);
-done:
 	sf_ptrace_free(&pt);
 	sf_proc_modules_free(&pm);
 	sf_maps_free(&maps);
 	return status;
+}
+
+int sf_cmd_stack(int argc, char **argv)
+{
+	struct stack_args a;
+	int r = parse_args(argc, argv, &a);
+
+	if (r >= 0)
+		return r;
+	if (a.core)
+		return sf_stack_core(a.core, a.exe, a.sysroot, a.fp_fallback, &a.opts);
+	return stack_process(a.pid, &a);
 }
