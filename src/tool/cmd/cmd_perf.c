@@ -15,17 +15,13 @@
  *
  * or as collapsed stacks (--folded) or a flame graph (--flamegraph).
  *
- * The records are processed in time order, as perf does: the file is read
- * in rounds (PERF_RECORD_FINISHED_ROUND), and the records of a round are
- * queued and sorted; a round's records go out once the next round has been
- * read, since the per-CPU buffers are drained one after the other and a
- * record of one round may be older than the last of the round before.
- * Memory then stays proportional to two rounds, not to the file.
- *
- * Per process the executable mappings (MMAP/MMAP2 records, copied at fork,
- * dropped at exec) become a module table over one set of files shared by
- * all processes: each file is loaded and its .sframe opened once. Every
- * process has its own row cache, cleared whenever its mappings change.
+ * The records are processed in time order, as perf does (perf/perf_order.c);
+ * the processes, threads and their mappings are perf/perf_procs.c's, the
+ * files they mapped are read where perf/buildid_cache.c finds them (perf's
+ * build-id cache, the paths, --symfs), kernel frames are named by
+ * perf/kallsyms.c. Per process the mappings become a module table over one
+ * set of files shared by all processes: each file is loaded and its
+ * .sframe opened once.
  */
 #include "cmd/cmd_perf.h"
 
@@ -36,7 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -45,6 +40,10 @@
 #include <sframe/sframe_unwind.h>
 
 #include "out/flamegraph.h"
+#include "perf/buildid_cache.h"
+#include "perf/kallsyms.h"
+#include "perf/perf_order.h"
+#include "perf/perf_procs.h"
 #include "read/perf_data.h"
 #include "target/perf_regs.h"
 #include "read/proc_maps.h"
@@ -107,90 +106,6 @@ const char sf_perf_usage[] =
 
 #define usage_error(...) sf_cli_usage_error("sframe", "perf", __VA_ARGS__)
 
-/* ---- Processes and threads ------------------------------------------------------- */
-
-/**
- * struct proc - one process of the recording.
- * @pid: its id.
- * @maps: its executable mappings, sorted, not overlapping (perms "r-xp").
- * @pm: the module table over @maps, valid when @built.
- * @built: @pm matches @maps.
- * @entries: the row cache's storage (allocated at the first walk).
- * @cache: the row cache.
- */
-struct proc {
-	uint32_t pid;
-	struct sf_maps maps;
-	size_t cap;
-	struct sf_proc_modules pm;
-	bool built;
-	struct sframe_cache_entry *entries;
-	struct sframe_unwind_cache cache;
-};
-
-struct thread {
-	uint32_t tid;
-	char *comm;
-};
-
-/* An open-addressing table from a u32 id to an object; NULL values are empty slots. */
-struct idmap {
-	uint32_t *keys;
-	void **vals;
-	size_t cap;
-	size_t n;
-};
-
-static size_t id_slot(const struct idmap *m, uint32_t key)
-{
-	size_t i = (size_t)((key * 0x9e3779b1u) & (m->cap - 1));
-
-	while (m->vals[i] && m->keys[i] != key)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-static void *idmap_get(const struct idmap *m, uint32_t key)
-{
-	return m->cap ? m->vals[id_slot(m, key)] : NULL;
-}
-
-static int idmap_put(struct idmap *m, uint32_t key, void *val)
-{
-	size_t i;
-
-	if ((m->n + 1) * 2 > m->cap) {
-		struct idmap bigger = { 0 };
-		size_t j;
-
-		bigger.cap = m->cap ? m->cap * 2 : 64;
-		bigger.keys = calloc(bigger.cap, sizeof(*bigger.keys));
-		bigger.vals = calloc(bigger.cap, sizeof(*bigger.vals));
-		if (!bigger.keys || !bigger.vals) {
-			free(bigger.keys);
-			free(bigger.vals);
-			return -ENOMEM;
-		}
-		for (j = 0; j < m->cap; j++) {
-			if (m->vals[j]) {
-				i = id_slot(&bigger, m->keys[j]);
-				bigger.keys[i] = m->keys[j];
-				bigger.vals[i] = m->vals[j];
-			}
-		}
-		bigger.n = m->n;
-		free(m->keys);
-		free(m->vals);
-		*m = bigger;
-	}
-	i = id_slot(m, key);
-	if (!m->vals[i])
-		m->n++;
-	m->keys[i] = key;
-	m->vals[i] = val;
-	return 0;
-}
-
 /* ---- The run ----------------------------------------------------------------------- */
 
 enum out_mode { OUT_SCRIPT, OUT_FOLDED, OUT_FLAMEGRAPH };
@@ -211,27 +126,6 @@ static const char *const stop_names[STOP_CLASSES] = {
 	"--max-stack reached", "errors", "no user registers",
 };
 
-/* A build id the recording gives for a path (MMAP2 records, the build-id feature). */
-struct recorded_id {
-	char *path;
-	unsigned char id[SF_BUILD_ID_MAX];
-	size_t len;
-};
-
-/* One kernel symbol of /proc/kallsyms. */
-struct ksym {
-	uint64_t addr;
-	const char *name;
-	const char *module;	/* "[ext4]" for a module's, NULL for the kernel's own */
-};
-
-/* A record waiting for its turn. */
-struct queued {
-	uint64_t time;
-	uint64_t seq;
-	struct sf_perf_record rec;
-};
-
 struct run {
 	const char *path;
 	struct sf_perf_file f;
@@ -241,32 +135,17 @@ struct run {
 	uint32_t max_stack;
 	uint32_t flags;
 	bool quiet;
-	const char *symfs;
-	const char *buildid_dir;	/* perf's build-id cache, NULL for none */
-	uint64_t from_cache;	/* files read from it */
+	struct sf_perf_files files;	/* --symfs, the build-id cache, the recorded ids */
 	bool ordered;		/* every record carries a time: sort them */
 	int event_width;	/* the longest event name's length, 0 until known */
 
 	uint16_t machine;	/* ELF e_machine of the recorded processes, 0 until known */
 	struct sf_image_set set;
-	struct idmap procs;
-	struct idmap threads;
+	struct sf_perf_procs ps;
 
-	struct queued *queue;
-	size_t nqueue;
-	size_t capqueue;
-	uint64_t seq;
-	uint64_t round_max;	/* greatest time queued so far */
-	uint64_t flush_limit;	/* at the next round, records up to this time go out */
+	struct sf_perf_order order;	/* the records waiting for their turn */
 
-	struct recorded_id *ids;
-	size_t nids;
-
-	/* Kernel symbols: loaded at the first kernel frame, if they are the recorded kernel's. */
-	struct ksym *ksyms;
-	size_t nksyms;
-	bool ksyms_tried;
-	char *kallsyms;		/* /proc/kallsyms as read: the names point into it */
+	struct sf_kallsyms ksyms;	/* loaded at the first kernel frame */
 
 	struct sframe_frame *frames;
 	const char **names;	/* --folded/--flamegraph: one stack's frame names */
@@ -288,403 +167,21 @@ struct run {
 	char err[1024];
 };
 
-static struct proc *get_proc(struct run *run, uint32_t pid)
-{
-	struct proc *p = idmap_get(&run->procs, pid);
-
-	if (p)
-		return p;
-	p = calloc(1, sizeof(*p));
-	if (!p || idmap_put(&run->procs, pid, p)) {
-		free(p);
-		return NULL;
-	}
-	p->pid = pid;
-	return p;
-}
-
-static void proc_drop_maps(struct proc *p)
-{
-	sf_maps_free(&p->maps);
-	p->cap = 0;
-	if (p->built)
-		sf_proc_modules_free(&p->pm);
-	p->built = false;
-}
-
-static void proc_free(struct proc *p)
-{
-	proc_drop_maps(p);
-	free(p->entries);
-	free(p);
-}
-
-static struct thread *get_thread(struct run *run, uint32_t tid)
-{
-	struct thread *t = idmap_get(&run->threads, tid);
-
-	if (t)
-		return t;
-	t = calloc(1, sizeof(*t));
-	if (!t || idmap_put(&run->threads, tid, t)) {
-		free(t);
-		return NULL;
-	}
-	t->tid = tid;
-	return t;
-}
-
-static int set_comm(struct thread *t, const char *comm)
-{
-	char *c = strdup(comm);
-
-	if (!c)
-		return -ENOMEM;
-	free(t->comm);
-	t->comm = c;
-	return 0;
-}
-
-/*
- * Insert a copy of @nm (its path copied too), cutting away what it covers
- * of older mappings (a mapping replaces them).
- */
-static int proc_add_map(struct proc *p, const struct sf_map *nm)
-{
-	struct sf_maps *ms = &p->maps;
-	uint64_t start = nm->start, end = nm->end;
-	struct sf_map m = *nm;
-	size_t i, at;
-
-	m.path = strdup(nm->path);
-	if (!m.path)
-		return -ENOMEM;
-	/* Room for the new one and for a mapping split in two. */
-	if (ms->n + 2 > p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 16;
-		struct sf_map *nv = realloc(ms->v, ncap * sizeof(*nv));
-
-		if (!nv) {
-			free(m.path);
-			return -ENOMEM;
-		}
-		ms->v = nv;
-		p->cap = ncap;
-	}
-	for (i = 0; i < ms->n;) {
-		struct sf_map *o = &ms->v[i];
-
-		if (o->end <= start || o->start >= end) {
-			i++;
-			continue;
-		}
-		if (o->start < start && o->end > end) {
-			/* The new mapping punches a hole: keep both ends. */
-			struct sf_map tail = *o;
-
-			tail.path = strdup(o->path);
-			if (!tail.path) {
-				free(m.path);
-				return -ENOMEM;
-			}
-			tail.offset += end - o->start;
-			tail.start = end;
-			o->end = start;
-			memmove(&ms->v[i + 2], &ms->v[i + 1], (ms->n - i - 1) * sizeof(*o));
-			ms->v[i + 1] = tail;
-			ms->n++;
-			break;
-		}
-		if (o->start < start) {
-			o->end = start;
-			i++;
-		} else if (o->end > end) {
-			o->offset += end - o->start;
-			o->start = end;
-			i++;
-		} else {
-			free(o->path);
-			memmove(o, o + 1, (ms->n - i - 1) * sizeof(*o));
-			ms->n--;
-		}
-	}
-	for (at = 0; at < ms->n && ms->v[at].start < start; at++)
-		;
-	memmove(&ms->v[at + 1], &ms->v[at], (ms->n - at) * sizeof(m));
-	ms->v[at] = m;
-	ms->n++;
-	if (p->built)
-		sf_proc_modules_free(&p->pm);
-	p->built = false;
-	return 0;
-}
-
-static int proc_copy_maps(struct proc *dst, const struct proc *src)
-{
-	size_t i;
-
-	proc_drop_maps(dst);
-	for (i = 0; i < src->maps.n; i++) {
-		if (proc_add_map(dst, &src->maps.v[i]))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 /* ---- Files --------------------------------------------------------------------------- */
-
-/*
- * Where a recorded path is read: the path itself, or under --symfs DIR
- * the path inside DIR, else DIR/BASENAME (a folder the files were copied
- * into). NULL when it names no file ("[vdso]", "//anon").
- */
-static const char *file_path(const struct run *run, const char *path, char *buf, size_t len,
-			     bool base)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (path[0] != '/')
-		return NULL;
-	if (!run->symfs)
-		return path;
-	snprintf(buf, len, "%s%s", run->symfs, base ? slash : path);
-	return buf;
-}
-
-static const struct recorded_id *recorded_id(const struct run *run, const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < run->nids; i++) {
-		if (strcmp(run->ids[i].path, path) == 0)
-			return &run->ids[i];
-	}
-	return NULL;
-}
-
-static int add_recorded_id(struct run *run, const char *path, const unsigned char *id, size_t len)
-{
-	struct recorded_id *r = (struct recorded_id *)recorded_id(run, path), *nv;
-
-	if (len == 0 || len > SF_BUILD_ID_MAX)
-		return 0;
-	if (!r) {
-		nv = realloc(run->ids, (run->nids + 1) * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		run->ids = nv;
-		r = &run->ids[run->nids];
-		r->path = strdup(path);
-		if (!r->path)
-			return -ENOMEM;
-		run->nids++;
-	}
-	memcpy(r->id, id, len);
-	r->len = len;
-	return 0;
-}
-
-/*
- * A file whose build id is not the recorded one was rebuilt or replaced
- * since: its symbols and SFrame rows would describe other code. Unload it.
- */
-static void check_build_id(const struct run *run, struct sf_proc_file *f, const char *recorded,
-			   const char *read_path)
-{
-	const struct recorded_id *want = recorded_id(run, recorded);
-	char h1[2 * SF_BUILD_ID_MAX + 1], h2[2 * SF_BUILD_ID_MAX + 1] = "none";
-	const unsigned char *id;
-	size_t len = 0;
-
-	if (!want || !f->loaded)
-		return;
-	if (sf_elf_build_id(f->in.file, f->in.file_size, &id, &len)) {
-		/* perf keeps at most 20 bytes of a longer id. */
-		if (len >= want->len && memcmp(id, want->id, want->len) == 0)
-			return;
-		sf_build_id_hex(h2, id, len);
-	}
-	sf_build_id_hex(h1, want->id, want->len);
-	sf_input_free(&f->in);
-	f->loaded = false;
-	snprintf(f->why, sizeof(f->why), "%.120s is not the file recorded (build id %.40s, recorded %.40s)",
-		 read_path, h2, h1);
-}
-
-/*
- * perf record keeps a copy of each file that has samples, of the vDSO and
- * of /proc/kallsyms in its build-id cache, at DIR/.build-id/NN/REST/LEAF
- * (NN and REST: the build id in hex; LEAF "kallsyms" for the kernel,
- * "vdso" for a vDSO, else "elf"). Such a copy is the recorded file by its
- * name, so it comes first, as for perf script: a file on disk may have
- * been rebuilt since. NULL when the recording gives no build id for @path.
- */
-static const char *cache_path(const struct run *run, const char *path, char *buf, size_t len)
-{
-	const struct recorded_id *id = recorded_id(run, path);
-	char h[2 * SF_BUILD_ID_MAX + 1];
-	const char *leaf = "elf";
-
-	if (!id || !run->buildid_dir)
-		return NULL;
-	if (strcmp(path, "[kernel.kallsyms]") == 0)
-		leaf = "kallsyms";
-	else if (strncmp(path, "[vdso", 5) == 0)
-		leaf = "vdso";
-	else if (path[0] != '/')
-		return NULL;
-	sf_build_id_hex(h, id->id, id->len);
-	if ((size_t)snprintf(buf, len, "%s/.build-id/%.2s/%s/%s", run->buildid_dir, h, h + 2,
-			     leaf) >= len)
-		return NULL;
-	return buf;
-}
-
-/*
- * The places a recorded file is read from, in order: perf's build-id
- * cache, then the path itself (under --symfs DIR: DIR/PATH, then
- * DIR/BASENAME). Returns how many there are in @paths; @cached says
- * whether the first is the cache's.
- */
-static int recorded_paths(const struct run *run, const char *path, char bufs[3][PATH_MAX + 256],
-			  const char *paths[3], bool *cached)
-{
-	int n = 0;
-
-	paths[n] = cache_path(run, path, bufs[n], sizeof(bufs[n]));
-	*cached = paths[n] != NULL;
-	if (paths[n])
-		n++;
-	paths[n] = file_path(run, path, bufs[n], sizeof(bufs[n]), false);
-	if (paths[n])
-		n++;
-	if (run->symfs && path[0] == '/') {
-		paths[n] = file_path(run, path, bufs[n], sizeof(bufs[n]), true);
-		n++;
-	}
-	return n;
-}
-
-/* The value of "dir" in the [buildid] section of a perf config file, or NULL. */
-static const char *config_buildid_dir(const char *path, char *buf, size_t len)
-{
-	char line[PATH_MAX + 64], *p, *e;
-	bool in_section = false, found = false;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return NULL;
-	while (!found && fgets(line, sizeof(line), f)) {
-		for (p = line; *p == ' ' || *p == '\t'; p++)
-			;
-		for (e = p + strlen(p); e > p && strchr(" \t\r\n", e[-1]); e--)
-			;
-		*e = '\0';
-		if (*p == '[') {
-			in_section = strncasecmp(p, "[buildid]", 9) == 0;
-		} else if (in_section && strncasecmp(p, "dir", 3) == 0) {
-			for (p += 3; *p == ' ' || *p == '\t'; p++)
-				;
-			if (*p++ != '=')
-				continue;
-			for (; *p == ' ' || *p == '\t'; p++)
-				;
-			if (*p == '"' && e > p + 1 && e[-1] == '"') {
-				p++;
-				e[-1] = '\0';
-			}
-			found = *p && (size_t)snprintf(buf, len, "%s", p) < len;
-		}
-	}
-	fclose(f);
-	return found ? buf : NULL;
-}
-
-/*
- * Where perf keeps its build-id cache: PERF_BUILDID_DIR (perf sets it for
- * the commands it runs), else buildid.dir of ~/.perfconfig or
- * /etc/perfconfig, else ~/.debug.
- */
-static const char *default_buildid_dir(char *buf, size_t len)
-{
-	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
-	char user[PATH_MAX];
-
-	if (env && env[0])
-		return env;
-	if (home && home[0] &&
-	    (size_t)snprintf(user, sizeof(user), "%s/.perfconfig", home) < sizeof(user) &&
-	    config_buildid_dir(user, buf, len))
-		return buf;
-	if (config_buildid_dir("/etc/perfconfig", buf, len))
-		return buf;
-	if (home && home[0] && (size_t)snprintf(buf, len, "%s/.debug", home) < len)
-		return buf;
-	return NULL;
-}
-
-/* The loader of the set: files by the path the recording names. */
-static void load_recorded_file(struct sf_proc_file *f, const struct sf_map *m, void *ctx)
-{
-	struct run *run = ctx;
-	char bufs[3][PATH_MAX + 256];
-	const char *paths[3];
-	bool cached;
-	int i, n = recorded_paths(run, m->path, bufs, paths, &cached);
-
-	if (n == 0) {
-		snprintf(f->why, sizeof(f->why), "the recording holds no copy of %.200s", m->path);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		if (sf_proc_file_open(f, paths[i]) == 0)
-			break;
-	}
-	if (i == n) {
-		if (m->path[0] != '/')
-			snprintf(f->why, sizeof(f->why), "no copy of %.40s in the build-id cache %.160s",
-				 m->path, run->buildid_dir);
-		return;
-	}
-	check_build_id(run, f, m->path, paths[i]);
-	if (cached && i == 0 && f->loaded)
-		run->from_cache++;
-}
-
-/* e_machine of an ELF file on disk (either byte order), 0 if it is not one. */
-static uint16_t file_machine(const struct run *run, const char *recorded)
-{
-	char bufs[3][PATH_MAX + 256], err[512];
-	const char *paths[3];
-	bool cached;
-	int i, n = recorded_paths(run, recorded, bufs, paths, &cached);
-	struct sf_input in;
-	uint16_t machine;
-
-	for (i = 0; i < n; i++) {
-		if (sf_input_bytes(paths[i], &in, err, sizeof(err)) == SF_INPUT_OK)
-			break;
-	}
-	if (i == n)
-		return 0;
-	machine = sf_elf_machine(in.file, in.file_size);
-	sf_input_free(&in);
-	return machine;
-}
 
 /*
  * The recorded machine, decided once: from the recording's ARCH feature
  * (uname -m of the machine it was made on), else from the first mapped
  * file that is an ELF file with a machine the unwinder knows.
  */
-static void find_machine(struct run *run, const struct proc *p)
+static void find_machine(struct run *run, const struct sf_perf_proc *p)
 {
 	size_t i;
 
 	if (run->f.arch)
 		run->machine = sf_perf_arch_machine(run->f.arch);
 	for (i = 0; i < p->maps.n && !run->machine; i++) {
-		uint16_t m = file_machine(run, p->maps.v[i].path);
+		uint16_t m = sf_perf_file_machine(&run->files, p->maps.v[i].path);
 
 		if (sf_machine_abi(m, 0))
 			run->machine = m;
@@ -693,13 +190,13 @@ static void find_machine(struct run *run, const struct proc *p)
 		run->set.abi = sf_machine_abi(run->machine, 0);
 }
 
-static int proc_build(struct run *run, struct proc *p)
+static int proc_build(struct run *run, struct sf_perf_proc *p)
 {
 	if (p->built)
 		return 0;
 	if (!run->machine)
 		find_machine(run, p);
-	if (sf_proc_modules_build_in(&run->set, &p->maps, load_recorded_file, run, &p->pm,
+	if (sf_proc_modules_build_in(&run->set, &p->maps, sf_perf_load_recorded_file, &run->files, &p->pm,
 				     run->err, sizeof(run->err))) {
 		sf_proc_modules_free(&p->pm);
 		return -ENOMEM;
@@ -780,7 +277,7 @@ struct where {
 	const char *short_dso;
 };
 
-static void locate(const struct proc *p, uint64_t pc, struct where *w)
+static void locate(const struct sf_perf_proc *p, uint64_t pc, struct where *w)
 {
 	const struct sf_proc_image *img = p->built ? sf_proc_image_at(&p->pm, pc) : NULL;
 	const char *slash;
@@ -854,7 +351,7 @@ static void print_line(struct run *run, uint64_t addr, const struct where *w)
 }
 
 /* Why a walk ended, for the "# stop:" line; the class for the summary. */
-static enum stop_class stop_reason(const struct proc *p,
+static enum stop_class stop_reason(const struct sf_perf_proc *p,
 				   const struct sframe_frame *last, uint32_t n, int r,
 				   const struct sf_sample *smp, char *buf, size_t len)
 {
@@ -911,168 +408,9 @@ static int put_name(struct run *run, size_t *used, const char *name, size_t *off
 
 /* ---- Kernel symbols ------------------------------------------------------------------ */
 
-static int cmp_ksym(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* Is the running kernel the recorded one (the same build id)? */
-static bool kernel_is_recorded(const struct run *run, char *why, size_t len)
-{
-	const struct recorded_id *want = recorded_id(run, "[kernel.kallsyms]");
-	unsigned char notes[4096];
-	const unsigned char *id;
-	size_t n = 0, idlen;
-	FILE *f;
-
-	if (!want) {
-		snprintf(why, len, "the recording has no kernel build id");
-		return false;
-	}
-	f = fopen("/sys/kernel/notes", "rb");
-	if (f) {
-		n = fread(notes, 1, sizeof(notes), f);
-		fclose(f);
-	}
-	if (!sf_notes_build_id(notes, n, 4, false, &id, &idlen) || idlen < want->len ||
-	    memcmp(id, want->id, want->len) != 0) {
-		snprintf(why, len, "the running kernel is not the recorded one");
-		return false;
-	}
-	return true;
-}
-
-/* All of a file, also one whose size stat() does not tell (/proc); NULL on failure. */
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "re");
-	size_t cap = 1 << 20, n = 0, got;
-	struct stat st;
-	char *buf, *nb;
-
-	if (f && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uint64_t)st.st_size < SIZE_MAX / 4)
-		cap = (size_t)st.st_size + 1;	/* one read more sees the end */
-	buf = malloc(cap + 1);
-	if (!buf || !f) {
-		free(buf);
-		if (f)
-			fclose(f);
-		return NULL;
-	}
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			nb = realloc(buf, cap * 2 + 1);
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/*
- * The text symbols of kallsyms, as perf script names kernel frames: the
- * copy perf record left in its build-id cache (the recorded kernel's, with
- * the modules where they were loaded then), else /proc/kallsyms when the
- * running kernel is the one recorded (without privileges its addresses
- * read 0 and are not used). Lines "ADDR TYPE NAME [MODULE]" are cut in
- * place: the names point into the file's copy.
- */
-static void load_ksyms(struct run *run)
-{
-	char why[128], buf[PATH_MAX + 256], *p, *end;
-	const char *cached = cache_path(run, "[kernel.kallsyms]", buf, sizeof(buf));
-	size_t cap = 0, len = 0;
-	bool sorted = true;
-
-	run->ksyms_tried = true;
-	if (cached)
-		run->kallsyms = read_all(cached, &len);
-	if (run->kallsyms) {
-		run->from_cache++;
-	} else if (!kernel_is_recorded(run, why, sizeof(why))) {
-		if (!run->quiet)
-			fprintf(stderr, "sframe: perf: kernel frames without symbols: %s\n", why);
-		return;
-	} else {
-		run->kallsyms = read_all("/proc/kallsyms", &len);
-	}
-	if (!run->kallsyms)
-		return;
-	for (p = run->kallsyms, end = p + len; p < end; p++) {
-		char *line = p, *name, *module = NULL, type;
-		uint64_t addr = 0;
-		struct ksym *k;
-
-		p = memchr(p, '\n', (size_t)(end - p));
-		if (!p)
-			p = end;
-		*p = '\0';
-		for (; (*line >= '0' && *line <= '9') || (*line >= 'a' && *line <= 'f'); line++)
-			addr = addr << 4 | (uint64_t)(*line <= '9' ? *line - '0' : *line - 'a' + 10);
-		if (line[0] != ' ' || !line[1] || line[2] != ' ' || !addr)
-			continue;
-		type = line[1];
-		if (!strchr("tTwW", type))
-			continue;
-		name = line + 3;
-		line = strpbrk(name, " \t");
-		if (line) {
-			*line++ = '\0';
-			module = strchr(line, '[');
-		}
-		if (run->nksyms == cap) {
-			size_t nc = cap ? cap * 2 : 65536;
-			struct ksym *nv = realloc(run->ksyms, nc * sizeof(*nv));
-
-			if (!nv)
-				break;
-			run->ksyms = nv;
-			cap = nc;
-		}
-		k = &run->ksyms[run->nksyms++];
-		k->addr = addr;
-		k->name = name;
-		/* "[ext4]" as perf names a module's map. */
-		k->module = module && strchr(module, ']') ? module : NULL;
-		if (k->module)
-			strchr(module, ']')[1] = '\0';
-		sorted &= run->nksyms == 1 || k[-1].addr <= addr;
-	}
-	if (!sorted)
-		qsort(run->ksyms, run->nksyms, sizeof(*run->ksyms), cmp_ksym);
-}
-
-/* The kernel symbol at or below @addr, or NULL. */
-static const struct ksym *ksym_find(struct run *run, uint64_t addr)
-{
-	size_t lo = 0, hi;
-
-	if (!run->ksyms_tried)
-		load_ksyms(run);
-	hi = run->nksyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (run->ksyms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &run->ksyms[lo - 1] : NULL;
-}
-
 static void print_kernel_line(struct run *run, uint64_t addr)
 {
-	const struct ksym *k = ksym_find(run, addr);
+	const struct sf_ksym *k = sf_kallsyms_find(&run->ksyms, &run->files, run->quiet, addr);
 
 	put_frame(run->out, addr, k ? k->name : NULL, k ? addr - k->addr : 0,
 		  k && k->module ? k->module : "[kernel.kallsyms]");
@@ -1089,7 +427,7 @@ struct user_walk {
 };
 
 /* Walk the user stack of @s; 0, or -ENOMEM. */
-static int walk_user(struct run *run, struct proc *p, const struct sf_perf_sample *s,
+static int walk_user(struct run *run, struct sf_perf_proc *p, const struct sf_perf_sample *s,
 		     struct user_walk *w)
 {
 	struct sframe_unwinder u;
@@ -1169,7 +507,7 @@ static uint64_t kernel_frames(const struct run *run, const struct sf_perf_sample
 
 #define MAX_FOLD_KERNEL 1024	/* kernel frames kept per folded stack */
 
-static int fold_sample(struct run *run, struct proc *p, const char *comm,
+static int fold_sample(struct run *run, struct sf_perf_proc *p, const char *comm,
 		       const struct sf_perf_sample *s, const struct user_walk *w, uint64_t kfirst,
 		       uint64_t nk)
 {
@@ -1191,7 +529,7 @@ static int fold_sample(struct run *run, struct proc *p, const char *comm,
 			return -ENOMEM;
 	}
 	for (i = nk; i-- > 0;) {
-		const struct ksym *k = ksym_find(run, sf_perf_u64(&run->f, s->callchain +
+		const struct sf_ksym *k = sf_kallsyms_find(&run->ksyms, &run->files, run->quiet, sf_perf_u64(&run->f, s->callchain +
 								  8 * (kfirst + i)));
 
 		if (put_name(run, &used, k ? k->name : "[kernel.kallsyms]", offs, &count))
@@ -1207,8 +545,8 @@ static int do_sample(struct run *run, const struct sf_perf_record *rec)
 {
 	struct sf_perf_sample s;
 	struct user_walk w;
-	struct thread *t;
-	struct proc *p;
+	struct sf_perf_thread *t;
+	struct sf_perf_proc *p;
 	uint64_t kfirst, nk, i;
 	enum stop_class cls = STOP_NO_REGS;
 	char why[600], ev[64], tidname[24];
@@ -1221,11 +559,11 @@ static int do_sample(struct run *run, const struct sf_perf_record *rec)
 		return 0;
 	}
 	run->samples++;
-	t = idmap_get(&run->threads, s.sid.tid);
+	t = sf_perf_thread_find(&run->ps, s.sid.tid);
 	snprintf(tidname, sizeof(tidname), ":%" PRIu32, s.sid.tid);
 	comm = t && t->comm ? t->comm : tidname;
 	/* A process without mapping records still gets its topmost frame. */
-	p = get_proc(run, s.sid.pid);
+	p = sf_perf_proc_get(&run->ps, s.sid.pid);
 	if (!p || walk_user(run, p, &s, &w))
 		return -ENOMEM;
 	nk = kernel_frames(run, &s, &kfirst);
@@ -1263,7 +601,7 @@ static int do_mmap(struct run *run, const struct sf_perf_record *rec)
 {
 	struct sf_perf_mmap m;
 	struct sf_map map;
-	struct proc *p;
+	struct sf_perf_proc *p;
 
 	if (sf_perf_decode_mmap(&run->f, rec, &m, run->err, sizeof(run->err))) {
 		run->bad_records++;
@@ -1277,8 +615,8 @@ static int do_mmap(struct run *run, const struct sf_perf_record *rec)
 	if (rec->type == SF_PERF_RECORD_MMAP2 ? !(m.prot & PROT_EXEC_BIT)
 					      : (rec->misc & MISC_MMAP_DATA) != 0)
 		return 0;
-	p = get_proc(run, m.pid);
-	if (!p || (m.has_build_id && add_recorded_id(run, m.filename, m.build_id,
+	p = sf_perf_proc_get(&run->ps, m.pid);
+	if (!p || (m.has_build_id && sf_perf_add_recorded_id(&run->files, m.filename, m.build_id,
 						       m.build_id_size)))
 		return -ENOMEM;
 	memset(&map, 0, sizeof(map));
@@ -1292,27 +630,27 @@ static int do_mmap(struct run *run, const struct sf_perf_record *rec)
 	}
 	memcpy(map.perms, "r-xp", 5);
 	map.path = (char *)m.filename;
-	return proc_add_map(p, &map);
+	return sf_perf_proc_add_map(p, &map);
 }
 
 static int do_comm(struct run *run, const struct sf_perf_record *rec)
 {
 	struct sf_perf_comm c;
-	struct thread *t;
+	struct sf_perf_thread *t;
 
 	if (sf_perf_decode_comm(&run->f, rec, &c, run->err, sizeof(run->err))) {
 		run->bad_records++;
 		return 0;
 	}
-	t = get_thread(run, c.tid);
-	if (!t || set_comm(t, c.comm))
+	t = sf_perf_thread_get(&run->ps, c.tid);
+	if (!t || sf_perf_thread_set_comm(t, c.comm))
 		return -ENOMEM;
 	if (rec->misc & MISC_COMM_EXEC) {
-		struct proc *p = get_proc(run, c.pid);
+		struct sf_perf_proc *p = sf_perf_proc_get(&run->ps, c.pid);
 
 		if (!p)
 			return -ENOMEM;
-		proc_drop_maps(p);
+		sf_perf_proc_drop_maps(p);
 	}
 	return 0;
 }
@@ -1320,28 +658,28 @@ static int do_comm(struct run *run, const struct sf_perf_record *rec)
 static int do_fork(struct run *run, const struct sf_perf_record *rec)
 {
 	struct sf_perf_task tk;
-	struct thread *t, *parent;
+	struct sf_perf_thread *t, *parent;
 
 	if (sf_perf_decode_task(&run->f, rec, &tk, run->err, sizeof(run->err))) {
 		run->bad_records++;
 		return 0;
 	}
-	t = get_thread(run, tk.tid);
+	t = sf_perf_thread_get(&run->ps, tk.tid);
 	if (!t)
 		return -ENOMEM;
-	parent = idmap_get(&run->threads, tk.ptid);
-	if (parent && parent != t && parent->comm && set_comm(t, parent->comm))
+	parent = sf_perf_thread_find(&run->ps, tk.ptid);
+	if (parent && parent != t && parent->comm && sf_perf_thread_set_comm(t, parent->comm))
 		return -ENOMEM;
 	if (tk.pid != tk.ppid) {
 		/* A new process: a copy of its parent's address space. */
-		struct proc *p = get_proc(run, tk.pid);
-		const struct proc *pp = idmap_get(&run->procs, tk.ppid);
+		struct sf_perf_proc *p = sf_perf_proc_get(&run->ps, tk.pid);
+		const struct sf_perf_proc *pp = sf_perf_proc_find(&run->ps, tk.ppid);
 
 		if (!p)
 			return -ENOMEM;
 		if (pp)
-			return proc_copy_maps(p, pp);
-		proc_drop_maps(p);
+			return sf_perf_proc_copy_maps(p, pp);
+		sf_perf_proc_drop_maps(p);
 	}
 	return 0;
 }
@@ -1367,100 +705,6 @@ static int do_record(struct run *run, const struct sf_perf_record *rec)
 	default:
 		return 0;	/* exits, and everything not needed to unwind */
 	}
-}
-
-/* ---- Time order ----------------------------------------------------------------------- */
-
-/* The time of a record this command uses; false for the ones it skips. */
-static bool record_time(struct run *run, const struct sf_perf_record *rec, uint64_t *time)
-{
-	union {
-		struct sf_perf_sample s;
-		struct sf_perf_mmap m;
-		struct sf_perf_comm c;
-		struct sf_perf_task t;
-		struct sf_perf_lost l;
-	} u;
-	const struct sf_perf_sample_id *sid;
-	int r;
-
-	switch (rec->type) {
-	case SF_PERF_RECORD_SAMPLE:
-		r = sf_perf_decode_sample(&run->f, rec, &u.s, run->err, sizeof(run->err));
-		sid = &u.s.sid;
-		break;
-	case SF_PERF_RECORD_MMAP:
-	case SF_PERF_RECORD_MMAP2:
-		r = sf_perf_decode_mmap(&run->f, rec, &u.m, run->err, sizeof(run->err));
-		sid = &u.m.sid;
-		break;
-	case SF_PERF_RECORD_COMM:
-		r = sf_perf_decode_comm(&run->f, rec, &u.c, run->err, sizeof(run->err));
-		sid = &u.c.sid;
-		break;
-	case SF_PERF_RECORD_FORK:
-		r = sf_perf_decode_task(&run->f, rec, &u.t, run->err, sizeof(run->err));
-		sid = &u.t.sid;
-		break;
-	case SF_PERF_RECORD_LOST:
-		r = sf_perf_decode_lost(&run->f, rec, &u.l, run->err, sizeof(run->err));
-		sid = &u.l.sid;
-		break;
-	default:
-		return false;
-	}
-	/* A record that does not decode is reported when its turn comes. */
-	*time = r == 0 && (sid->present & SF_PERF_SAMPLE_TIME) ? sid->time : run->round_max;
-	return true;
-}
-
-static int cmp_queued(const void *a, const void *b)
-{
-	const struct queued *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Process the queued records up to @limit (all with @all), in time order. */
-static int flush_queue(struct run *run, uint64_t limit, bool all)
-{
-	size_t i, n;
-	int r = 0;
-
-	qsort(run->queue, run->nqueue, sizeof(*run->queue), cmp_queued);
-	for (n = 0; n < run->nqueue && (all || run->queue[n].time <= limit); n++)
-		;
-	for (i = 0; i < n && !r; i++)
-		r = do_record(run, &run->queue[i].rec);
-	memmove(run->queue, run->queue + n, (run->nqueue - n) * sizeof(*run->queue));
-	run->nqueue -= n;
-	return r;
-}
-
-static int enqueue(struct run *run, const struct sf_perf_record *rec)
-{
-	uint64_t time;
-
-	if (!record_time(run, rec, &time))
-		return 0;
-	if (run->nqueue == run->capqueue) {
-		size_t nc = run->capqueue ? run->capqueue * 2 : 4096;
-		struct queued *nq = realloc(run->queue, nc * sizeof(*nq));
-
-		if (!nq)
-			return -ENOMEM;
-		run->queue = nq;
-		run->capqueue = nc;
-	}
-	run->queue[run->nqueue].time = time;
-	run->queue[run->nqueue].seq = run->seq++;
-	run->queue[run->nqueue].rec = *rec;
-	run->nqueue++;
-	if (time > run->round_max)
-		run->round_max = time;
-	return 0;
 }
 
 /* ---- Progress ----------------------------------------------------------------------- */
@@ -1510,10 +754,10 @@ static void summary(const struct run *run)
 	if (run->bad_records)
 		fprintf(stderr, "sframe perf: %" PRIu64 " records could not be decoded\n",
 			run->bad_records);
-	if (run->from_cache)
+	if (run->files.from_cache)
 		fprintf(stderr, "sframe perf: %" PRIu64 " recorded file%s read from the build-id "
-			"cache %s\n", run->from_cache, run->from_cache == 1 ? "" : "s",
-			run->buildid_dir);
+			"cache %s\n", run->files.from_cache, run->files.from_cache == 1 ? "" : "s",
+			run->files.buildid_dir);
 	sf_image_set_report(&run->set, stderr, "sframe perf");
 }
 
@@ -1607,15 +851,21 @@ static void slide_window(struct run *run, uint64_t pos)
 #endif
 		(void)madvise(base + (off & ~(page - 1)),
 			      (size_t)(run->window_end - (off & ~(page - 1))), MADV_WILLNEED);
-	for (i = 0; i < run->nqueue; i++) {
-		if (run->queue[i].rec.offset < low)
-			low = run->queue[i].rec.offset;
+	for (i = 0; i < run->order.n; i++) {
+		if (run->order.v[i].rec.offset < low)
+			low = run->order.v[i].rec.offset;
 	}
 	low &= ~(page - 1);
 	if (low > run->dropped + WINDOW) {
 		(void)madvise(base + run->dropped, (size_t)(low - run->dropped), MADV_DONTNEED);
 		run->dropped = low;
 	}
+}
+
+/* The queue's callback: one record's turn. */
+static int record_fn(void *ctx, const struct sf_perf_record *rec)
+{
+	return do_record(ctx, rec);
 }
 
 static int read_records(struct run *run)
@@ -1630,10 +880,9 @@ static int read_records(struct run *run)
 		if (!run->ordered) {
 			r = do_record(run, &rec);
 		} else if (rec.type == SF_PERF_RECORD_FINISHED_ROUND) {
-			r = flush_queue(run, run->flush_limit, false);
-			run->flush_limit = run->round_max;
+			r = sf_perf_order_round(&run->order, record_fn, run);
 		} else {
-			r = enqueue(run, &rec);
+			r = sf_perf_order_add(&run->order, &run->f, &rec, run->err, sizeof(run->err));
 		}
 		if (r)
 			return r;
@@ -1644,37 +893,17 @@ static int read_records(struct run *run)
 		fprintf(stderr, "sframe: perf: %s: the recording ends inside a record at offset "
 			"0x%" PRIx64 " (perf record stopped while writing it): the records before "
 			"it are shown\n", run->path, run->f.data_off + pos);
-	return run->ordered ? flush_queue(run, 0, true) : 0;
+	return run->ordered ? sf_perf_order_flush(&run->order, 0, true, record_fn, run) : 0;
 }
 
 static void run_free(struct run *run)
 {
-	size_t i;
-
-	for (i = 0; i < run->procs.cap; i++) {
-		if (run->procs.vals[i])
-			proc_free(run->procs.vals[i]);
-	}
-	for (i = 0; i < run->threads.cap; i++) {
-		struct thread *t = run->threads.vals[i];
-
-		if (t) {
-			free(t->comm);
-			free(t);
-		}
-	}
-	free(run->procs.keys);
-	free(run->procs.vals);
-	free(run->threads.keys);
-	free(run->threads.vals);
+	sf_perf_procs_free(&run->ps);
 	sf_image_set_free(&run->set);
 	sf_fold_free(&run->fold);
-	free(run->ksyms);
-	free(run->kallsyms);
-	for (i = 0; i < run->nids; i++)
-		free(run->ids[i].path);
-	free(run->ids);
-	free(run->queue);
+	sf_kallsyms_free(&run->ksyms);
+	sf_perf_files_free(&run->files);
+	sf_perf_order_free(&run->order);
 	free(run->frames);
 	free(run->names);
 	free(run->offs);
@@ -1719,11 +948,11 @@ int sf_cmd_perf(int argc, char **argv)
 			} else if (strcmp(a, "--symfs") == 0) {
 				if (++i == argc || !argv[i][0])
 					return usage_error("--symfs needs a directory");
-				run.symfs = argv[i];
+				run.files.symfs = argv[i];
 			} else if (strcmp(a, "--buildid-dir") == 0) {
 				if (++i == argc || !argv[i][0])
 					return usage_error("--buildid-dir needs a directory");
-				run.buildid_dir = argv[i];
+				run.files.buildid_dir = argv[i];
 			} else if (strcmp(a, "--fp-fallback") == 0) {
 				run.flags |= SFRAME_UNWIND_FP_FALLBACK;
 			} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
@@ -1760,20 +989,20 @@ int sf_cmd_perf(int argc, char **argv)
 	for (k = 0; k < run.f.nbuild_ids; k++) {
 		const struct sf_perf_build_id *b = &run.f.build_ids[k];
 
-		if (add_recorded_id(&run, b->filename, b->id, b->size)) {
+		if (sf_perf_add_recorded_id(&run.files, b->filename, b->id, b->size)) {
 			fprintf(stderr, "sframe: perf: out of memory\n");
 			run_free(&run);
 			return SF_EXIT_USAGE;
 		}
 	}
-	if (!run.buildid_dir)
-		run.buildid_dir = default_buildid_dir(cache_dir, sizeof(cache_dir));
+	if (!run.files.buildid_dir)
+		run.files.buildid_dir = sf_perf_default_buildid_dir(cache_dir, sizeof(cache_dir));
 	run.set.cmd = "perf";
 	run.set.names = SF_NAMES_PERF;
 	run.set.sframe_opts = &opts;
-	if (run.symfs) {
+	if (run.files.symfs) {
 		/* Debug files are looked up inside the file system too, as perf does. */
-		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", run.symfs);
+		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", run.files.symfs);
 		run.set.debug_dir = debug_dir;
 	}
 	run.ordered = all_timed(&run.f);
