@@ -18,6 +18,7 @@
 
 #include <sframe/sframe.h>
 
+#include "abi/tool_abi.h"
 #include "cmd/cmd_section.h"
 #include "out/format_row.h"
 #include "read/elf_input.h"
@@ -324,22 +325,6 @@ static int lookup(const struct sf_parts *p, const struct sf_section_args *o)
 
 /* ---- check ------------------------------------------------------------------ */
 
-/*
- * The format's own ABI names, as check's documented line prints them; the
- * messages that compare an ELF machine with a section say sf_abi_name()'s
- * machine names instead, the words sf_machine_name() uses.
- */
-static const char *abi_name(uint8_t abi)
-{
-	switch (abi) {
-	case SFRAME_ABI_AARCH64_BE: return "aarch64 big-endian";
-	case SFRAME_ABI_AARCH64_LE: return "aarch64";
-	case SFRAME_ABI_AMD64_LE: return "amd64";
-	case SFRAME_ABI_S390X_BE: return "s390x";
-	}
-	return "unknown ABI";
-}
-
 /* Validate one part; @part names it ("" for a section of one part). */
 static bool check_part(const struct sframe_section *sec, const char *file, const char *part)
 {
@@ -351,7 +336,7 @@ static bool check_part(const struct sframe_section *sec, const char *file, const
 	if (r == 0) {
 		printf("%s: %svalid (%" PRIu32 " FDE%s, %" PRIu32 " FRE%s, SFrame v%u, %s)\n", file,
 		       part, sec->num_fdes, sec->num_fdes == 1 ? "" : "s", sec->num_fres,
-		       sec->num_fres == 1 ? "" : "s", sec->version, abi_name(sec->abi));
+		       sec->num_fres == 1 ? "" : "s", sec->version, sf_abi_format_name(sec->abi));
 		return true;
 	}
 	if (r == -SFRAME_ERR_TRAILING)

@@ -9,6 +9,8 @@
  */
 #include "read/cfi_input.h"
 
+#include "abi/tool_abi.h"
+
 #include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -84,6 +86,7 @@ int sf_elf_free_addr(const unsigned char *file, size_t size, uint64_t *addr, con
 static int check_machine(const struct sf_elf_phdrs *ph, const char *path, char *err,
 			 size_t errlen)
 {
+	const struct sf_abi *a;
 	char m[32];
 
 	if (!ph->is64) {
@@ -91,16 +94,13 @@ static int check_machine(const struct sf_elf_phdrs *ph, const char *path, char *
 		        "code only (x86-64, AArch64, s390x)");
 		return -1;
 	}
-	switch (ph->machine) {
-	case SFRAME_EM_X86_64:
-	case SFRAME_EM_S390:
-		if (ph->be != (ph->machine == SFRAME_EM_S390)) {
+	a = sf_abi_of_machine(ph->machine);
+	if (a) {
+		if (!(ph->be ? a->sframe_be : a->sframe_le)) {
 			sf_errf(err, errlen, path, "an ELF file for %s in %s-endian byte order",
 			        sf_machine_name(ph->machine, m, sizeof(m)), ph->be ? "big" : "little");
 			return -1;
 		}
-		return 0;
-	case SFRAME_EM_AARCH64:
 		return 0;
 	}
 	sf_errf(err, errlen, path, "an ELF file for %s: SFrame has no ABI for it (only for x86-64, "

@@ -20,6 +20,8 @@
  */
 #include "read/core_file.h"
 
+#include "abi/tool_abi.h"
+
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -41,50 +43,6 @@
 #define PRPSINFO_PID	24
 #define PRPSINFO_FNAME	40
 #define PRPSINFO_PSARGS	56
-
-#define NO_SLOT 0xff
-
-/*
- * A register set: its number of 64-bit slots, the slots of the PC, SP, FP
- * and link register (NO_SLOT without one), and dwarf[i]: the slot of DWARF
- * register i.
- */
-struct core_arch {
-	uint16_t machine;
-	uint8_t nslots;
-	uint8_t pc, sp, fp, ra;
-	uint8_t ndwarf;
-	uint8_t dwarf[SF_ARCH_MAX_DWARF];
-};
-
-static const struct core_arch arches[] = {
-	{
-		/*
-		 * user_regs_struct: r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx
-		 * rsi rdi orig_rax rip cs eflags rsp ss fs_base gs_base ds es fs gs.
-		 * DWARF: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip.
-		 */
-		.machine = EM_X86_64, .nslots = 27, .pc = 16, .sp = 19, .fp = 4, .ra = NO_SLOT,
-		.ndwarf = 17,
-		.dwarf = { 10, 12, 11, 5, 13, 14, 4, 19, 9, 8, 7, 6, 3, 2, 1, 0, 16 },
-	},
-	{
-		/* user_pt_regs: x0-x30 sp pc pstate. DWARF: x0-x30, sp. */
-		.machine = EM_AARCH64, .nslots = 34, .pc = 32, .sp = 31, .fp = 29, .ra = 30,
-		.ndwarf = 32,
-		.dwarf = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
-			   20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 },
-	},
-	{
-		/*
-		 * s390_regs: PSW mask, PSW address, r0-r15, then 16 32-bit access
-		 * registers and orig_gpr2 (27 slots). DWARF: r0-r15.
-		 */
-		.machine = EM_S390, .nslots = 27, .pc = 1, .sp = 17, .fp = 13, .ra = 16,
-		.ndwarf = 16,
-		.dwarf = { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 },
-	},
-};
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
@@ -110,14 +68,10 @@ static uint64_t u64(const struct sf_core *c, const unsigned char *p)
 	return sf_get_uint(p, 8, c->be);
 }
 
-static const struct core_arch *arch_of(uint16_t machine)
+/* The architecture of a core of @machine, NULL when cores of it are not read. */
+static const struct sf_abi *arch_of(uint16_t machine)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
-		if (arches[i].machine == machine)
-			return &arches[i];
-	return NULL;
+	return sf_abi_of_machine(machine);
 }
 
 /* ---- One decoder per note ------------------------------------------------------ */
@@ -126,30 +80,19 @@ static const struct core_arch *arch_of(uint16_t machine)
 static int decode_prstatus(struct sf_core *c, const struct sf_elf_note *n, uint64_t off,
 			   struct sf_core_thread *t, char *err, size_t errlen)
 {
-	const struct core_arch *a = arch_of(c->machine);
+	const struct sf_abi *a = arch_of(c->machine);
 	const unsigned char *reg = n->desc + PRSTATUS_REG;
-	struct sf_arch_regs *r = &t->regs;
-	unsigned int i;
+	unsigned int nslots = a->prstatus->nslots;
 
-	if (n->descsz < PRSTATUS_REG + 8u * a->nslots)
+	if (n->descsz < PRSTATUS_REG + 8u * nslots)
 		return bad(err, errlen,
 			   "NT_PRSTATUS note at offset 0x%" PRIx64 ": %" PRIu32
 			   " bytes, too short for the registers (%u)",
-			   off, n->descsz, PRSTATUS_REG + 8u * a->nslots);
+			   off, n->descsz, PRSTATUS_REG + 8u * nslots);
 	memset(t, 0, sizeof(*t));
 	t->tid = (int32_t)sf_get_uint(n->desc + PRSTATUS_PID, 4, c->be);
 	t->signo = (int)sf_get_uint(n->desc + PRSTATUS_CURSIG, 2, c->be);
-	r->regs.pc = u64(c, reg + 8 * a->pc);
-	r->regs.sp = u64(c, reg + 8 * a->sp);
-	r->regs.fp = u64(c, reg + 8 * a->fp);
-	r->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
-	if (a->ra != NO_SLOT) {
-		r->regs.ra = u64(c, reg + 8 * a->ra);
-		r->regs.valid |= SFRAME_REG_RA;
-	}
-	for (i = 0; i < a->ndwarf; i++)
-		r->dwarf[i] = u64(c, reg + 8 * a->dwarf[i]);
-	r->ndwarf = a->ndwarf;
+	sf_arch_regs_from_prstatus(a, reg, c->be, &t->regs);
 	return 0;
 }
 
@@ -390,9 +333,7 @@ static int open_core(struct sf_core *c, char *err, size_t errlen)
 	if (!arch_of(ph.machine))
 		return bad(err, errlen, "a core of %s, which is not supported",
 			   sf_machine_name(ph.machine, m, sizeof(m)));
-	c->abi = ph.machine == EM_X86_64 ? SFRAME_ABI_AMD64_LE
-		 : ph.machine == EM_S390 ? SFRAME_ABI_S390X_BE
-		 : ph.be ? SFRAME_ABI_AARCH64_BE : SFRAME_ABI_AARCH64_LE;
+	c->abi = sf_abi_sframe(arch_of(ph.machine), ph.be);
 	r = read_segments(c, &ph, err, errlen);
 	if (r)
 		return r;

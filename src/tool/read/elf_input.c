@@ -12,6 +12,8 @@
 #define _POSIX_C_SOURCE 200809L	/* open(O_CLOEXEC), mmap() */
 #endif
 #include "read/elf_input.h"
+
+#include "abi/tool_abi.h"
 #include "read/elf_layout.h"
 
 #include <elf.h>
@@ -533,19 +535,24 @@ static int reloc_width(uint16_t machine, uint32_t type, bool *pcrel)
 
 const char *sf_machine_name(uint16_t machine, char *buf, size_t len)
 {
-	/* e_machine values of the ELF gABI; names as readelf and the kernel use them. */
+	/*
+	 * e_machine values of the ELF gABI; names as readelf and the kernel use
+	 * them. Those SFrame has an ABI for are the ABI table's.
+	 */
 	static const struct {
 		uint16_t machine;
 		const char *name;
 	} names[] = {
 		{ EM_SPARC, "SPARC" }, { EM_386, "i386" }, { EM_MIPS, "MIPS" },
-		{ EM_PPC, "PowerPC" }, { EM_PPC64, "PowerPC64" }, { EM_S390, "s390x" },
+		{ EM_PPC, "PowerPC" }, { EM_PPC64, "PowerPC64" },
 		{ EM_ARM, "ARM" }, { EM_SPARCV9, "SPARC v9" }, { EM_IA_64, "IA-64" },
-		{ EM_X86_64, "x86-64" }, { EM_AARCH64, "AArch64" }, { EM_RISCV, "RISC-V" },
-		{ EM_LOONGARCH, "LoongArch" },
+		{ EM_RISCV, "RISC-V" }, { EM_LOONGARCH, "LoongArch" },
 	};
+	const struct sf_abi *a = sf_abi_of_machine(machine);
 	size_t i;
 
+	if (a)
+		return a->name;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].machine == machine)
 			return names[i].name;

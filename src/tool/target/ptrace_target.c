@@ -20,10 +20,12 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
-#include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "abi/tool_abi.h"
+#include "read/elf_input.h"
 
 /* ---- Signals ---------------------------------------------------------------- */
 
@@ -367,153 +369,71 @@ int sf_mem_read(void *ctx, uint64_t addr, void *dst, size_t len)
 	return peek_read(m->tid, addr, dst, len);
 }
 
-/* ---- Registers: the only architecture-specific part ------------------------------ */
+/* ---- Registers: laid out as tool_abi.c says ---------------------------------------- */
 
-#if defined(__x86_64__) || defined(__aarch64__) || defined(__s390x__)
-/*
- * The thread's NT_PRSTATUS register set into @buf (@size bytes: the 64-bit
- * layout); a shorter set is a thread of the 32-bit (31-bit) ABI, which
- * @narrow says is not supported.
- */
-static int get_prstatus(pid_t tid, void *buf, size_t size, const char *narrow, char *err,
-			size_t errlen)
+static uint64_t slot(const unsigned char *set, unsigned int i, bool be)
 {
-	struct iovec iov = { buf, size };
+	return sf_get_uint(set + 8 * i, 8, be);
+}
 
+void sf_arch_regs_from_prstatus(const struct sf_abi *a, const unsigned char *set, bool be,
+				struct sf_arch_regs *r)
+{
+	const struct sf_abi_prstatus *l = a->prstatus;
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	r->regs.pc = slot(set, l->pc, be);
+	r->regs.sp = slot(set, l->sp, be);
+	r->regs.fp = slot(set, l->fp, be);
+	r->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
+	if (l->ra != SF_ABI_NO_REG) {
+		r->regs.ra = slot(set, l->ra, be);
+		r->regs.valid |= SFRAME_REG_RA;
+	}
+	for (i = 0; i < l->ndwarf; i++)
+		r->dwarf[i] = slot(set, l->dwarf[i], be);
+	r->ndwarf = l->ndwarf;
+}
+
+static bool host_big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const unsigned char *)&one == 0;
+}
+
+uint8_t sf_arch_abi(void)
+{
+	const struct sf_abi *a = sf_abi_host();
+
+	return a ? sf_abi_sframe(a, host_big_endian()) : 0;
+}
+
+int sf_arch_get_regs(pid_t tid, struct sf_arch_regs *r, char *err, size_t errlen)
+{
+	const struct sf_abi *a = sf_abi_host();
+	uint64_t set[SF_ABI_MAX_REGS];
+	struct iovec iov = { set, 0 };
+
+	memset(r, 0, sizeof(*r));
+	if (!a) {
+		snprintf(err, errlen, "registers of this architecture are not supported");
+		return -1;
+	}
+	/* The 64-bit layout; a shorter set is a thread of the 32-bit (31-bit) ABI. */
+	iov.iov_len = 8u * a->prstatus->nslots;
 	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) != 0) {
 		snprintf(err, errlen, "cannot read registers: %s", strerror(errno));
 		return -1;
 	}
-	if (iov.iov_len < size) {
-		snprintf(err, errlen, "not a 64-bit thread (%s)", narrow);
+	if (iov.iov_len < 8u * a->prstatus->nslots) {
+		snprintf(err, errlen, "not a 64-bit thread (%s)", a->narrow);
 		return -1;
 	}
+	sf_arch_regs_from_prstatus(a, (const unsigned char *)set, host_big_endian(), r);
 	return 0;
 }
-#endif
-
-#if defined(__x86_64__)
-
-uint8_t sf_arch_abi(void)
-{
-	return SFRAME_ABI_AMD64_LE;
-}
-
-int sf_arch_get_regs(pid_t tid, struct sf_arch_regs *r, char *err, size_t errlen)
-{
-	struct user_regs_struct u;
-
-	memset(r, 0, sizeof(*r));
-	if (get_prstatus(tid, &u, sizeof(u), "32-bit processes are not supported", err, errlen))
-		return -1;
-	r->regs.pc = u.rip;
-	r->regs.sp = u.rsp;
-	r->regs.fp = u.rbp;
-	r->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
-	/* DWARF numbering of the x86-64 psABI. */
-	r->dwarf[0] = u.rax;
-	r->dwarf[1] = u.rdx;
-	r->dwarf[2] = u.rcx;
-	r->dwarf[3] = u.rbx;
-	r->dwarf[4] = u.rsi;
-	r->dwarf[5] = u.rdi;
-	r->dwarf[6] = u.rbp;
-	r->dwarf[7] = u.rsp;
-	r->dwarf[8] = u.r8;
-	r->dwarf[9] = u.r9;
-	r->dwarf[10] = u.r10;
-	r->dwarf[11] = u.r11;
-	r->dwarf[12] = u.r12;
-	r->dwarf[13] = u.r13;
-	r->dwarf[14] = u.r14;
-	r->dwarf[15] = u.r15;
-	r->dwarf[16] = u.rip;
-	r->ndwarf = 17;
-	return 0;
-}
-
-#elif defined(__aarch64__)
-
-uint8_t sf_arch_abi(void)
-{
-#if defined(__AARCH64EB__)
-	return SFRAME_ABI_AARCH64_BE;
-#else
-	return SFRAME_ABI_AARCH64_LE;
-#endif
-}
-
-int sf_arch_get_regs(pid_t tid, struct sf_arch_regs *r, char *err, size_t errlen)
-{
-	struct user_regs_struct u;	/* the kernel's user_pt_regs */
-	unsigned int i;
-
-	memset(r, 0, sizeof(*r));
-	if (get_prstatus(tid, &u, sizeof(u), "AArch32 is not supported", err, errlen))
-		return -1;
-	r->regs.pc = u.pc;
-	r->regs.sp = u.sp;
-	r->regs.fp = u.regs[29];
-	r->regs.ra = u.regs[30];
-	r->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP | SFRAME_REG_RA;
-	for (i = 0; i < 31; i++)	/* DWARF 0-30: x0-x30, 31: sp */
-		r->dwarf[i] = u.regs[i];
-	r->dwarf[31] = u.sp;
-	r->ndwarf = 32;
-	return 0;
-}
-
-#elif defined(__s390x__)
-
-uint8_t sf_arch_abi(void)
-{
-	return SFRAME_ABI_S390X_BE;
-}
-
-/* The kernel's s390_regs, the NT_PRSTATUS register set. */
-struct s390x_prstatus {
-	uint64_t psw_mask;
-	uint64_t psw_addr;
-	uint64_t gprs[16];
-	uint32_t acrs[16];
-	uint64_t orig_gpr2;
-};
-
-int sf_arch_get_regs(pid_t tid, struct sf_arch_regs *r, char *err, size_t errlen)
-{
-	struct s390x_prstatus u;
-	unsigned int i;
-
-	memset(r, 0, sizeof(*r));
-	if (get_prstatus(tid, &u, sizeof(u), "31-bit processes are not supported", err, errlen))
-		return -1;
-	r->regs.pc = u.psw_addr;
-	r->regs.sp = u.gprs[15];
-	r->regs.fp = u.gprs[11];
-	r->regs.ra = u.gprs[14];
-	r->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP | SFRAME_REG_RA;
-	for (i = 0; i < 16; i++)	/* DWARF 0-15: r0-r15 (floating-point ones: not read) */
-		r->dwarf[i] = u.gprs[i];
-	r->ndwarf = 16;
-	return 0;
-}
-
-#else
-
-uint8_t sf_arch_abi(void)
-{
-	return 0;
-}
-
-int sf_arch_get_regs(pid_t tid, struct sf_arch_regs *r, char *err, size_t errlen)
-{
-	(void)tid;
-	memset(r, 0, sizeof(*r));
-	snprintf(err, errlen, "registers of this architecture are not supported");
-	return -1;
-}
-
-#endif
 
 int sf_arch_get_reg(void *ctx, unsigned int dwarf_reg, uint64_t *value)
 {

@@ -128,6 +128,15 @@ struct sf_arch_regs {
 	unsigned int ndwarf;
 };
 
+struct sf_abi;
+
+/*
+ * sf_arch_regs_from_prstatus() - @r from an NT_PRSTATUS register set of
+ * architecture @a (a core's, or PTRACE_GETREGSET's), in byte order @be.
+ */
+void sf_arch_regs_from_prstatus(const struct sf_abi *a, const unsigned char *set, bool be,
+				struct sf_arch_regs *r);
+
 /** sf_arch_abi() - the SFrame ABI of this build's processes, 0 if unsupported. */
 uint8_t sf_arch_abi(void);
 

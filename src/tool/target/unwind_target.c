@@ -11,31 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/tool_abi.h"
+
 uint8_t sf_machine_abi(uint16_t machine, uint8_t section_abi)
 {
-	switch (machine) {
-	case EM_X86_64:
-		return SFRAME_ABI_AMD64_LE;
-	case EM_AARCH64:
-		/* The byte order comes with the section. */
-		return section_abi == SFRAME_ABI_AARCH64_BE ? SFRAME_ABI_AARCH64_BE
-							    : SFRAME_ABI_AARCH64_LE;
-	case EM_S390:
-		return SFRAME_ABI_S390X_BE;
-	default:
+	const struct sf_abi *a = sf_abi_of_machine(machine);
+
+	if (!a)
 		return 0;
-	}
+	/* The byte order comes with the section. */
+	return sf_abi_sframe(a, section_abi && section_abi == a->sframe_be);
 }
 
 const char *sf_abi_name(uint8_t abi)
 {
-	switch (abi) {
-	case SFRAME_ABI_AMD64_LE: return "x86-64";
-	case SFRAME_ABI_AARCH64_LE: return "AArch64";
-	case SFRAME_ABI_AARCH64_BE: return "AArch64 (big endian)";
-	case SFRAME_ABI_S390X_BE: return "s390x";
-	}
-	return "an unknown ABI";
+	return sf_abi_sframe_name(abi);
 }
 
 /*
@@ -174,21 +164,26 @@ static bool sample_has(const struct sf_sample *smp, unsigned reg)
 
 void sf_sample_regs(uint8_t abi, const struct sf_sample *smp, struct sframe_regs *regs)
 {
+	const struct sf_abi *a = sf_abi_of_sframe(abi);
+	int fp, ra;
+
 	memset(regs, 0, sizeof(*regs));
 	regs->pc = smp->pc;
 	regs->sp = smp->sp;
 	regs->valid = SFRAME_REG_PC | SFRAME_REG_SP;
 	/*
-	 * FP (DWARF rbp 6, x29 29, r11 11) and the link register (x30 30,
-	 * r14 14), unless the sample lacks them (a perf event's register mask
-	 * may): a rule that needs them then fails as for any register the
-	 * sample does not have.
+	 * FP and the link register, unless the sample lacks them (a perf
+	 * event's register mask may): a rule that needs them then fails as for
+	 * any register the sample does not have. x86-64's return address is
+	 * on the stack: its DWARF column is no register.
 	 */
-	if (sample_has(smp, abi == SFRAME_ABI_AMD64_LE ? 6 : abi == SFRAME_ABI_S390X_BE ? 11 : 29)) {
+	fp = sframe_abi_fp_reg(abi);
+	ra = a && a->prstatus->ra != SF_ABI_NO_REG ? sframe_abi_ra_reg(abi) : -1;
+	if (fp >= 0 && sample_has(smp, (unsigned)fp)) {
 		regs->fp = smp->fp;
 		regs->valid |= SFRAME_REG_FP;
 	}
-	if (abi != SFRAME_ABI_AMD64_LE && sample_has(smp, abi == SFRAME_ABI_S390X_BE ? 14 : 30)) {
+	if (ra >= 0 && sample_has(smp, (unsigned)ra)) {
 		regs->ra = smp->ra;
 		regs->valid |= SFRAME_REG_RA;
 	}
