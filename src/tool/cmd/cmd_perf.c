@@ -53,10 +53,7 @@
 #define DEFAULT_MAX_STACK 127	/* perf's own default (kernel.perf_event_max_stack) */
 #define CACHE_ENTRIES 1024	/* rows remembered per process: 32 KiB */
 
-/* perf_event_header.misc bits and callchain context markers (perf_event.h). */
-#define MISC_MMAP_DATA		0x2000u	/* MMAP: a data mapping */
-#define MISC_COMM_EXEC		0x2000u	/* COMM: the name changed at exec */
-#define PROT_EXEC_BIT		0x4u
+/* Callchain context markers (perf_event.h). */
 #define CONTEXT_MAX		((uint64_t)-4095)
 #define CONTEXT_KERNEL		((uint64_t)-128)
 #define CONTEXT_USER		((uint64_t)-512)
@@ -600,8 +597,6 @@ static int do_sample(struct run *run, const struct sf_perf_record *rec)
 static int do_mmap(struct run *run, const struct sf_perf_record *rec)
 {
 	struct sf_perf_mmap m;
-	struct sf_map map;
-	struct sf_perf_proc *p;
 
 	if (sf_perf_decode_mmap(&run->f, rec, &m, run->err, sizeof(run->err))) {
 		run->bad_records++;
@@ -609,79 +604,32 @@ static int do_mmap(struct run *run, const struct sf_perf_record *rec)
 			fprintf(stderr, "sframe: perf: %s\n", run->err);
 		return 0;
 	}
-	/* The kernel's own maps (pid -1), data mappings, empty ones. */
-	if (m.pid == UINT32_MAX || m.len == 0 || m.addr + m.len < m.addr)
-		return 0;
-	if (rec->type == SF_PERF_RECORD_MMAP2 ? !(m.prot & PROT_EXEC_BIT)
-					      : (rec->misc & MISC_MMAP_DATA) != 0)
-		return 0;
-	p = sf_perf_proc_get(&run->ps, m.pid);
-	if (!p || (m.has_build_id && sf_perf_add_recorded_id(&run->files, m.filename, m.build_id,
-						       m.build_id_size)))
+	if (m.has_build_id && sf_perf_mmap_is_code(rec, &m) &&
+	    sf_perf_add_recorded_id(&run->files, m.filename, m.build_id, m.build_id_size))
 		return -ENOMEM;
-	memset(&map, 0, sizeof(map));
-	map.start = m.addr;
-	map.end = m.addr + m.len;
-	map.offset = m.pgoff;
-	/* An MMAP2 record with a build id has no device and inode. */
-	if (!m.has_build_id) {
-		map.inode = m.ino;
-		snprintf(map.dev, sizeof(map.dev), "%02x:%02x", m.maj & 0xfffu, m.min & 0xfffffu);
-	}
-	memcpy(map.perms, "r-xp", 5);
-	map.path = (char *)m.filename;
-	return sf_perf_proc_add_map(p, &map);
+	return sf_perf_procs_mmap(&run->ps, rec, &m);
 }
 
 static int do_comm(struct run *run, const struct sf_perf_record *rec)
 {
 	struct sf_perf_comm c;
-	struct sf_perf_thread *t;
 
 	if (sf_perf_decode_comm(&run->f, rec, &c, run->err, sizeof(run->err))) {
 		run->bad_records++;
 		return 0;
 	}
-	t = sf_perf_thread_get(&run->ps, c.tid);
-	if (!t || sf_perf_thread_set_comm(t, c.comm))
-		return -ENOMEM;
-	if (rec->misc & MISC_COMM_EXEC) {
-		struct sf_perf_proc *p = sf_perf_proc_get(&run->ps, c.pid);
-
-		if (!p)
-			return -ENOMEM;
-		sf_perf_proc_drop_maps(p);
-	}
-	return 0;
+	return sf_perf_procs_comm(&run->ps, rec, &c);
 }
 
 static int do_fork(struct run *run, const struct sf_perf_record *rec)
 {
 	struct sf_perf_task tk;
-	struct sf_perf_thread *t, *parent;
 
 	if (sf_perf_decode_task(&run->f, rec, &tk, run->err, sizeof(run->err))) {
 		run->bad_records++;
 		return 0;
 	}
-	t = sf_perf_thread_get(&run->ps, tk.tid);
-	if (!t)
-		return -ENOMEM;
-	parent = sf_perf_thread_find(&run->ps, tk.ptid);
-	if (parent && parent != t && parent->comm && sf_perf_thread_set_comm(t, parent->comm))
-		return -ENOMEM;
-	if (tk.pid != tk.ppid) {
-		/* A new process: a copy of its parent's address space. */
-		struct sf_perf_proc *p = sf_perf_proc_get(&run->ps, tk.pid);
-		const struct sf_perf_proc *pp = sf_perf_proc_find(&run->ps, tk.ppid);
-
-		if (!p)
-			return -ENOMEM;
-		if (pp)
-			return sf_perf_proc_copy_maps(p, pp);
-		sf_perf_proc_drop_maps(p);
-	}
-	return 0;
+	return sf_perf_procs_fork(&run->ps, &tk);
 }
 
 static int do_record(struct run *run, const struct sf_perf_record *rec)
@@ -911,113 +859,181 @@ static void run_free(struct run *run)
 	sf_perf_close(&run->f);
 }
 
-int sf_cmd_perf(int argc, char **argv)
+/* What the command line names besides the run's own settings. */
+struct perf_args {
+	const char *file;	/* the perf.data file, "-" for standard input */
+	const char *flame;	/* --flamegraph OUT, or NULL */
+	struct sf_sframe_opts opts;
+};
+
+/* Parse argv into @run and @a; return -1 to go on, or an exit status. */
+static int parse_args(int argc, char **argv, struct run *run, struct perf_args *a)
 {
-	static char outbuf[1 << 20];
-	const char *flame = NULL, *file = NULL;
 	bool end_of_options = false;
-	struct sf_sframe_opts opts = { .ndirs = 0 };
-	struct run run;
-	FILE *svg = NULL, *spool = NULL;
-	char stdin_path[64], debug_dir[PATH_MAX], cache_dir[PATH_MAX];
-	int i, r, status = SF_EXIT_OK;
+	int i, r;
 	size_t k;
 
-	memset(&run, 0, sizeof(run));
-	run.max_stack = DEFAULT_MAX_STACK;
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *arg = argv[i];
 
-		if (!end_of_options && a[0] == '-' && a[1]) {
-			r = sf_cli_info_option(a, "sframe", sf_perf_usage);
+		if (!end_of_options && arg[0] == '-' && arg[1]) {
+			r = sf_cli_info_option(arg, "sframe", sf_perf_usage);
 			if (r >= 0)
 				return r;
-			if (strcmp(a, "--") == 0) {
+			if (strcmp(arg, "--") == 0) {
 				end_of_options = true;
-			} else if (strcmp(a, "--folded") == 0) {
-				run.mode = OUT_FOLDED;
-			} else if (strcmp(a, "--flamegraph") == 0) {
+			} else if (strcmp(arg, "--folded") == 0) {
+				run->mode = OUT_FOLDED;
+			} else if (strcmp(arg, "--flamegraph") == 0) {
 				if (++i == argc)
 					return usage_error("--flamegraph needs a file name");
-				flame = argv[i];
-				run.mode = OUT_FLAMEGRAPH;
-			} else if (strcmp(a, "--max-stack") == 0) {
-				if (++i == argc || !parse_u32(argv[i], &run.max_stack))
+				a->flame = argv[i];
+				run->mode = OUT_FLAMEGRAPH;
+			} else if (strcmp(arg, "--max-stack") == 0) {
+				if (++i == argc || !parse_u32(argv[i], &run->max_stack))
 					return usage_error("--max-stack needs a number from 1 to "
 							   "65536");
-			} else if (strcmp(a, "--symfs") == 0) {
+			} else if (strcmp(arg, "--symfs") == 0) {
 				if (++i == argc || !argv[i][0])
 					return usage_error("--symfs needs a directory");
-				run.files.symfs = argv[i];
-			} else if (strcmp(a, "--buildid-dir") == 0) {
+				run->files.symfs = argv[i];
+			} else if (strcmp(arg, "--buildid-dir") == 0) {
 				if (++i == argc || !argv[i][0])
 					return usage_error("--buildid-dir needs a directory");
-				run.files.buildid_dir = argv[i];
-			} else if (strcmp(a, "--fp-fallback") == 0) {
-				run.flags |= SFRAME_UNWIND_FP_FALLBACK;
-			} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-				run.quiet = true;
-			} else if ((k = (size_t)i, r = sf_sframe_opt(argc, argv, &k, &opts, "perf"))) {
+				run->files.buildid_dir = argv[i];
+			} else if (strcmp(arg, "--fp-fallback") == 0) {
+				run->flags |= SFRAME_UNWIND_FP_FALLBACK;
+			} else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
+				run->quiet = true;
+			} else if ((k = (size_t)i,
+				    r = sf_sframe_opt(argc, argv, &k, &a->opts, "perf"))) {
 				if (r < 0)
 					return -r;
 				i = (int)k;
 			} else {
-				return usage_error("unknown option '%s'", a);
+				return usage_error("unknown option '%s'", arg);
 			}
-		} else if (!file) {
-			file = a;
+		} else if (!a->file) {
+			a->file = arg;
 		} else {
-			return usage_error("one perf.data file at a time ('%s' is extra)", a);
+			return usage_error("one perf.data file at a time ('%s' is extra)", arg);
 		}
 	}
-	if (!file)
+	if (!a->file)
 		return usage_error("no perf.data file given");
-	run.path = file;
+	return -1;
+}
+
+/*
+ * Open the recording (standard input spooled into @stdin_path first) and
+ * take its build ids. Returns -1 to go on, or an exit status.
+ */
+static int open_recording(struct run *run, const char *file, char *stdin_path, size_t len)
+{
+	FILE *spool = NULL;
+	size_t k;
+	int r;
+
+	run->path = file;
 	if (strcmp(file, "-") == 0) {
-		spool = spool_stdin(stdin_path, sizeof(stdin_path));
+		spool = spool_stdin(stdin_path, len);
 		if (!spool)
 			return SF_EXIT_USAGE;
-		run.path = stdin_path;
+		run->path = stdin_path;
 	}
-	r = sf_perf_open(run.path, &run.f, run.err, sizeof(run.err));
+	r = sf_perf_open(run->path, &run->f, run->err, sizeof(run->err));
 	if (spool)
 		fclose(spool);	/* the mapping keeps the bytes */
 	if (r) {
-		fprintf(stderr, "sframe: perf: %s\n", run.err);
+		fprintf(stderr, "sframe: perf: %s\n", run->err);
 		return r == SF_PERF_EFORMAT ? SF_EXIT_BAD : SF_EXIT_USAGE;
 	}
-	for (k = 0; k < run.f.nbuild_ids; k++) {
-		const struct sf_perf_build_id *b = &run.f.build_ids[k];
+	for (k = 0; k < run->f.nbuild_ids; k++) {
+		const struct sf_perf_build_id *b = &run->f.build_ids[k];
 
-		if (sf_perf_add_recorded_id(&run.files, b->filename, b->id, b->size)) {
+		if (sf_perf_add_recorded_id(&run->files, b->filename, b->id, b->size)) {
 			fprintf(stderr, "sframe: perf: out of memory\n");
-			run_free(&run);
+			run_free(run);
 			return SF_EXIT_USAGE;
 		}
 	}
-	if (!run.files.buildid_dir)
-		run.files.buildid_dir = sf_perf_default_buildid_dir(cache_dir, sizeof(cache_dir));
-	run.set.cmd = "perf";
-	run.set.names = SF_NAMES_PERF;
-	run.set.sframe_opts = &opts;
-	if (run.files.symfs) {
+	return -1;
+}
+
+/*
+ * Where files are read from, and the buffers of one sample's frames.
+ * @cache_dir and @debug_dir hold the paths the run points to. False
+ * (said why, the run freed) when out of memory.
+ */
+static bool prepare_run(struct run *run, const struct sf_sframe_opts *opts, char *cache_dir,
+			char *debug_dir)
+{
+	if (!run->files.buildid_dir)
+		run->files.buildid_dir = sf_perf_default_buildid_dir(cache_dir, PATH_MAX);
+	run->set.cmd = "perf";
+	run->set.names = SF_NAMES_PERF;
+	run->set.sframe_opts = opts;
+	if (run->files.symfs) {
 		/* Debug files are looked up inside the file system too, as perf does. */
-		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", run.files.symfs);
-		run.set.debug_dir = debug_dir;
+		snprintf(debug_dir, PATH_MAX, "%s/usr/lib/debug", run->files.symfs);
+		run->set.debug_dir = debug_dir;
 	}
-	run.ordered = all_timed(&run.f);
-	run.frames = calloc(run.max_stack, sizeof(*run.frames));
-	run.names = calloc((size_t)run.max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run.names));
-	run.offs = calloc((size_t)run.max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run.offs));
-	if (!run.frames || !run.names || !run.offs || sf_fold_init(&run.fold)) {
+	run->ordered = all_timed(&run->f);
+	run->frames = calloc(run->max_stack, sizeof(*run->frames));
+	run->names = calloc((size_t)run->max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run->names));
+	run->offs = calloc((size_t)run->max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run->offs));
+	if (!run->frames || !run->names || !run->offs || sf_fold_init(&run->fold)) {
 		fprintf(stderr, "sframe: perf: out of memory\n");
-		run_free(&run);
-		return SF_EXIT_USAGE;
+		run_free(run);
+		return false;
 	}
-	if (flame) {
-		svg = fopen(flame, "we");
+	return true;
+}
+
+/* The folded stacks or the flame graph, then standard output flushed. Returns the status. */
+static int finish_output(struct run *run, const struct perf_args *a, FILE *svg, int status)
+{
+	if (run->mode == OUT_FOLDED && sf_fold_write(&run->fold, stdout))
+		status = SF_EXIT_USAGE;
+	if (svg) {
+		char title[600];
+
+		snprintf(title, sizeof(title), "%.500s (unwound with SFrame)", a->file);
+		if (sf_flamegraph_write(&run->fold, svg, title) || fclose(svg)) {
+			fprintf(stderr, "sframe: perf: %s: write error\n", a->flame);
+			status = SF_EXIT_USAGE;
+		}
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "sframe: perf: write error on standard output\n");
+		status = SF_EXIT_USAGE;
+	}
+	return status;
+}
+
+int sf_cmd_perf(int argc, char **argv)
+{
+	static char outbuf[1 << 20];
+	struct perf_args a = { .file = NULL, .flame = NULL, .opts = { .ndirs = 0 } };
+	struct run run;
+	FILE *svg = NULL;
+	char stdin_path[64], debug_dir[PATH_MAX], cache_dir[PATH_MAX];
+	int r, status = SF_EXIT_OK;
+
+	memset(&run, 0, sizeof(run));
+	run.max_stack = DEFAULT_MAX_STACK;
+	r = parse_args(argc, argv, &run, &a);
+	if (r >= 0)
+		return r;
+	r = open_recording(&run, a.file, stdin_path, sizeof(stdin_path));
+	if (r >= 0)
+		return r;
+	if (!prepare_run(&run, &a.opts, cache_dir, debug_dir))
+		return SF_EXIT_USAGE;
+	if (a.flame) {
+		svg = fopen(a.flame, "we");
 		if (!svg) {
-			fprintf(stderr, "sframe: perf: %s: %s\n", flame, strerror(errno));
+			fprintf(stderr, "sframe: perf: %s: %s\n", a.flame, strerror(errno));
 			run_free(&run);
 			return SF_EXIT_USAGE;
 		}
@@ -1034,21 +1050,7 @@ int sf_cmd_perf(int argc, char **argv)
 		fprintf(stderr, "sframe: perf: %s\n", run.err);
 		status = SF_EXIT_BAD;
 	}
-	if (run.mode == OUT_FOLDED && sf_fold_write(&run.fold, stdout))
-		status = SF_EXIT_USAGE;
-	if (svg) {
-		char title[600];
-
-		snprintf(title, sizeof(title), "%.500s (unwound with SFrame)", file);
-		if (sf_flamegraph_write(&run.fold, svg, title) || fclose(svg)) {
-			fprintf(stderr, "sframe: perf: %s: write error\n", flame);
-			status = SF_EXIT_USAGE;
-		}
-	}
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "sframe: perf: write error on standard output\n");
-		status = SF_EXIT_USAGE;
-	}
+	status = finish_output(&run, &a, svg, status);
 	summary(&run);
 	run_free(&run);
 	return status;

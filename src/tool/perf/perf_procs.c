@@ -6,8 +6,14 @@
 #include "perf/perf_procs.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* perf_event_header.misc bits (perf_event.h). */
+#define MISC_MMAP_DATA		0x2000u	/* MMAP: a data mapping */
+#define MISC_COMM_EXEC		0x2000u	/* COMM: the name changed at exec */
+#define PROT_EXEC_BIT		0x4u
 
 static size_t id_slot(const struct sf_perf_idmap *m, uint32_t key)
 {
@@ -232,4 +238,78 @@ void sf_perf_procs_free(struct sf_perf_procs *ps)
 	free(ps->procs.vals);
 	free(ps->threads.keys);
 	free(ps->threads.vals);
+}
+
+bool sf_perf_mmap_is_code(const struct sf_perf_record *rec, const struct sf_perf_mmap *m)
+{
+	/* The kernel's own maps (pid -1), data mappings, empty ones. */
+	if (m->pid == UINT32_MAX || m->len == 0 || m->addr + m->len < m->addr)
+		return false;
+	return rec->type == SF_PERF_RECORD_MMAP2 ? (m->prot & PROT_EXEC_BIT) != 0
+						 : (rec->misc & MISC_MMAP_DATA) == 0;
+}
+
+int sf_perf_procs_mmap(struct sf_perf_procs *ps, const struct sf_perf_record *rec,
+		       const struct sf_perf_mmap *m)
+{
+	struct sf_map map;
+	struct sf_perf_proc *p;
+
+	if (!sf_perf_mmap_is_code(rec, m))
+		return 0;
+	p = sf_perf_proc_get(ps, m->pid);
+	if (!p)
+		return -ENOMEM;
+	memset(&map, 0, sizeof(map));
+	map.start = m->addr;
+	map.end = m->addr + m->len;
+	map.offset = m->pgoff;
+	/* An MMAP2 record with a build id has no device and inode. */
+	if (!m->has_build_id) {
+		map.inode = m->ino;
+		snprintf(map.dev, sizeof(map.dev), "%02x:%02x", m->maj & 0xfffu, m->min & 0xfffffu);
+	}
+	memcpy(map.perms, "r-xp", 5);
+	map.path = (char *)m->filename;
+	return sf_perf_proc_add_map(p, &map);
+}
+
+int sf_perf_procs_comm(struct sf_perf_procs *ps, const struct sf_perf_record *rec,
+		       const struct sf_perf_comm *c)
+{
+	struct sf_perf_thread *t = sf_perf_thread_get(ps, c->tid);
+
+	if (!t || sf_perf_thread_set_comm(t, c->comm))
+		return -ENOMEM;
+	if (rec->misc & MISC_COMM_EXEC) {
+		struct sf_perf_proc *p = sf_perf_proc_get(ps, c->pid);
+
+		if (!p)
+			return -ENOMEM;
+		sf_perf_proc_drop_maps(p);
+	}
+	return 0;
+}
+
+int sf_perf_procs_fork(struct sf_perf_procs *ps, const struct sf_perf_task *tk)
+{
+	struct sf_perf_thread *t = sf_perf_thread_get(ps, tk->tid), *parent;
+
+	if (!t)
+		return -ENOMEM;
+	parent = sf_perf_thread_find(ps, tk->ptid);
+	if (parent && parent != t && parent->comm && sf_perf_thread_set_comm(t, parent->comm))
+		return -ENOMEM;
+	if (tk->pid != tk->ppid) {
+		/* A new process: a copy of its parent's address space. */
+		struct sf_perf_proc *p = sf_perf_proc_get(ps, tk->pid);
+		const struct sf_perf_proc *pp = sf_perf_proc_find(ps, tk->ppid);
+
+		if (!p)
+			return -ENOMEM;
+		if (pp)
+			return sf_perf_proc_copy_maps(p, pp);
+		sf_perf_proc_drop_maps(p);
+	}
+	return 0;
 }

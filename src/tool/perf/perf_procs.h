@@ -16,6 +16,7 @@
 
 #include <sframe/sframe_unwind.h>
 
+#include "read/perf_data.h"
 #include "read/proc_maps.h"
 
 /**
@@ -79,6 +80,21 @@ int sf_perf_proc_copy_maps(struct sf_perf_proc *dst, const struct sf_perf_proc *
 
 /* Forget @p's mappings and its module table (exec). */
 void sf_perf_proc_drop_maps(struct sf_perf_proc *p);
+
+/* Does an MMAP/MMAP2 record map code of a process (not data, not the kernel's)? */
+bool sf_perf_mmap_is_code(const struct sf_perf_record *rec, const struct sf_perf_mmap *m);
+
+/*
+ * What a decoded record says of the processes: a code mapping (MMAP,
+ * MMAP2; others are passed over), a new name (COMM; at exec the mappings
+ * go too), a new thread or process (FORK: the parent's name, and a new
+ * process's copy of its mappings). Each returns 0 or -ENOMEM.
+ */
+int sf_perf_procs_mmap(struct sf_perf_procs *ps, const struct sf_perf_record *rec,
+		       const struct sf_perf_mmap *m);
+int sf_perf_procs_comm(struct sf_perf_procs *ps, const struct sf_perf_record *rec,
+		       const struct sf_perf_comm *c);
+int sf_perf_procs_fork(struct sf_perf_procs *ps, const struct sf_perf_task *tk);
 
 void sf_perf_procs_free(struct sf_perf_procs *ps);
 
