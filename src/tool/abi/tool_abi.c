@@ -33,6 +33,16 @@ static const struct sf_abi_prstatus x86_64_prstatus = {
 	.dwarf = { 10, 12, 11, 5, 13, 14, 4, 19, 9, 8, 7, 6, 3, 2, 1, 0, 16 },
 };
 
+static const struct sf_abi_reloc x86_64_relocs[] = {
+	{ R_X86_64_NONE, 0, true },
+	{ R_X86_64_PC32, 4, true },
+	{ R_X86_64_PC64, 8, true },
+	{ R_X86_64_32, 4, false },
+	{ R_X86_64_32S, 4, false },
+	{ R_X86_64_64, 8, false },
+	{ 0, -1, false },
+};
+
 /* ---- AArch64 -------------------------------------------------------------------- */
 
 static const struct sf_abi_perf_regs aarch64_perf = {
@@ -50,6 +60,15 @@ static const struct sf_abi_prstatus aarch64_prstatus = {
 	.ndwarf = 32,
 	.dwarf = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
 		   20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 },
+};
+
+static const struct sf_abi_reloc aarch64_relocs[] = {
+	{ R_AARCH64_NONE, 0, true },
+	{ R_AARCH64_PREL32, 4, true },
+	{ R_AARCH64_PREL64, 8, true },
+	{ R_AARCH64_ABS32, 4, false },
+	{ R_AARCH64_ABS64, 8, false },
+	{ 0, -1, false },
 };
 
 /* ---- s390x ---------------------------------------------------------------------- */
@@ -75,19 +94,31 @@ static const struct sf_abi_prstatus s390x_prstatus = {
 	.dwarf = { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17 },
 };
 
+static const struct sf_abi_reloc s390x_relocs[] = {
+	{ R_390_NONE, 0, true },
+	{ R_390_PC32, 4, true },
+	{ R_390_PC64, 8, true },
+	{ R_390_32, 4, false },
+	{ R_390_64, 8, false },
+	{ 0, -1, false },
+};
+
 /* ---- The table ------------------------------------------------------------------ */
 
 static const struct sf_abi abis[] = {
 	{ EM_X86_64, "x86-64", NULL, { "x86_64", "amd64", "x86-64", NULL },
 	  SFRAME_ABI_AMD64_LE, 0, "amd64", NULL, "32-bit processes are not supported",
-	  &x86_64_perf, &x86_64_prstatus },
+	  &x86_64_perf, &x86_64_prstatus, x86_64_relocs,
+	  { R_X86_64_JUMP_SLOT, R_X86_64_GLOB_DAT, R_X86_64_IRELATIVE } },
 	{ EM_AARCH64, "AArch64", "AArch64 (big endian)", { "aarch64", "aarch64_be", "arm64", NULL },
 	  SFRAME_ABI_AARCH64_LE, SFRAME_ABI_AARCH64_BE, "aarch64", "aarch64 big-endian",
 	  "AArch32 is not supported",
-	  &aarch64_perf, &aarch64_prstatus },
+	  &aarch64_perf, &aarch64_prstatus, aarch64_relocs,
+	  { R_AARCH64_JUMP_SLOT, R_AARCH64_GLOB_DAT, R_AARCH64_IRELATIVE } },
 	{ EM_S390, "s390x", NULL, { "s390x", "s390", NULL, NULL },
 	  0, SFRAME_ABI_S390X_BE, NULL, "s390x", "31-bit processes are not supported",
-	  &s390x_perf, &s390x_prstatus },
+	  &s390x_perf, &s390x_prstatus, s390x_relocs,
+	  { R_390_JMP_SLOT, R_390_GLOB_DAT, R_390_IRELATIVE } },
 };
 
 #define NABIS (sizeof(abis) / sizeof(abis[0]))

@@ -3,7 +3,8 @@
  * tool_abi.h - what the tool knows of each architecture, in one table (as
  * elfutils' backends/ has it per architecture): its ELF machine, the names
  * users and perf give it, its SFrame ABIs, and the register layouts of
- * perf samples and of NT_PRSTATUS (cores and ptrace alike). The DWARF
+ * perf samples and of NT_PRSTATUS (cores and ptrace alike), the
+ * relocations the tools apply. The DWARF
  * numbers of SP, FP and RA are the library's (sframe_abi_*_reg()).
  *
  * An architecture more is an entry more in tool_abi.c.
@@ -46,6 +47,17 @@ struct sf_abi_prstatus {
 	uint8_t dwarf[SF_ABI_MAX_REGS];
 };
 
+/*
+ * A relocation the tools apply (to .sframe and .eh_frame of relocatable
+ * objects): its type, its width in bytes (0 for a no-op), whether it is
+ * PC-relative (S + A - P, else S + A). A width of -1 ends a list.
+ */
+struct sf_abi_reloc {
+	uint32_t type;
+	signed char width;
+	bool pcrel;
+};
+
 /**
  * struct sf_abi - one architecture.
  * @machine: ELF e_machine.
@@ -61,6 +73,9 @@ struct sf_abi_prstatus {
  * @narrow: why a 32-bit (31-bit) process of it cannot be unwound.
  * @perf: perf's user registers.
  * @prstatus: NT_PRSTATUS's registers.
+ * @relocs: the relocations the tools apply.
+ * @slot_relocs: the relocations of a PLT entry's slot (jump slot, GOT
+ *	entry, IFUNC), which name the entry's function.
  */
 struct sf_abi {
 	uint16_t machine;
@@ -74,6 +89,8 @@ struct sf_abi {
 	const char *narrow;
 	const struct sf_abi_perf_regs *perf;
 	const struct sf_abi_prstatus *prstatus;
+	const struct sf_abi_reloc *relocs;
+	uint32_t slot_relocs[3];
 };
 
 /* The architecture of ELF machine @machine, or NULL. */

@@ -499,35 +499,13 @@ enum reloc_rule {
  */
 static int reloc_width(uint16_t machine, uint32_t type, bool *pcrel)
 {
-	static const struct {
-		uint16_t machine;
-		uint32_t type;
-		signed char width;
-		bool pcrel;
-	} relocs[] = {
-		{ EM_X86_64, R_X86_64_NONE, 0, true },
-		{ EM_X86_64, R_X86_64_PC32, 4, true },
-		{ EM_X86_64, R_X86_64_PC64, 8, true },
-		{ EM_X86_64, R_X86_64_32, 4, false },
-		{ EM_X86_64, R_X86_64_32S, 4, false },
-		{ EM_X86_64, R_X86_64_64, 8, false },
-		{ EM_AARCH64, R_AARCH64_NONE, 0, true },
-		{ EM_AARCH64, R_AARCH64_PREL32, 4, true },
-		{ EM_AARCH64, R_AARCH64_PREL64, 8, true },
-		{ EM_AARCH64, R_AARCH64_ABS32, 4, false },
-		{ EM_AARCH64, R_AARCH64_ABS64, 8, false },
-		{ EM_S390, R_390_NONE, 0, true },
-		{ EM_S390, R_390_PC32, 4, true },
-		{ EM_S390, R_390_PC64, 8, true },
-		{ EM_S390, R_390_32, 4, false },
-		{ EM_S390, R_390_64, 8, false },
-	};
-	size_t i;
+	const struct sf_abi *a = sf_abi_of_machine(machine);
+	const struct sf_abi_reloc *r;
 
-	for (i = 0; i < sizeof(relocs) / sizeof(relocs[0]); i++) {
-		if (relocs[i].machine == machine && relocs[i].type == type) {
-			*pcrel = relocs[i].pcrel;
-			return relocs[i].width;
+	for (r = a ? a->relocs : NULL; r && r->width >= 0; r++) {
+		if (r->type == type) {
+			*pcrel = r->pcrel;
+			return r->width;
 		}
 	}
 	return -1;
@@ -1163,16 +1141,12 @@ static int cmp_plt_reloc(const void *a, const void *b)
 
 static bool plt_reloc_type(uint16_t machine, uint32_t type)
 {
-	switch (machine) {
-	case EM_X86_64:
-		return type == R_X86_64_JUMP_SLOT || type == R_X86_64_GLOB_DAT ||
-		       type == R_X86_64_IRELATIVE;
-	case EM_AARCH64:
-		return type == R_AARCH64_JUMP_SLOT || type == R_AARCH64_GLOB_DAT ||
-		       type == R_AARCH64_IRELATIVE;
-	case EM_S390:
-		return type == R_390_JMP_SLOT || type == R_390_GLOB_DAT || type == R_390_IRELATIVE;
-	}
+	const struct sf_abi *a = sf_abi_of_machine(machine);
+	size_t i;
+
+	for (i = 0; a && i < sizeof(a->slot_relocs) / sizeof(a->slot_relocs[0]); i++)
+		if (a->slot_relocs[i] == type)
+			return true;
 	return false;
 }
 
