@@ -44,6 +44,7 @@
 #include "perf/kallsyms.h"
 #include "perf/perf_order.h"
 #include "perf/perf_procs.h"
+#include "perf/perf_walk.h"
 #include "read/perf_data.h"
 #include "target/perf_regs.h"
 #include "read/proc_maps.h"
@@ -51,7 +52,6 @@
 #include "target/unwind_target.h"
 
 #define DEFAULT_MAX_STACK 127	/* perf's own default (kernel.perf_event_max_stack) */
-#define CACHE_ENTRIES 1024	/* rows remembered per process: 32 KiB */
 
 /* Callchain context markers (perf_event.h). */
 #define CONTEXT_MAX		((uint64_t)-4095)
@@ -129,22 +129,18 @@ struct run {
 	enum out_mode mode;
 	FILE *out;
 	struct sf_fold fold;
-	uint32_t max_stack;
-	uint32_t flags;
 	bool quiet;
 	struct sf_perf_files files;	/* --symfs, the build-id cache, the recorded ids */
 	bool ordered;		/* every record carries a time: sort them */
 	int event_width;	/* the longest event name's length, 0 until known */
 
-	uint16_t machine;	/* ELF e_machine of the recorded processes, 0 until known */
-	struct sf_image_set set;
+	struct sf_perf_walker walk;	/* the files, the machine, the frames of a walk */
 	struct sf_perf_procs ps;
 
 	struct sf_perf_order order;	/* the records waiting for their turn */
 
 	struct sf_kallsyms ksyms;	/* loaded at the first kernel frame */
 
-	struct sframe_frame *frames;
 	const char **names;	/* --folded/--flamegraph: one stack's frame names */
 	size_t *offs;		/* and where each starts in @namebuf */
 	char *namebuf;
@@ -158,51 +154,10 @@ struct run {
 	uint64_t records_done;
 	uint64_t window_end;	/* the file mapped in ahead of here */
 	uint64_t dropped;	/* the file unmapped below here */
-	uint64_t unwind_ns;
 	struct timespec last_progress;
 	bool progress_shown;
 	char err[1024];
 };
-
-/* ---- Files --------------------------------------------------------------------------- */
-
-/*
- * The recorded machine, decided once: from the recording's ARCH feature
- * (uname -m of the machine it was made on), else from the first mapped
- * file that is an ELF file with a machine the unwinder knows.
- */
-static void find_machine(struct run *run, const struct sf_perf_proc *p)
-{
-	size_t i;
-
-	if (run->f.arch)
-		run->machine = sf_perf_arch_machine(run->f.arch);
-	for (i = 0; i < p->maps.n && !run->machine; i++) {
-		uint16_t m = sf_perf_file_machine(&run->files, p->maps.v[i].path);
-
-		if (sf_machine_abi(m, 0))
-			run->machine = m;
-	}
-	if (run->machine)
-		run->set.abi = sf_machine_abi(run->machine, 0);
-}
-
-static int proc_build(struct run *run, struct sf_perf_proc *p)
-{
-	if (p->built)
-		return 0;
-	if (!run->machine)
-		find_machine(run, p);
-	if (sf_proc_modules_build_in(&run->set, &p->maps, sf_perf_load_recorded_file, &run->files, &p->pm,
-				     run->err, sizeof(run->err))) {
-		sf_proc_modules_free(&p->pm);
-		return -ENOMEM;
-	}
-	p->built = true;
-	if (p->entries)
-		sframe_unwind_cache_clear(&p->cache);
-	return 0;
-}
 
 /* ---- Output ---------------------------------------------------------------------------- */
 
@@ -415,69 +370,6 @@ static void print_kernel_line(struct run *run, uint64_t addr)
 
 /* ---- One sample ------------------------------------------------------------------------ */
 
-struct user_walk {
-	uint32_t n;
-	int r;
-	struct sf_sample smp;
-	bool have_regs;
-	char why[256];	/* why there was no walk, when the sample has user registers */
-};
-
-/* Walk the user stack of @s; 0, or -ENOMEM. */
-static int walk_user(struct run *run, struct sf_perf_proc *p, const struct sf_perf_sample *s,
-		     struct user_walk *w)
-{
-	struct sframe_unwinder u;
-	struct sframe_regs regs;
-	struct timespec t0, t1;
-	int r;
-
-	w->n = 0;
-	w->r = 0;
-	w->have_regs = false;
-	w->why[0] = '\0';
-	/* A kernel thread's sample, or an event without user registers. */
-	if (s->regs_abi == SF_PERF_REGS_ABI_NONE || !s->nregs)
-		return 0;
-	if (proc_build(run, p))
-		return -ENOMEM;
-	if (!run->machine) {
-		snprintf(w->why, sizeof(w->why), "the recorded machine is not known (no ARCH "
-			 "feature, and no mapped file could be read)");
-		return 0;
-	}
-	r = sf_perf_regs_sample(run->machine, s->attr->sample_regs_user, s, &w->smp, w->why,
-				sizeof(w->why));
-	if (r == SF_PERF_REGS_ENONE)
-		w->why[0] = '\0';
-	if (r)
-		return 0;
-	w->have_regs = true;
-	if (!p->entries) {
-		p->entries = calloc(CACHE_ENTRIES, sizeof(*p->entries));
-		if (p->entries)
-			sframe_unwind_cache_init(&p->cache, p->entries, CACHE_ENTRIES);
-	}
-	memset(&u, 0, sizeof(u));
-	u.abi = run->set.abi;
-	u.flags = run->flags;
-	u.max_depth = run->max_stack + 1;	/* the array's end stops the walk first */
-	u.modules = &p->pm.table;
-	u.get_reg = sf_sample_get_reg;
-	u.reg_ctx = &w->smp;
-	u.stack_data = w->smp.stack;
-	u.stack_addr = w->smp.stack_addr;
-	u.stack_len = w->smp.stack_len;
-	u.cache = p->entries ? &p->cache : NULL;
-	sf_sample_regs(u.abi, &w->smp, &regs);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	w->r = sframe_unwind_stack(&u, &regs, run->frames, run->max_stack, &w->n);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	run->unwind_ns += (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u +
-			  (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
-	return 0;
-}
-
 /* The kernel part of the callchain: its entries between PERF_CONTEXT_KERNEL and the next marker. */
 static uint64_t kernel_frames(const struct run *run, const struct sf_perf_sample *s,
 			      uint64_t *first)
@@ -505,7 +397,7 @@ static uint64_t kernel_frames(const struct run *run, const struct sf_perf_sample
 #define MAX_FOLD_KERNEL 1024	/* kernel frames kept per folded stack */
 
 static int fold_sample(struct run *run, struct sf_perf_proc *p, const char *comm,
-		       const struct sf_perf_sample *s, const struct user_walk *w, uint64_t kfirst,
+		       const struct sf_perf_sample *s, const struct sf_perf_user_walk *w, uint64_t kfirst,
 		       uint64_t nk)
 {
 	size_t used = 0, count = 0, i, *offs = run->offs;
@@ -519,7 +411,7 @@ static int fold_sample(struct run *run, struct sf_perf_proc *p, const char *comm
 		struct where wh;
 		char b[300];
 
-		locate(p, frame_pc(&run->frames[i]), &wh);
+		locate(p, frame_pc(&run->walk.frames[i]), &wh);
 		if (!wh.sym)
 			snprintf(b, sizeof(b), "[%.290s]", wh.short_dso);
 		if (put_name(run, &used, wh.sym ? wh.sym->name : b, offs, &count))
@@ -541,7 +433,7 @@ static int fold_sample(struct run *run, struct sf_perf_proc *p, const char *comm
 static int do_sample(struct run *run, const struct sf_perf_record *rec)
 {
 	struct sf_perf_sample s;
-	struct user_walk w;
+	struct sf_perf_user_walk w;
 	struct sf_perf_thread *t;
 	struct sf_perf_proc *p;
 	uint64_t kfirst, nk, i;
@@ -561,12 +453,12 @@ static int do_sample(struct run *run, const struct sf_perf_record *rec)
 	comm = t && t->comm ? t->comm : tidname;
 	/* A process without mapping records still gets its topmost frame. */
 	p = sf_perf_proc_get(&run->ps, s.sid.pid);
-	if (!p || walk_user(run, p, &s, &w))
+	if (!p || sf_perf_walk_user(&run->walk, p, &s, &w))
 		return -ENOMEM;
 	nk = kernel_frames(run, &s, &kfirst);
 	snprintf(why, sizeof(why), "%s", w.why);
 	if (w.have_regs)
-		cls = stop_reason(p, w.n ? &run->frames[w.n - 1] : NULL, w.n, w.r, &w.smp, why,
+		cls = stop_reason(p, w.n ? &run->walk.frames[w.n - 1] : NULL, w.n, w.r, &w.smp, why,
 				  sizeof(why));
 	else if (why[0])
 		cls = STOP_ERROR;
@@ -583,7 +475,7 @@ static int do_sample(struct run *run, const struct sf_perf_record *rec)
 	for (i = 0; i < w.n; i++) {
 		struct where wh;
 
-		locate(p, frame_pc(&run->frames[i]), &wh);
+		locate(p, frame_pc(&run->walk.frames[i]), &wh);
 		print_line(run, wh.addr, &wh);
 	}
 	if (why[0])
@@ -690,7 +582,7 @@ static void summary(const struct run *run)
 		walks += run->walks[i];
 	fprintf(stderr, "sframe perf: %" PRIu64 " samples, %" PRIu64 " user stacks unwound "
 		"(%" PRIu64 " frames, %.2f us per stack)", run->samples, walks, run->frames_out,
-		walks ? (double)run->unwind_ns / 1000.0 / (double)walks : 0.0);
+		walks ? (double)run->walk.unwind_ns / 1000.0 / (double)walks : 0.0);
 	for (i = 0; i < STOP_CLASSES; i++) {
 		if (run->walks[i])
 			fprintf(stderr, "; %s: %" PRIu64, stop_names[i], run->walks[i]);
@@ -706,7 +598,7 @@ static void summary(const struct run *run)
 		fprintf(stderr, "sframe perf: %" PRIu64 " recorded file%s read from the build-id "
 			"cache %s\n", run->files.from_cache, run->files.from_cache == 1 ? "" : "s",
 			run->files.buildid_dir);
-	sf_image_set_report(&run->set, stderr, "sframe perf");
+	sf_image_set_report(&run->walk.set, stderr, "sframe perf");
 }
 
 /* ---- The command ------------------------------------------------------------------- */
@@ -847,12 +739,12 @@ static int read_records(struct run *run)
 static void run_free(struct run *run)
 {
 	sf_perf_procs_free(&run->ps);
-	sf_image_set_free(&run->set);
+	sf_image_set_free(&run->walk.set);
 	sf_fold_free(&run->fold);
 	sf_kallsyms_free(&run->ksyms);
 	sf_perf_files_free(&run->files);
 	sf_perf_order_free(&run->order);
-	free(run->frames);
+	free(run->walk.frames);
 	free(run->names);
 	free(run->offs);
 	free(run->namebuf);
@@ -890,7 +782,7 @@ static int parse_args(int argc, char **argv, struct run *run, struct perf_args *
 				a->flame = argv[i];
 				run->mode = OUT_FLAMEGRAPH;
 			} else if (strcmp(arg, "--max-stack") == 0) {
-				if (++i == argc || !parse_u32(argv[i], &run->max_stack))
+				if (++i == argc || !parse_u32(argv[i], &run->walk.max_stack))
 					return usage_error("--max-stack needs a number from 1 to "
 							   "65536");
 			} else if (strcmp(arg, "--symfs") == 0) {
@@ -902,7 +794,7 @@ static int parse_args(int argc, char **argv, struct run *run, struct perf_args *
 					return usage_error("--buildid-dir needs a directory");
 				run->files.buildid_dir = argv[i];
 			} else if (strcmp(arg, "--fp-fallback") == 0) {
-				run->flags |= SFRAME_UNWIND_FP_FALLBACK;
+				run->walk.flags |= SFRAME_UNWIND_FP_FALLBACK;
 			} else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
 				run->quiet = true;
 			} else if ((k = (size_t)i,
@@ -970,19 +862,23 @@ static bool prepare_run(struct run *run, const struct sf_sframe_opts *opts, char
 {
 	if (!run->files.buildid_dir)
 		run->files.buildid_dir = sf_perf_default_buildid_dir(cache_dir, PATH_MAX);
-	run->set.cmd = "perf";
-	run->set.names = SF_NAMES_PERF;
-	run->set.sframe_opts = opts;
+	run->walk.files = &run->files;
+	run->walk.arch = run->f.arch;
+	run->walk.err = run->err;
+	run->walk.err_size = sizeof(run->err);
+	run->walk.set.cmd = "perf";
+	run->walk.set.names = SF_NAMES_PERF;
+	run->walk.set.sframe_opts = opts;
 	if (run->files.symfs) {
 		/* Debug files are looked up inside the file system too, as perf does. */
 		snprintf(debug_dir, PATH_MAX, "%s/usr/lib/debug", run->files.symfs);
-		run->set.debug_dir = debug_dir;
+		run->walk.set.debug_dir = debug_dir;
 	}
 	run->ordered = all_timed(&run->f);
-	run->frames = calloc(run->max_stack, sizeof(*run->frames));
-	run->names = calloc((size_t)run->max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run->names));
-	run->offs = calloc((size_t)run->max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run->offs));
-	if (!run->frames || !run->names || !run->offs || sf_fold_init(&run->fold)) {
+	run->walk.frames = calloc(run->walk.max_stack, sizeof(*run->walk.frames));
+	run->names = calloc((size_t)run->walk.max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run->names));
+	run->offs = calloc((size_t)run->walk.max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run->offs));
+	if (!run->walk.frames || !run->names || !run->offs || sf_fold_init(&run->fold)) {
 		fprintf(stderr, "sframe: perf: out of memory\n");
 		run_free(run);
 		return false;
@@ -1021,7 +917,7 @@ int sf_cmd_perf(int argc, char **argv)
 	int r, status = SF_EXIT_OK;
 
 	memset(&run, 0, sizeof(run));
-	run.max_stack = DEFAULT_MAX_STACK;
+	run.walk.max_stack = DEFAULT_MAX_STACK;
 	r = parse_args(argc, argv, &run, &a);
 	if (r >= 0)
 		return r;
