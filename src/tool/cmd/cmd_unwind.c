@@ -133,57 +133,83 @@ static int unwind_file(const struct sf_target *t, const char *path, uint32_t fla
 
 #define usage_error(...) sf_cli_usage_error("sframe", "unwind", __VA_ARGS__)
 
-int sf_cmd_unwind(int argc, char **argv)
+/* What the command line asks for. */
+struct unwind_args {
+	const char *elf;
+	uint32_t flags;
+	struct sf_sframe_opts opts;
+};
+
+/* Parse argv into @a; return -1 to go on, or an exit status. */
+static int parse_args(int argc, char **argv, struct unwind_args *a)
 {
-	static struct sframe_cache_entry entries[CACHE_ENTRIES];
-	struct sframe_unwind_cache cache;
-	struct sf_sframe_opts opts = { .ndirs = 0 };
-	const char *elf = NULL;
-	uint32_t flags = 0;
-	struct sf_target t;
-	char err[512];
-	int i, r, status = 0, files = 0;
+	int i, r, files = 0;
 	size_t k;
 
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *arg = argv[i];
 
-		if (strcmp(a, "--elf") == 0) {
+		if (strcmp(arg, "--elf") == 0) {
 			if (i + 1 == argc)
 				return usage_error("option '--elf' needs a file");
-			elf = argv[++i];
-		} else if (strncmp(a, "--elf=", 6) == 0) {
-			elf = a + 6;
-		} else if (strcmp(a, "--fp-fallback") == 0) {
-			flags |= SFRAME_UNWIND_FP_FALLBACK;
-		} else if ((k = (size_t)i, r = sf_sframe_opt(argc, argv, &k, &opts, "unwind"))) {
+			a->elf = argv[++i];
+		} else if (strncmp(arg, "--elf=", 6) == 0) {
+			a->elf = arg + 6;
+		} else if (strcmp(arg, "--fp-fallback") == 0) {
+			a->flags |= SFRAME_UNWIND_FP_FALLBACK;
+		} else if ((k = (size_t)i, r = sf_sframe_opt(argc, argv, &k, &a->opts, "unwind"))) {
 			if (r < 0)
 				return -r;
 			i = (int)k;
-		} else if (a[0] == '-' && a[1]) {
-			status = sf_cli_info_option(a, "sframe", sf_unwind_usage);
-			if (status >= 0)
-				return status;
-			return usage_error("unknown option '%s'", a);
+		} else if (arg[0] == '-' && arg[1]) {
+			r = sf_cli_info_option(arg, "sframe", sf_unwind_usage);
+			if (r >= 0)
+				return r;
+			return usage_error("unknown option '%s'", arg);
 		} else {
 			files++;
 		}
 	}
-	if (!elf)
+	if (!a->elf)
 		return usage_error("missing --elf EXE");
 	if (files == 0)
 		return usage_error("missing SNAPSHOT");
-	r = sf_target_load(elf, &opts, &t, err, sizeof(err));
+	return -1;
+}
+
+/* Load EXE and say what its SFrame is; returns -1 to go on, or an exit status. */
+static int load_target(const struct unwind_args *a, struct sf_target *t)
+{
+	char err[512];
+	int r = sf_target_load(a->elf, &a->opts, t, err, sizeof(err));
+
 	if (r) {
 		fprintf(stderr, "sframe: %s\n", err);
 		return r == SF_INPUT_EIO ? SF_EXIT_USAGE : SF_EXIT_BAD;
 	}
-	if (!t.has_sframe)
+	if (!t->has_sframe)
 		fprintf(stderr, "sframe: %s: warning: no SFrame data: the .sframe %s is empty\n",
-			elf, t.in.how);
+			a->elf, t->in.how);
 	else
-		sf_parts_warn(&t.parts, elf, "unwind");
-	sf_sframe_found_report(stderr, "sframe: unwind", elf, &t.found);
+		sf_parts_warn(&t->parts, a->elf, "unwind");
+	sf_sframe_found_report(stderr, "sframe: unwind", a->elf, &t->found);
+	return -1;
+}
+
+int sf_cmd_unwind(int argc, char **argv)
+{
+	static struct sframe_cache_entry entries[CACHE_ENTRIES];
+	struct unwind_args a = { .elf = NULL, .flags = 0, .opts = { .ndirs = 0 } };
+	struct sframe_unwind_cache cache;
+	struct sf_target t;
+	int i, r, status = 0;
+
+	r = parse_args(argc, argv, &a);
+	if (r >= 0)
+		return r;
+	r = load_target(&a, &t);
+	if (r >= 0)
+		return r;
 	/* One module table for the whole run: one cache. */
 	sframe_unwind_cache_init(&cache, entries, CACHE_ENTRIES);
 	for (i = 1; i < argc; i++) {
@@ -193,7 +219,7 @@ int sf_cmd_unwind(int argc, char **argv)
 		}
 		if (argv[i][0] == '-' && argv[i][1])
 			continue;
-		r = unwind_file(&t, argv[i], flags, &cache);
+		r = unwind_file(&t, argv[i], a.flags, &cache);
 		if (r > status)
 			status = r;
 	}
