@@ -59,7 +59,7 @@ done
 	src/bench/bench_synth.c src/bench/bench_peer.c src/bench/bench_unwind.c \
 	src/bench/bench_gen.c src/bench/bench_stack.c src/bench/bench_convert.c \
 	src/tool/read/elf_input.c src/tool/target/snapshot.c src/tool/target/unwind_target.c src/tool/read/parts.c \
-	src/tool/read/cfi_input.c src/tool/read/sframe_find.c \
+	src/tool/read/cfi_input.c src/tool/read/sframe_find.c src/tool/abi/tool_abi.c \
 	"$w"/obj/core_*.o "$w/obj/bench_chain.o" -ldl \
 	-Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
 b="$w/sframe-bench"
