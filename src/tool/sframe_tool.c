@@ -9,6 +9,7 @@
  * Every command takes -h/--help (its own usage) and --version. Exit status:
  * as tool_cli.h says, for every command.
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,6 +97,23 @@ static const char general_tail[] =
 	"\n"
 	SF_EXIT_STATUS_TEXT;
 
+/* Append to @buf (@size bytes, *@n used); what does not fit is cut. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static void put(char *buf, size_t size, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (*n >= size)
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(buf + *n, size - *n, fmt, ap);
+	va_end(ap);
+	*n = r < 0 ? size : *n + (size_t)r;
+}
+
 /* The general help, written once from the table (4 KiB hold it twice over). */
 static const char *general_text(void)
 {
@@ -104,32 +122,25 @@ static const char *general_text(void)
 
 	if (text[0])
 		return text;
-	n += (size_t)snprintf(text + n, sizeof(text) - n, "%s", general_head);
-	for (i = 0; i < NCOMMANDS && n < sizeof(text); i++) {
+	put(text, sizeof(text), &n, "%s", general_head);
+	for (i = 0; i < NCOMMANDS; i++) {
 		const struct command *c = &commands[i];
-		const char *line = c->summary;
+		const char *line = c->summary, *end;
 		int pad = SUMMARY_COLUMN - 2 - (int)strlen(c->synopsis);
 
 		/* A short synopsis has its summary beside it, a long one below. */
 		if (pad > 0)
-			n += (size_t)snprintf(text + n, sizeof(text) - n, "  %s%*s", c->synopsis,
-					      pad, "");
+			put(text, sizeof(text), &n, "  %s%*s", c->synopsis, pad, "");
 		else
-			n += (size_t)snprintf(text + n, sizeof(text) - n, "  %s\n%*s", c->synopsis,
-					      SUMMARY_COLUMN, "");
-		while (n < sizeof(text)) {
-			const char *end = strchr(line, '\n');
-			int len = end ? (int)(end - line) : (int)strlen(line);
-
-			n += (size_t)snprintf(text + n, sizeof(text) - n, "%.*s\n", len, line);
-			if (!end)
-				break;
+			put(text, sizeof(text), &n, "  %s\n%*s", c->synopsis, SUMMARY_COLUMN, "");
+		while ((end = strchr(line, '\n')) != NULL) {
+			put(text, sizeof(text), &n, "%.*s\n%*s", (int)(end - line), line,
+			    SUMMARY_COLUMN, "");
 			line = end + 1;
-			n += (size_t)snprintf(text + n, sizeof(text) - n, "%*s", SUMMARY_COLUMN, "");
 		}
+		put(text, sizeof(text), &n, "%s\n", line);
 	}
-	if (n < sizeof(text))
-		snprintf(text + n, sizeof(text) - n, "%s", general_tail);
+	put(text, sizeof(text), &n, "%s", general_tail);
 	return text;
 }
 
