@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * fuzz_core.c - the tool's ELF core file reader (src/tool/core_file.c): the
+ * fuzz_core.c - the tool's ELF core file reader (src/tool/read/core_file.c): the
  * ELF and program headers, the PT_LOAD segments, every note (NT_PRSTATUS,
  * NT_PRPSINFO, NT_FILE, NT_AUXV) and the memory reads the unwinder makes.
  *
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core_file.h"
+#include "read/core_file.h"
 #include "fuzz_assert.h"
 #include "fuzz_input.h"
 #include "fuzz_target.h"

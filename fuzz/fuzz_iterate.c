@@ -30,7 +30,7 @@
 #include "fuzz_read.h"
 #include "fuzz_target.h"
 #include "ref_decoder.h"
-#include "format_row.h"
+#include "out/format_row.h"
 
 /* Bound on the FDEs walked: inputs are small, but num_fdes is not checked here. */
 #define MAX_WALK 4096

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * fuzz_perf.c - the tool's perf.data reader (src/tool/perf_data.c): both
+ * fuzz_perf.c - the tool's perf.data reader (src/tool/read/perf_data.c): both
  * layouts, the event attributes and ids, the features (arch, build ids),
  * the records and every record decoder.
  *
@@ -32,7 +32,7 @@
 #include "fuzz_assert.h"
 #include "fuzz_input.h"
 #include "fuzz_target.h"
-#include "perf_data.h"
+#include "read/perf_data.h"
 
 /* What a failed open and a close leave (memset: padding included). */
 static const struct sf_perf_file zero_file;

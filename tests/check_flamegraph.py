@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
-"""check_flamegraph.py SVG - read a flame graph of src/tool/flamegraph.c as
+"""check_flamegraph.py SVG - read a flame graph of src/tool/out/flamegraph.c as
 XML, check its geometry and print what it draws.
 
 Checked for every frame (a <g class="f"> with a <title> "name (N samples,

@@ -2,7 +2,7 @@
 /*
  * perf_writer.h - perf.data images built field by field, in either byte
  * order, at the offsets perf_event.h and perf's file format documentation
- * give: the tests' side of src/tool/perf_data.c. Include after <cmocka.h>
+ * give: the tests' side of src/tool/read/perf_data.c. Include after <cmocka.h>
  * (a field that cannot be stored fails the test).
  *
  * Layout of an image: the 104-byte file header, the events' ids, the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
  * test_cfi_input.c - the converter's input from ELF files
- * (src/tool/cfi_input.c): on the fixtures, against their headers read
+ * (src/tool/read/cfi_input.c): on the fixtures, against their headers read
  * independently (elf_peek.h); the relocated .eh_frame of relocatable objects
  * against gas's own relocated .sframe; and on images built here: SHT_NOBITS
  * and compressed sections, the default .sframe address, machines and classes
@@ -26,8 +26,8 @@
 
 #include <sframe/sframe.h>
 
-#include "cfi_input.h"
-#include "elf_input.h"
+#include "read/cfi_input.h"
+#include "read/elf_input.h"
 #include "elf_peek.h"
 #include "tool_run.h"
 

@@ -40,9 +40,9 @@
 #include <sframe/sframe.h>
 #include <sframe/sframe_convert.h>
 
-#include "cfi_input.h"
+#include "read/cfi_input.h"
 #include "doc_examples.h"
-#include "elf_input.h"
+#include "read/elf_input.h"
 #include "elf_peek.h"
 #include "rules_equal.h"
 #include "tool_run.h"

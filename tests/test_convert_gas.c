@@ -50,8 +50,8 @@
 #include <sframe/sframe.h>
 #include <sframe/sframe_convert.h>
 
-#include "cfi_input.h"
-#include "elf_input.h"
+#include "read/cfi_input.h"
+#include "read/elf_input.h"
 
 static const char *fixtures;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * test_core_file.c - the core file reader (src/tool/core_file.c) and
- * "sframe stack --core" (src/tool/cmd_core.c).
+ * test_core_file.c - the core file reader (src/tool/read/core_file.c) and
+ * "sframe stack --core" (src/tool/cmd/cmd_core.c).
  *
  *   test_core_file files SFRAME_TOOL FIXTURES_DIR
  *   test_core_file gcore SFRAME_TOOL FIXTURES_DIR STACK_CHILD SKIP_REASON
@@ -51,8 +51,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core_file.h"
-#include "elf_input.h"
+#include "read/core_file.h"
+#include "read/elf_input.h"
 #include "tool_run.h"
 
 #ifndef NT_FILE

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * test_elf_input.c - sf_input_load() (src/tool/elf_input.c) on ELF images
+ * test_elf_input.c - sf_input_load() (src/tool/read/elf_input.c) on ELF images
  * built here in memory: ELF32 and ELF64, both byte orders; the .sframe
  * section, the PT_GNU_SFRAME segment, raw sections; the relocations of
  * relocatable objects (RELA and REL, x86_64, aarch64, s390); every error it
@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elf_input.h"
+#include "read/elf_input.h"
 
 static const char *fixtures_dir;
 

@@ -40,7 +40,7 @@
 
 #include "builder.h"
 #include "tool_run.h"
-#include "unwind_target.h"
+#include "target/unwind_target.h"
 
 #define INJ (-77)
 #define MAX_FIXTURES 64

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
  * test_flamegraph.c - folded stacks and SVG flame graphs
- * (src/tool/flamegraph.c, built for this test with its malloc, calloc and
+ * (src/tool/out/flamegraph.c, built for this test with its malloc, calloc and
  * realloc renamed to the counting ones below).
  *
  * The expected folded lines, counts and coordinates are worked out in the
@@ -25,7 +25,7 @@
 
 #include <cmocka.h>
 
-#include "flamegraph.h"
+#include "out/flamegraph.h"
 
 static const char *python3, *check_script;
 

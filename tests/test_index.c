@@ -9,7 +9,7 @@
  * first, last and end bytes and their neighbours, every block's first byte
  * and its neighbours, addresses far below and above the functions, and for
  * the fixtures of fixtures/v*-* and fixtures/lld-* (every part of an lld
- * section on its own, and the parts together as src/tool/parts.c looks them
+ * section on its own, and the parts together as src/tool/read/parts.c looks them
  * up) their .pcs files too.
  *
  * sframe_lookup_rules() is held to sframe_lookup() the same way, with and
@@ -32,8 +32,8 @@
 #include <string.h>
 
 #include "builder.h"
-#include "elf_input.h"
-#include "parts.h"
+#include "read/elf_input.h"
+#include "read/parts.h"
 #include "rules_equal.h"
 
 static struct sfb b;

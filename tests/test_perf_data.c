@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * test_perf_data.c - the perf.data reader (src/tool/perf_data.c).
+ * test_perf_data.c - the perf.data reader (src/tool/read/perf_data.c).
  *
  * Synthetic files are built field by field (perf_writer.c), in both byte orders, at
  * the offsets perf_event.h and perf's file format documentation give;
@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "perf_data.h"
+#include "read/perf_data.h"
 #include "perf_writer.h"
 
 static const char *fixtures_dir;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
  * test_perf_regs.c - perf's user registers as an unwinder's sample
- * (src/tool/perf_regs.c).
+ * (src/tool/target/perf_regs.c).
  *
  * Every sample here has perf register n hold 0x1000 + n, so each expected
  * value below names the perf register that must land in a DWARF slot. The
@@ -27,7 +27,7 @@
 
 #include <sframe/sframe.h>
 
-#include "perf_regs.h"
+#include "target/perf_regs.h"
 
 /* The masks perf 6.1 records with --call-graph=dwarf. */
 #define MASK_X86_64	UINT64_C(0xff0fff)	/* all but ds, es, fs, gs */

@@ -5,8 +5,8 @@
  * cannot be recorded on an x86_64 host): each snapshot sample becomes a
  * PERF_RECORD_SAMPLE as perf record --call-graph=dwarf writes it, in the
  * byte order of the sampled machine (big-endian throughout for s390x).
- * The files are then read back with src/tool/perf_data.c and converted with
- * src/tool/perf_regs.c: each sample must give the snapshot's registers and
+ * The files are then read back with src/tool/read/perf_data.c and converted with
+ * src/tool/target/perf_regs.c: each sample must give the snapshot's registers and
  * stack again, and the unwinder must walk it to the same frames; converted
  * as from an event whose mask lacks FP and the link register, its walk
  * must be the same or stop for want of one of them, after the same frames.
@@ -62,10 +62,10 @@
 #include <cmocka.h>
 
 #include "frames_equal.h"
-#include "perf_regs.h"
+#include "target/perf_regs.h"
 #include "perf_writer.h"
 #include "tool_run.h"
-#include "unwind_target.h"
+#include "target/unwind_target.h"
 
 #define PID 4242
 #define PERIOD 1000000		/* cpu-clock at 1 ms, in ns */

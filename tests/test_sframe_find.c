@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
  * test_sframe_find.c - sf_sframe_find()'s conversion of a file without
- * SFrame (src/tool/sframe_find.c): the section it keeps is the one
+ * SFrame (src/tool/read/sframe_find.c): the section it keeps is the one
  * sframe_convert_size() and sframe_convert() make of the same CFI, whether
  * its first buffer was enough (the build "sframe-find") or not (the build
  * "sframe-find-second-pass", whose first buffers are 1 byte); converted
@@ -23,8 +23,8 @@
 
 #include <sframe/sframe.h>
 
-#include "cfi_input.h"
-#include "sframe_find.h"
+#include "read/cfi_input.h"
+#include "read/sframe_find.h"
 
 static const char *fixtures;
 /* Files without and with .eh_frame_hdr were both seen. */

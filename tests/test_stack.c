@@ -65,9 +65,9 @@
 #include <unistd.h>
 
 #include "doc_examples.h"
-#include "elf_input.h"
-#include "proc_maps.h"
-#include "ptrace_target.h"
+#include "read/elf_input.h"
+#include "read/proc_maps.h"
+#include "target/ptrace_target.h"
 
 #define END ((const char *)NULL)	/* ends run_tool()'s arguments */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
  * test_symbols.c - the names the tool gives to addresses
- * (sf_elf_info_load() and sf_symbol_find(), src/tool/elf_input.c), against
+ * (sf_elf_info_load() and sf_symbol_find(), src/tool/read/elf_input.c), against
  * what binutils, elfutils and gdb give on real files.
  *
  * Each fixture F listed below has F.names (made by
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_input.h"
+#include "read/elf_input.h"
 
 static const char *fixtures;
 

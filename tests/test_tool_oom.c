@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
  * test_tool_oom.c - running out of memory while opening the parts of an
- * LLVM lld section (src/tool/parts.c, built for this test with its
+ * LLVM lld section (src/tool/read/parts.c, built for this test with its
  * malloc/calloc/realloc renamed to the counting ones below) is out of
  * memory for the tool's loaders too: never a file with bad content (exit
  * 1), nor one quietly without SFrame.
@@ -31,8 +31,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "proc_maps.h"
-#include "unwind_target.h"
+#include "read/proc_maps.h"
+#include "target/unwind_target.h"
 
 static char exe[PATH_MAX];
 

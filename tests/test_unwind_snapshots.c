@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unwind_target.h"
+#include "target/unwind_target.h"
 
 #define MAX_CHAIN 16
 #define MIN_IN_SCOPE 1000

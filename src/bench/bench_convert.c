@@ -27,8 +27,8 @@
 #include <sframe/sframe_convert.h>
 
 #include "bench_util.h"
-#include "cfi_input.h"
-#include "elf_input.h"
+#include "read/cfi_input.h"
+#include "read/elf_input.h"
 #include "tool_cli.h"
 
 /* ---- Timing ------------------------------------------------------------------ */

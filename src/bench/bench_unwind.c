@@ -63,7 +63,7 @@
 
 #include "bench_chain.h"
 #include "bench_util.h"
-#include "unwind_target.h"
+#include "target/unwind_target.h"
 
 /* The chain and its caller. */
 #define WALK_FRAMES (BENCH_CHAIN_DEPTH + 1)

@@ -33,7 +33,7 @@
 #include "bench_synth.h"
 #include "bench_unwind.h"
 #include "bench_util.h"
-#include "elf_input.h"
+#include "read/elf_input.h"
 #include "tool_cli.h"
 
 /* Each command's synopsis and description: its help, and part of the general one. */

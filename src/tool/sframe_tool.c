@@ -1,66 +1,93 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * sframe_tool.c - the "sframe" command: dump, look up and check the SFrame
- * section of a file; "unwind" and "stack" live in cmd_unwind.c and
- * cmd_stack.c, "convert" in cmd_convert.c.
- *
- *   sframe dump FILE          what objdump --sframe prints, byte for byte
- *   sframe lookup FILE [PC]   the row that describes each PC
- *   sframe check FILE         validate every FDE and FRE
+ * sframe_tool.c - the "sframe" command's main: the table of its commands,
+ * the general help made from it, and the options that may come before a
+ * command (dump, lookup and check take theirs anywhere). Each command
+ * parses and prints in cmd/, on the machinery of read/, target/, perf/
+ * and out/.
  *
  * Every command takes -h/--help (its own usage) and --version. Exit status:
  * as tool_cli.h says, for every command.
  */
-#include <errno.h>
-#include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <sframe/sframe.h>
-
-#include "cmd_convert.h"
-#include "cmd_perf.h"
-#include "cmd_stack.h"
-#include "cmd_unwind.h"
-#include "elf_input.h"
-#include "format_row.h"
-#include "parts.h"
+#include "cmd/cmd_convert.h"
+#include "cmd/cmd_perf.h"
+#include "cmd/cmd_section.h"
+#include "cmd/cmd_stack.h"
+#include "cmd/cmd_unwind.h"
 #include "tool_cli.h"
 
-#define EXIT_BAD	SF_EXIT_BAD
-#define EXIT_USAGE	SF_EXIT_USAGE
+/* Where a command's summary starts in the general help. */
+#define SUMMARY_COLUMN 22
 
-static const char usage_text[] =
+/*
+ * A command. Those that parse their own arguments (@run) are found as the
+ * first argument only; dump, lookup and check (@run_section) leave theirs
+ * to main, which opens nothing.
+ */
+struct command {
+	const char *name;
+	const char *synopsis;	/* after "  " in the general help */
+	const char *summary;	/* its lines, from SUMMARY_COLUMN on */
+	const char *usage;	/* 'sframe NAME --help' (NULL: the general help) */
+	int (*run)(int argc, char **argv);	/* argv[0] is the name */
+	int (*run_section)(const struct sf_section_args *a);
+	bool buffered;	/* stdout fully buffered: unwind prints a line a frame */
+};
+
+static const struct command commands[] = {
+	{ "dump", "dump [--vaddr ADDR] FILE",
+	  "print the section as objdump --sframe does",
+	  sf_dump_usage, NULL, sf_cmd_dump, false },
+	{ "lookup", "lookup [--vaddr ADDR] FILE [PC...]",
+	  "print the row that describes each PC",
+	  sf_lookup_usage, NULL, sf_cmd_lookup, false },
+	{ "check", "check [--vaddr ADDR] FILE",
+	  "validate the whole section",
+	  sf_check_usage, NULL, sf_cmd_check, false },
+	{ "unwind", "unwind --elf EXE [--fp-fallback] [--sframe-dir DIR]... [--no-convert] SNAPSHOT...",
+	  "walk the stack of every sample in snapshot files taken\n"
+	  "from EXE (registers and a copy of the stack)",
+	  sf_unwind_usage, sf_cmd_unwind, NULL, true },
+	{ "stack", "stack (PID | --core CORE [--exe EXE] [--sysroot DIR]) [--fp-fallback] "
+	  "[--sframe-dir DIR]... [--no-convert]",
+	  "print the stack of every thread of the running process\n"
+	  "PID, or of the core file CORE, as eu-stack does",
+	  sf_stack_usage, sf_cmd_stack, NULL, false },
+	{ "perf", "perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] "
+	  "[--buildid-dir DIR] [--fp-fallback] [--sframe-dir DIR]... [--no-convert] [--quiet] FILE",
+	  "unwind the samples of a perf.data file recorded with\n"
+	  "--call-graph=dwarf; print them as perf script does",
+	  sf_perf_usage, sf_cmd_perf, NULL, false },
+	{ "convert", "convert FILE (-o OUT | --sframe-dir DIR) [--format v2|v3] "
+	  "[--sframe-addr ADDR | --elf [--force]]",
+	  "make an SFrame section of FILE's DWARF call-frame\n"
+	  "information (.eh_frame) and write it to OUT, an ELF\n"
+	  "file that goes with FILE as a separate debug file does\n"
+	  "(--elf: a copy of FILE with the section loaded)",
+	  sf_convert_usage, sf_cmd_convert, NULL, false },
+	{ "help", "help [COMMAND]", "show this help, or COMMAND's",
+	  NULL, NULL, NULL, false },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const char general_head[] =
 	"Usage: sframe COMMAND [OPTION...] [ARG...]\n"
 	"       sframe COMMAND --help\n"
 	"       sframe --version\n"
 	"\n"
 	"Read SFrame stack-trace sections (.sframe) and unwind stacks with them.\n"
 	"\n"
-	"Commands:\n"
-	"  dump [--vaddr ADDR] FILE\n"
-	"                      print the section as objdump --sframe does\n"
-	"  lookup [--vaddr ADDR] FILE [PC...]\n"
-	"                      print the row that describes each PC\n"
-	"  check [--vaddr ADDR] FILE\n"
-	"                      validate the whole section\n"
-	"  unwind --elf EXE [--fp-fallback] [--sframe-dir DIR]... [--no-convert] SNAPSHOT...\n"
-	"                      walk the stack of every sample in snapshot files taken\n"
-	"                      from EXE (registers and a copy of the stack)\n"
-	"  stack (PID | --core CORE [--exe EXE] [--sysroot DIR]) [--fp-fallback] [--sframe-dir DIR]... [--no-convert]\n"
-	"                      print the stack of every thread of the running process\n"
-	"                      PID, or of the core file CORE, as eu-stack does\n"
-	"  perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--buildid-dir DIR] [--fp-fallback] [--sframe-dir DIR]... [--no-convert] [--quiet] FILE\n"
-	"                      unwind the samples of a perf.data file recorded with\n"
-	"                      --call-graph=dwarf; print them as perf script does\n"
-	"  convert FILE (-o OUT | --sframe-dir DIR) [--format v2|v3] [--sframe-addr ADDR | --elf [--force]]\n"
-	"                      make an SFrame section of FILE's DWARF call-frame\n"
-	"                      information (.eh_frame) and write it to OUT, an ELF\n"
-	"                      file that goes with FILE as a separate debug file does\n"
-	"                      (--elf: a copy of FILE with the section loaded)\n"
-	"  help [COMMAND]      show this help, or COMMAND's\n"
+	"Commands:\n";
+
+static const char general_tail[] =
 	"\n"
 	"Options:\n"
 	"  -h, --help          show this help; after a command, that command's\n"
@@ -70,78 +97,79 @@ static const char usage_text[] =
 	"\n"
 	SF_EXIT_STATUS_TEXT;
 
-/* The input and the option of dump, lookup and check. */
-#define VADDR_OPTION_TEXT \
-	"  --vaddr ADDR  run-time address (hex) of the section's first byte; default:\n" \
-	"                the ELF section or segment address, 0 for a raw section\n" \
-	"  -h, --help    show this help\n"
-#define FILE_TEXT \
-	"FILE is an ELF file (32 or 64 bit, either byte order) with a .sframe section\n" \
-	"or a PT_GNU_SFRAME segment, or a raw section (as written by objcopy -O binary\n" \
-	"--only-section=.sframe). Relocatable objects get their .sframe relocations\n" \
-	"applied first. Options may come before or after FILE.\n"
-#define FILE_COMMAND_TAIL \
-	"Options:\n" VADDR_OPTION_TEXT "\n" FILE_TEXT "\n" SF_EXIT_STATUS_TEXT
+/* Append to @buf (@size bytes, *@n used); what does not fit is cut. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static void put(char *buf, size_t size, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
 
-static const char dump_usage[] =
-	"Usage: sframe dump [--vaddr ADDR] FILE\n"
-	"\n"
-	"Print the SFrame section of FILE as 'objdump --sframe FILE' (binutils 2.47)\n"
-	"does, from its line 'Contents of the SFrame section .sframe:' on: the header,\n"
-	"then every function (FDE) with its rows (FREs): start address, CFA, FP and RA.\n"
-	"\n"
-	FILE_COMMAND_TAIL;
+	if (*n >= size)
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(buf + *n, size - *n, fmt, ap);
+	va_end(ap);
+	*n = r < 0 ? size : *n + (size_t)r;
+}
 
-static const char lookup_usage[] =
-	"Usage: sframe lookup [--vaddr ADDR] FILE [PC...]\n"
-	"\n"
-	"Print the row of the SFrame section of FILE that describes each PC (hex, 0x\n"
-	"optional), given as arguments or else one per line on standard input:\n"
-	"  0xPC 0xFUNC +0xOFFSET CFA FP RA   the function's start, the row's offset in\n"
-	"                                    it, and the row's rules as dump prints them\n"
-	"  0xPC -                            no row covers PC\n"
-	"  0xPC !ERROR                       the lookup failed; ERROR names why\n"
-	"\n"
-	FILE_COMMAND_TAIL;
+/* The general help, written once from the table (4 KiB hold it twice over). */
+static const char *general_text(void)
+{
+	static char text[4096];
+	size_t n = 0, i;
 
-static const char check_usage[] =
-	"Usage: sframe check [--vaddr ADDR] FILE\n"
-	"\n"
-	"Validate every FDE and FRE of the SFrame section of FILE. Prints\n"
-	"'FILE: valid (N FDEs, M FREs, SFrame vV, ABI)', or, on standard error, the\n"
-	"first FDE or FRE that is invalid and why.\n"
-	"\n"
-	FILE_COMMAND_TAIL;
+	if (text[0])
+		return text;
+	put(text, sizeof(text), &n, "%s", general_head);
+	for (i = 0; i < NCOMMANDS; i++) {
+		const struct command *c = &commands[i];
+		const char *line = c->summary, *end;
+		int pad = SUMMARY_COLUMN - 2 - (int)strlen(c->synopsis);
+
+		/* A short synopsis has its summary beside it, a long one below. */
+		if (pad > 0)
+			put(text, sizeof(text), &n, "  %s%*s", c->synopsis, pad, "");
+		else
+			put(text, sizeof(text), &n, "  %s\n%*s", c->synopsis, SUMMARY_COLUMN, "");
+		while ((end = strchr(line, '\n')) != NULL) {
+			put(text, sizeof(text), &n, "%.*s\n%*s", (int)(end - line), line,
+			    SUMMARY_COLUMN, "");
+			line = end + 1;
+		}
+		put(text, sizeof(text), &n, "%s\n", line);
+	}
+	put(text, sizeof(text), &n, "%s", general_tail);
+	return text;
+}
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
 
 /* The help of @cmd (NULL: the general one), or NULL for an unknown command. */
 static const char *command_usage(const char *cmd)
 {
-	if (!cmd || strcmp(cmd, "help") == 0)
-		return usage_text;
-	if (strcmp(cmd, "dump") == 0)
-		return dump_usage;
-	if (strcmp(cmd, "lookup") == 0)
-		return lookup_usage;
-	if (strcmp(cmd, "check") == 0)
-		return check_usage;
-	if (strcmp(cmd, "unwind") == 0)
-		return sf_unwind_usage;
-	if (strcmp(cmd, "stack") == 0)
-		return sf_stack_usage;
-	if (strcmp(cmd, "perf") == 0)
-		return sf_perf_usage;
-	if (strcmp(cmd, "convert") == 0)
-		return sf_convert_usage;
-	return NULL;
+	const struct command *c;
+
+	if (!cmd)
+		return general_text();
+	c = find_command(cmd);
+	if (!c)
+		return NULL;
+	return c->usage ? c->usage : general_text();
 }
 
 struct options {
-	const char *cmd;
-	const char *file;
-	bool have_vaddr;
-	uint64_t vaddr;
-	char **pcs;
-	int npcs;
+	const struct command *cmd;
+	struct sf_section_args a;
 };
 
 /* The command a usage error is about (its help is the one to read), or NULL. */
@@ -173,7 +201,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			help = true;
 		} else if (strcmp(a, "--version") == 0) {
-			return sf_cli_info_option(a, "sframe", usage_text);
+			return sf_cli_info_option(a, "sframe", general_text());
 		} else if (strcmp(a, "--vaddr") == 0 || strncmp(a, "--vaddr=", 8) == 0) {
 			if (a[7] == '=') {
 				val = a + 8;
@@ -182,9 +210,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			} else {
 				return usage_error("option '%s' needs an address", a);
 			}
-			if (!sf_cli_parse_hex(val, &o->vaddr))
+			if (!sf_cli_parse_hex(val, &o->a.vaddr))
 				return usage_error("invalid address '%s' (expected hex)", val);
-			o->have_vaddr = true;
+			o->a.have_vaddr = true;
 		} else {
 			return usage_error("unknown option '%s'", a);
 		}
@@ -205,400 +233,38 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	if (npos == 0)
 		return usage_error("no command given");
-	o->cmd = argv[1];
-	if (strcmp(o->cmd, "dump") != 0 && strcmp(o->cmd, "lookup") != 0 &&
-	    strcmp(o->cmd, "check") != 0)
-		return usage_error("unknown command '%s'", o->cmd);
+	o->cmd = find_command(argv[1]);
+	if (!o->cmd || !o->cmd->run_section)
+		return usage_error("unknown command '%s'", argv[1]);
 	if (npos < 2)
 		return usage_error("missing FILE");
-	o->file = argv[2];
-	o->pcs = argv + 3;
-	o->npcs = npos - 2;
-	if (o->npcs > 0 && strcmp(o->cmd, "lookup") != 0)
-		return usage_error("unexpected argument '%s'", o->pcs[0]);
+	o->a.file = argv[2];
+	o->a.pcs = argv + 3;
+	o->a.npcs = npos - 2;
+	if (o->a.npcs > 0 && o->cmd->run_section != sf_cmd_lookup)
+		return usage_error("unexpected argument '%s'", o->a.pcs[0]);
 	return -1;
 }
-
-/* Finish writing stdout; a write error is an I/O error. */
-static int finish(int status)
-{
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fputs("sframe: write error on standard output\n", stderr);
-		return EXIT_USAGE;
-	}
-	return status;
-}
-
-static void report(const char *file, const char *what, int err)
-{
-	fflush(stdout);
-	fprintf(stderr, "%s: %s%s%s (%s)\n", file, what, *what ? ": " : "",
-		sframe_strerror(err), sframe_errname(err));
-}
-
-/* ---- dump ----------------------------------------------------------------- */
-
-static void dump_flags(const struct sframe_section *sec)
-{
-	static const struct {
-		unsigned bit;
-		const char *name;
-		bool v12_only;
-	} names[] = {
-		{ SFRAME_F_FDE_SORTED, "SFRAME_F_FDE_SORTED", false },
-		{ SFRAME_F_FRAME_POINTER, "SFRAME_F_FRAME_POINTER", true },
-		{ SFRAME_F_FDE_FUNC_START_PCREL, "SFRAME_F_FDE_FUNC_START_PCREL", false },
-	};
-	unsigned left = sec->flags;
-	const char *prefix = "Flags: ";
-	size_t i;
-
-	if (left == 0) {
-		printf("    Flags: NONE\n");
-		return;
-	}
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!(left & names[i].bit) ||
-		    (names[i].v12_only && sec->version > SFRAME_VERSION_2))
-			continue;
-		left &= ~names[i].bit;
-		printf("%11s%s%s\n", prefix, names[i].name, left ? "," : "");
-		prefix = " ";
-	}
-	if (left)
-		printf("%11s%u\n", prefix, left);
-}
-
-static int dump_fde(const struct sframe_section *sec, uint32_t idx, const char *file)
-{
-	struct sframe_fre_iter it;
-	struct sframe_fre fre;
-	struct sframe_fde fde;
-	char what[64];
-	bool pcmask;
-	uint32_t n;
-	int r;
-
-	r = sframe_get_fde(sec, idx, &fde);
-	if (r) {
-		snprintf(what, sizeof(what), "FDE %" PRIu32, idx);
-		report(file, what, r);
-		return -1;
-	}
-	pcmask = fde.pc_type == SFRAME_PC_TYPE_MASK;
-	printf("\n    func idx [%" PRIu32 "]: pc = 0x%" PRIx64 ", size = %" PRId32 " bytes", idx,
-	       fde.func_start, (int32_t)fde.func_size);
-	if (fde.signal || fde.fde_type == SFRAME_FDE_TYPE_FLEX)
-		printf(", attr = \"%s%s\"", fde.signal ? "S" : "",
-		       fde.fde_type == SFRAME_FDE_TYPE_FLEX ? "F" : "");
-	if ((sec->abi == SFRAME_ABI_AARCH64_BE || sec->abi == SFRAME_ABI_AARCH64_LE) &&
-	    fde.pauth_key == SFRAME_PAUTH_KEY_B)
-		printf(", pauth = B key");
-	printf("\n    %-7s%-8s %-10s%-10s%-13s", "STARTPC", pcmask ? "[m]" : "   ", "CFA", "FP",
-	       "RA");
-
-	r = sframe_fre_iter_init(sec, &fde, &it);
-	for (n = 0; r == 0; n++) {
-		struct sf_row_text text;
-
-		r = sframe_fre_iter_next(sec, &it, &fre);
-		if (r != 1)
-			break;
-		r = 0;
-		printf("\n    %016" PRIx64, pcmask ? (uint64_t)fre.start : fde.func_start + fre.start);
-		sf_format_row(sec, &fde, &fre, &text);
-		sf_print_row_dump(stdout, &text);
-	}
-	if (r < 0) {
-		printf("\n");
-		snprintf(what, sizeof(what), "FDE %" PRIu32 ", FRE %" PRIu32, idx, n);
-		report(file, what, r);
-		return -1;
-	}
-	printf("\n");
-	return 0;
-}
-
-/*
- * One part: what objdump prints for a section, under @title. A damaged FDE
- * or FRE stops only its own function's dump: the others are printed
- * (objdump's layout on standard output), the problem goes to standard error
- * where the function would be, and the part counts as failed.
- */
-static bool dump_part(const struct sframe_section *sec, const char *file, const char *title)
-{
-	bool ok = true;
-	uint32_t i;
-
-	printf("%s\n  Header :\n\n", title);
-	printf("    Version: SFRAME_VERSION_%u\n", sec->version);
-	dump_flags(sec);
-	if (sec->fixed_fp != 0)
-		printf("    CFA fixed FP offset: %d\n", sec->fixed_fp);
-	if (sec->fixed_ra != 0)
-		printf("    CFA fixed RA offset: %d\n", sec->fixed_ra);
-	printf("    Num FDEs: %" PRId32 "\n", (int32_t)sec->num_fdes);
-	printf("    Num FREs: %" PRId32 "\n", (int32_t)sec->num_fres);
-	printf("\n  Function Index :\n");
-	for (i = 0; i < sec->num_fdes; i++)
-		if (dump_fde(sec, i, file))
-			ok = false;
-	return ok;
-}
-
-/*
- * A section of several parts: each part as objdump prints it when it is
- * cut out and dumped as a section at its own address, the title line
- * naming the part; a blank line between parts. A damaged part does not
- * stop the others.
- */
-static int cmd_dump(const struct sf_parts *p, const char *file)
-{
-	char title[128];
-	bool ok = !p->err;
-	size_t i;
-
-	if (p->n == 1)
-		return finish(dump_part(&p->sec[0], file, "Contents of the SFrame section .sframe:") &&
-			      ok ? EXIT_SUCCESS : EXIT_BAD);
-	for (i = 0; i < p->n; i++) {
-		snprintf(title, sizeof(title),
-			 "Contents of the SFrame section .sframe (part %zu of %zu, at offset 0x%" PRIx64
-			 "):", i + 1, p->n, p->off[i]);
-		if (i > 0)
-			putchar('\n');
-		if (!dump_part(&p->sec[i], file, title))
-			ok = false;
-	}
-	return finish(ok ? EXIT_SUCCESS : EXIT_BAD);
-}
-
-/* ---- lookup ----------------------------------------------------------------- */
-
-/* One PC; returns false when the lookup failed. */
-static bool lookup_pc(const struct sf_parts *p, uint64_t pc, const char *file)
-{
-	const struct sframe_section *sec;
-	struct sframe_row row;
-	struct sf_row_text text;
-	int r;
-
-	r = sf_parts_lookup(p, pc, &row, &sec);
-	if (r == -SFRAME_ERR_NOT_FOUND) {
-		printf("0x%" PRIx64 " -\n", pc);
-		return true;
-	}
-	if (r) {
-		char what[40];
-
-		printf("0x%" PRIx64 " !%s\n", pc, sframe_errname(r));
-		snprintf(what, sizeof(what), "lookup 0x%" PRIx64, pc);
-		report(file, what, r);
-		return false;
-	}
-	sf_format_row(sec, &row.fde, &row.fre, &text);
-	printf("0x%" PRIx64 " 0x%" PRIx64 " +0x%" PRIx32 " ", pc, row.fde.func_start,
-	       row.fre.start);
-	sf_print_row_compact(stdout, &text);
-	putchar('\n');
-	return true;
-}
-
-/* Trim leading and trailing blanks (and the line end) in place. */
-static char *trim(char *s)
-{
-	size_t len;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	len = strlen(s);
-	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' ' ||
-		       s[len - 1] == '\t'))
-		s[--len] = '\0';
-	return s;
-}
-
-static int cmd_lookup(const struct sf_parts *p, const struct options *o)
-{
-	bool ok = true;
-	uint64_t pc;
-	char line[256];
-	unsigned long lineno = 0;
-	int i;
-
-	for (i = 0; i < o->npcs; i++) {
-		if (!sf_cli_parse_hex(o->pcs[i], &pc)) {
-			fflush(stdout);
-			fprintf(stderr, "sframe: invalid PC '%s' (expected hex)\n", o->pcs[i]);
-			finish(EXIT_USAGE);
-			return EXIT_USAGE;
-		}
-		ok &= lookup_pc(p, pc, o->file);
-	}
-	if (o->npcs > 0)
-		return finish(ok && !p->err ? EXIT_SUCCESS : EXIT_BAD);
-
-	while (fgets(line, sizeof(line), stdin)) {
-		size_t len = strlen(line);
-		char *s;
-
-		lineno++;
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(stdin)) {
-			fflush(stdout);
-			fprintf(stderr, "sframe: stdin:%lu: line too long\n", lineno);
-			finish(EXIT_USAGE);
-			return EXIT_USAGE;
-		}
-		s = trim(line);
-		if (*s == '\0')
-			continue;
-		if (!sf_cli_parse_hex(s, &pc)) {
-			fflush(stdout);
-			fprintf(stderr, "sframe: stdin:%lu: invalid PC '%s' (expected hex)\n",
-				lineno, s);
-			finish(EXIT_USAGE);
-			return EXIT_USAGE;
-		}
-		ok &= lookup_pc(p, pc, o->file);
-	}
-	if (ferror(stdin)) {
-		fflush(stdout);
-		fputs("sframe: read error on standard input\n", stderr);
-		finish(EXIT_USAGE);
-		return EXIT_USAGE;
-	}
-	return finish(ok && !p->err ? EXIT_SUCCESS : EXIT_BAD);
-}
-
-/* ---- check ------------------------------------------------------------------ */
-
-/*
- * The format's own ABI names, as check's documented line prints them; the
- * messages that compare an ELF machine with a section say sf_abi_name()'s
- * machine names instead, the words sf_machine_name() uses.
- */
-static const char *abi_name(uint8_t abi)
-{
-	switch (abi) {
-	case SFRAME_ABI_AARCH64_BE: return "aarch64 big-endian";
-	case SFRAME_ABI_AARCH64_LE: return "aarch64";
-	case SFRAME_ABI_AMD64_LE: return "amd64";
-	case SFRAME_ABI_S390X_BE: return "s390x";
-	}
-	return "unknown ABI";
-}
-
-/* Validate one part; @part names it ("" for a section of one part). */
-static bool check_part(const struct sframe_section *sec, const char *file, const char *part)
-{
-	struct sframe_problem where;
-	char what[160];
-	int r;
-
-	r = sframe_check(sec, &where);
-	if (r == 0) {
-		printf("%s: %svalid (%" PRIu32 " FDE%s, %" PRIu32 " FRE%s, SFrame v%u, %s)\n", file,
-		       part, sec->num_fdes, sec->num_fdes == 1 ? "" : "s", sec->num_fres,
-		       sec->num_fres == 1 ? "" : "s", sec->version, abi_name(sec->abi));
-		return true;
-	}
-	if (r == -SFRAME_ERR_TRAILING)
-		snprintf(what, sizeof(what), "%sinvalid: after the FRE area", part);
-	else if (where.fde == SFRAME_NO_INDEX)
-		snprintf(what, sizeof(what), "%sinvalid: header", part);
-	else if (where.fre == SFRAME_NO_INDEX)
-		snprintf(what, sizeof(what), "%sinvalid: FDE %" PRIu32, part, where.fde);
-	else
-		snprintf(what, sizeof(what), "%sinvalid: FDE %" PRIu32 ", FRE %" PRIu32, part,
-			 where.fde, where.fre);
-	report(file, what, r);
-	return false;
-}
-
-/*
- * Several parts are not one valid section, whatever each is worth: every
- * reader of the first header (objdump, libsframe, the kernel) sees only the
- * first part's functions. Each part is checked on its own as well.
- */
-static int cmd_check(const struct sf_parts *p, const char *file)
-{
-	/* Garbage after the last part is that part's problem (sframe_check() says so). */
-	bool broken_next = p->err && p->err != -SFRAME_ERR_TRAILING;
-	size_t total = p->n + (broken_next ? 1 : 0), i;
-	char part[96], what[96];
-	bool ok = true;
-
-	if (total == 1)
-		return finish(check_part(&p->sec[0], file, "") ? EXIT_SUCCESS : EXIT_BAD);
-	for (i = 0; i < p->n; i++) {
-		snprintf(part, sizeof(part), "part %zu of %zu (offset 0x%" PRIx64 "): ", i + 1,
-			 total, p->off[i]);
-		ok &= check_part(&p->sec[i], file, part);
-	}
-	if (broken_next) {
-		snprintf(what, sizeof(what), "part %zu of %zu (offset 0x%" PRIx64 "): invalid",
-			 total, total, p->err_off);
-		report(file, what, p->err);
-	}
-	fflush(stdout);
-	fprintf(stderr, "%s: invalid: not one SFrame section but %zu concatenated sections, as "
-		"LLVM lld links them (one per input object, unmerged: readers of the first "
-		"header see only the first object's functions)%s (%s)\n", file, total,
-		ok && !broken_next ? "; each is valid on its own" : "",
-		sframe_errname(-SFRAME_ERR_CONCAT));
-	return finish(EXIT_BAD);
-}
-
-/* ---- main ------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
 	static char outbuf[1 << 16];
-	struct sf_parts parts;
-	struct sf_input in;
+	const struct command *c = argc > 1 ? find_command(argv[1]) : NULL;
 	struct options o;
-	char err[512];
 	int r;
 
-	if (argc > 1 && strcmp(argv[1], "unwind") == 0) {
-		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-		return sf_cmd_unwind(argc - 1, argv + 1);
+	if (c && c->run) {
+		if (c->buffered)
+			setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+		return c->run(argc - 1, argv + 1);
 	}
-	if (argc > 1 && strcmp(argv[1], "stack") == 0)
-		return sf_cmd_stack(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "perf") == 0)
-		return sf_cmd_perf(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "convert") == 0)
-		return sf_cmd_convert(argc - 1, argv + 1);
 	r = parse_args(argc, argv, &o);
-	if (r >= 0)
-		return finish(r);
-
-	r = sf_input_load(o.file, o.have_vaddr, o.vaddr, &in, err, sizeof(err));
-	if (r) {
-		fprintf(stderr, "%s\n", err);
-		return r == SF_INPUT_EIO ? EXIT_USAGE : EXIT_BAD;
+	if (r >= 0) {
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fputs("sframe: write error on standard output\n", stderr);
+			return SF_EXIT_USAGE;
+		}
+		return r;
 	}
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-
-	r = sf_parts_open(&parts, in.sec, in.sec_size, in.vaddr);
-	if (r) {
-		bool oom = sf_parts_error(r, o.file, in.how, err, sizeof(err));
-
-		fprintf(stderr, "%s\n", err);
-		sf_parts_free(&parts);
-		sf_input_free(&in);
-		return oom ? EXIT_USAGE : EXIT_BAD;
-	}
-	if (strcmp(o.cmd, "check") != 0 && (parts.n > 1 || parts.err))
-		sf_parts_warn(&parts, o.file, o.cmd);
-	if (strcmp(o.cmd, "dump") == 0)
-		r = cmd_dump(&parts, o.file);
-	else if (strcmp(o.cmd, "lookup") == 0)
-		r = cmd_lookup(&parts, &o);
-	else
-		r = cmd_check(&parts, o.file);
-	sf_parts_free(&parts);
-	sf_input_free(&in);
-	return r;
+	return o.cmd->run_section(&o.a);
 }
