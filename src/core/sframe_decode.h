@@ -208,6 +208,8 @@ static SFRAME_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, 
 	fde->pauth_key = (uint8_t)SFRAME_INFO_PAUTH_KEY(t.info);
 	/* (Bit 7 of a v1/v2 info byte is unused.) */
 	fde->signal = v3 && SFRAME_INFO_SIGNAL(t.info);
+	fde->rowless = !v3 || t.num_fres ? SFRAME_ROWLESS_NONE :
+		       fde->signal ? SFRAME_ROWLESS_SIGNAL : SFRAME_ROWLESS_OUTERMOST;
 	return 0;
 }
 

@@ -746,10 +746,10 @@ static SFRAME_NOINLINE int find_rule_row(const struct sframe_unwinder *u, uint64
 		rule_from_rules(unwind_abi_of(u->abi), &row.rules, r);
 		return 0;
 	}
-	/* v3: a function without rows is an outermost or a signal frame. */
-	if (ret == -SFRAME_ERR_NOT_FOUND && row.fde.index != SFRAME_NO_INDEX &&
-	    row.fde.num_fres == 0 && sec && sec->version == SFRAME_VERSION_3) {
-		if (row.fde.signal)
+	/* A function without rows that the reader says is a frame of its own. */
+	if (ret == -SFRAME_ERR_NOT_FOUND && sec && row.fde.index != SFRAME_NO_INDEX &&
+	    row.fde.rowless != SFRAME_ROWLESS_NONE) {
+		if (row.fde.rowless == SFRAME_ROWLESS_SIGNAL)
 			return ROWLESS_SIGNAL;
 		r->kind = RULE_RA_END;
 		return 0;
