@@ -190,15 +190,15 @@ static int reg_value(const struct sframe_unwinder *u, const struct sframe_cursor
 	uint64_t x = 0;
 	int ret;
 
-	if (reg == abi->sp_reg && (r->valid & SFRAME_REG_SP)) {
+	if (reg == abi->reg.sp_reg && (r->valid & SFRAME_REG_SP)) {
 		*v = r->sp;
 		return 0;
 	}
-	if (reg == abi->fp_reg && (r->valid & SFRAME_REG_FP)) {
+	if (reg == abi->reg.fp_reg && (r->valid & SFRAME_REG_FP)) {
 		*v = r->fp;
 		return 0;
 	}
-	if (abi->ra_in_link && reg == abi->ra_reg && (r->valid & SFRAME_REG_RA)) {
+	if (abi->ra_in_link && reg == abi->reg.ra_reg && (r->valid & SFRAME_REG_RA)) {
 		*v = r->ra;
 		return 0;
 	}
@@ -327,7 +327,7 @@ static SFRAME_ALWAYS_INLINE int rule_cfa(const struct walk *w, const struct sfra
 		return STEP_DECLINED;
 	} else {
 		ret = reg_value(w->u, c, (r->kind & RULE_CFA_REG) ? r->cfa_reg :
-				(r->kind & RULE_CFA_FP) ? w->abi->fp_reg : w->abi->sp_reg, &base);
+				(r->kind & RULE_CFA_FP) ? w->abi->reg.fp_reg : w->abi->reg.sp_reg, &base);
 		if (ret)
 			return ret;
 	}
@@ -473,11 +473,11 @@ static int step_signal(const struct sframe_unwinder *u, struct sframe_cursor *c)
 		return -SFRAME_ERR_NO_REG;
 	if (!add_off(c->regs.sp, abi->sig_regs, &ctx))
 		return -SFRAME_ERR_BAD_CFA;
-	ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->ra_reg], &n.pc);
+	ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->reg.ra_reg], &n.pc);
 	if (!ret)
-		ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->sp_reg], &n.sp);
+		ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->reg.sp_reg], &n.sp);
 	if (!ret)
-		ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->fp_reg], &n.fp);
+		ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->reg.fp_reg], &n.fp);
 	if (ret)
 		return ret;
 	if (n.pc == 0)
@@ -707,9 +707,9 @@ static SFRAME_ALWAYS_INLINE void rule_from_rules(const struct unwind_abi *abi,
 		  loc_kind(&s->fp, RULE_FP_SAME, RULE_FP_REG, RULE_FP_DEREF, RULE_FP_NONE);
 	if (s->ra_undefined)
 		r->kind |= RULE_RA_END;
-	if (s->cfa.reg == abi->fp_reg)
+	if (s->cfa.reg == abi->reg.fp_reg)
 		r->kind |= RULE_CFA_FP;
-	else if (s->cfa.reg != abi->sp_reg)
+	else if (s->cfa.reg != abi->reg.sp_reg)
 		r->kind |= RULE_CFA_REG;
 	if (s->cfa.deref)
 		r->kind |= RULE_CFA_DEREF;
