@@ -19,19 +19,12 @@
 #include "unwind_rule.h"
 
 /*
- * What a step reads of the unwinder, loaded once per walk: the loop of
- * sframe_unwind_pcs() keeps it in registers, where the unwinder's own
- * fields would be loaded again after every store to the caller's array
- * (which the compiler must assume may alias them).
- *
- * @lean (a constant wherever a walk is set up) makes a step decline, with
- * STEP_DECLINED and the cursor unchanged, whatever needs a call: a read
- * outside the window, a register the cursor does not hold, the strip hook.
- * That loop then hands the frame to the full step: with no call in it, it
- * keeps the cursor in registers too. Its window lies 2^32 bytes or more
- * from both ends of the address space (lean_window()), so a stack slot's
- * address that wrapped around (its offset being 32-bit) falls outside the
- * window, and the read declines: its bounds check makes add_off()'s.
+ * What a step reads of the unwinder, loaded once per walk: the walks keep
+ * it in registers, where the unwinder's own fields would be loaded again
+ * after every store to the caller's array (which the compiler must assume
+ * may alias them). @window_only, set for cached_run(), leaves a read the
+ * window cannot serve to step(), so that no call is left on that loop's
+ * path.
  */
 struct walk {
 	const struct sframe_unwinder *u;
@@ -41,20 +34,22 @@ struct walk {
 	uint64_t win_fits;	/* window offsets an 8-byte read may start at: 0 .. this - 1 */
 	uint32_t sp_bias;
 	bool be;
-	bool lean;
-	/*
-	 * (@lean) The lowest CFA the next step may find: check_cfa()'s tests
-	 * carried from step to step. After a step, the SP is at or below the
-	 * CFA just found, so "above that CFA" is all that is left to test.
-	 */
-	uint64_t cfa_lo;
+	bool window_only;	/* a read the window cannot serve: WINDOW_MISS */
+	bool win_far;		/* the window lies 2^32 bytes or more from both ends */
+	uint32_t max_depth;
 };
 
-/* A lean step's "take the full step instead" (beside 0, END and errors). */
-#define STEP_DECLINED 3
+/* The unwinder's window lies 2^32 bytes or more from both ends of the address space. */
+static SFRAME_ALWAYS_INLINE bool window_far(const struct sframe_unwinder *u)
+{
+	const uint64_t gap = (uint64_t)1 << 32;
+
+	return u->stack_data && u->stack_addr >= gap && u->stack_addr <= -gap &&
+	       u->stack_len <= -gap - u->stack_addr;
+}
 
 static SFRAME_ALWAYS_INLINE void walk_init(struct walk *w, const struct sframe_unwinder *u,
-					   bool lean)
+					   bool window_only)
 {
 	w->u = u;
 	w->abi = unwind_abi_of(u->abi);
@@ -63,8 +58,9 @@ static SFRAME_ALWAYS_INLINE void walk_init(struct walk *w, const struct sframe_u
 	w->win_fits = u->stack_data && u->stack_len >= 8 ? u->stack_len - 7 : 0;
 	w->sp_bias = w->abi->sp_bias;
 	w->be = w->abi->stack_be;
-	w->lean = lean;
-	w->cfa_lo = 0;
+	w->window_only = window_only;
+	w->win_far = window_far(u);
+	w->max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
 }
 
 /* An unwinder with an ABI and a way to read the stack. */
@@ -101,7 +97,7 @@ static SFRAME_ALWAYS_INLINE bool window_read(const struct walk *w, uint64_t addr
 /*
  * A stack read the window cannot serve. (Inline: without a window, every
  * read of a walk comes here, and a call of its own around the callback's
- * showed in the time per frame; lean steps decline before it.)
+ * showed in the time per frame.)
  */
 static inline int read_callback(const struct sframe_unwinder *u, bool be, uint64_t addr,
 				uint64_t *val)
@@ -122,10 +118,10 @@ static inline int read_callback(const struct sframe_unwinder *u, bool be, uint64
 	return 0;
 }
 
-/*
- * Read one 64-bit stack value: from the window, else through the callback;
- * a lean step declines what the window does not hold.
- */
+/* A read that @window_only leaves to step() (beside 0, END and errors). */
+#define WINDOW_MISS 3
+
+/* Read one 64-bit stack value: from the window, else through the callback. */
 static SFRAME_ALWAYS_INLINE int read_u64(const struct walk *w, uint64_t addr, uint64_t *val)
 {
 	uint64_t v = 0;
@@ -133,8 +129,8 @@ static SFRAME_ALWAYS_INLINE int read_u64(const struct walk *w, uint64_t addr, ui
 
 	if (window_read(w, addr, val))
 		return 0;
-	if (w->lean)
-		return (addr & 7) ? -SFRAME_ERR_BAD_CFA : STEP_DECLINED;
+	if (w->window_only)
+		return WINDOW_MISS;
 	/*
 	 * (Through a local: @val, often a field of the caller's new
 	 * registers, stays out of memory; stored there piecemeal and copied
@@ -179,10 +175,11 @@ static int saved_reg(const struct sframe_unwinder *u, uint32_t frame_flags, uint
 }
 
 /*
- * The value of DWARF register @reg in the current frame. (Out of line:
- * SP- and FP-based rules, the usual ones, get their base without it.)
+ * The value of DWARF register @reg in the current frame. (Inline, the
+ * rest of the registers out of line in saved_reg(): the cursor's address
+ * is taken by no call, so that a walk keeps it in registers.)
  */
-static int reg_value(const struct sframe_unwinder *u, const struct sframe_cursor *c,
+static SFRAME_ALWAYS_INLINE int reg_value(const struct sframe_unwinder *u, const struct sframe_cursor *c,
 		     uint32_t reg, uint64_t *v)
 {
 	const struct unwind_abi *abi = unwind_abi_of(u->abi);
@@ -216,15 +213,17 @@ static SFRAME_ALWAYS_INLINE int loc_value(const struct walk *w, const struct sfr
 	int ret;
 
 	if (from_reg) {
-		if (w->lean)
-			return STEP_DECLINED;
 		ret = reg_value(w->u, c, reg, &base);
 		if (ret)
 			return ret;
 	}
-	if (deref && w->lean)
-		addr = base + (uint64_t)(int64_t)off;
-	else if (SFRAME_UNLIKELY(!add_off(base, off, &addr)))
+	/*
+	 * A slot in a window far from both ends of the address space is a
+	 * load: had base + off wrapped (|off| < 2^31), it would lie outside.
+	 */
+	if (deref && w->win_far && window_read(w, base + (uint64_t)(int64_t)off, v))
+		return 0;
+	if (SFRAME_UNLIKELY(!add_off(base, off, &addr)))
 		return -SFRAME_ERR_BAD_CFA;
 	if (!deref) {
 		*v = addr;
@@ -252,19 +251,27 @@ static SFRAME_ALWAYS_INLINE uint64_t strip_ra(const struct walk *w, uint64_t ra,
 }
 
 /*
- * CFA of the current frame must be aligned, at or above SP, above the last
- * (one branch: the walk's hottest checks); a lean step tests the bound
- * that stands for the last two (w->cfa_lo).
+ * The lowest CFA the current frame may have: at or above SP, above the
+ * last CFA. (A last CFA of 2^64 - 1 leaves only 2^64 - 1, which is
+ * misaligned: no CFA passes.)
  */
-static SFRAME_ALWAYS_INLINE int check_cfa(const struct walk *w, const struct sframe_cursor *c,
-					  uint64_t cfa)
+static SFRAME_ALWAYS_INLINE uint64_t cfa_floor(const struct sframe_cursor *c)
 {
 	const uint64_t sp = (c->regs.valid & SFRAME_REG_SP) ? c->regs.sp : 0;
 	const uint64_t prev = c->prev_cfa;
+	const uint64_t above = prev + (prev != SFRAME_UINT64_MAX);
 
-	if (w->lean)
-		return SFRAME_UNLIKELY((cfa & 7) | (cfa < w->cfa_lo)) ? -SFRAME_ERR_BAD_CFA : 0;
-	if (SFRAME_UNLIKELY((cfa & 7) | (cfa < sp) | ((cfa <= prev) & (prev != 0))))
+	return prev && above > sp ? above : sp;
+}
+
+/*
+ * The CFA of the current frame must be aligned and at or above @floor
+ * (cfa_floor(), or what a walk carries from step to step: after a step, SP
+ * is at or below the CFA just found). One branch: the walk's hottest checks.
+ */
+static SFRAME_ALWAYS_INLINE int check_cfa(uint64_t cfa, uint64_t floor)
+{
+	if (SFRAME_UNLIKELY((cfa & 7) | (cfa < floor)))
 		return -SFRAME_ERR_BAD_CFA;
 	return 0;
 }
@@ -311,7 +318,7 @@ static SFRAME_ALWAYS_INLINE void commit(struct sframe_cursor *c, const struct sf
 
 /* The CFA by rule @r, checked against the frame. */
 static SFRAME_ALWAYS_INLINE int rule_cfa(const struct walk *w, const struct sframe_cursor *c,
-					 const struct unwind_rule *r, uint64_t *cfa)
+					 const struct unwind_rule *r, uint64_t floor, uint64_t *cfa)
 {
 	const uint32_t valid = c->regs.valid;
 	uint64_t base = 0;
@@ -323,30 +330,20 @@ static SFRAME_ALWAYS_INLINE int rule_cfa(const struct walk *w, const struct sfra
 	} else if ((r->kind & (RULE_CFA_FP | RULE_CFA_REG)) == RULE_CFA_FP &&
 		   (valid & SFRAME_REG_FP)) {
 		base = c->regs.fp;
-	} else if (w->lean) {
-		return STEP_DECLINED;
 	} else {
 		ret = reg_value(w->u, c, (r->kind & RULE_CFA_REG) ? r->cfa_reg :
 				(r->kind & RULE_CFA_FP) ? w->abi->reg.fp_reg : w->abi->reg.sp_reg, &base);
 		if (ret)
 			return ret;
 	}
-	/*
-	 * A lean step that reads the RA from a CFA-based slot leaves the
-	 * wrap-around check to that read, as for the slots (struct walk): a
-	 * CFA that wrapped either fails check_cfa() or puts the slot outside
-	 * the window; either way the result is the full step's.
-	 */
-	if (w->lean && (r->kind & (RULE_RA_DEREF | RULE_RA_REG | RULE_RA_LINK)) == RULE_RA_DEREF)
-		*cfa = base + (uint64_t)(int64_t)r->cfa_off;
-	else if (SFRAME_UNLIKELY(!add_off(base, r->cfa_off, cfa)))
+	if (SFRAME_UNLIKELY(!add_off(base, r->cfa_off, cfa)))
 		return -SFRAME_ERR_BAD_CFA;
 	if (r->kind & RULE_CFA_DEREF) {
 		ret = read_u64(w, *cfa, cfa);
 		if (ret)
 			return ret;
 	}
-	ret = check_cfa(w, c, *cfa);
+	ret = check_cfa(*cfa, floor);
 	/* (Aligned now: saying so lets the compiler see that slots 8k from it are, too.) */
 	*cfa &= ~(uint64_t)7;
 	return ret;
@@ -375,18 +372,14 @@ static SFRAME_ALWAYS_INLINE int rule_ra(const struct walk *w, const struct sfram
 		if (ret)
 			return ret;
 	}
-	if (r->kind & RULE_RA_MANGLED) {
-		if (w->lean && w->u->strip_ra)
-			return STEP_DECLINED;
+	if (r->kind & RULE_RA_MANGLED)
 		v = strip_ra(w, v, frame_flags);
-	}
 	*ra = v;
 	return SFRAME_LIKELY(v) ? 0 : -SFRAME_ERR_BAD_RA;
 }
 
 /*
  * The caller's FP by rule @r, *@valid = SFRAME_REG_FP when it is known.
- * Returns 0, or STEP_DECLINED.
  *
  * The CFA and the RA are what the walk needs; the FP only matters if a
  * caller's CFA is based on it. A saved-FP rule that cannot be evaluated
@@ -411,9 +404,8 @@ static SFRAME_ALWAYS_INLINE int rule_fp(const struct walk *w, const struct sfram
 	if (!(r->kind & RULE_FP_NONE))
 		ret = loc_value(w, c, r->kind & RULE_FP_REG, r->kind & RULE_FP_DEREF, r->fp_reg,
 				r->fp_off, cfa, fp);
-	/* (A lean step leaves losing the FP to the full one: its FP stays known.) */
-	if (ret == STEP_DECLINED || (ret && w->lean))
-		return STEP_DECLINED;
+	if (ret == WINDOW_MISS)
+		return ret;
 	*valid = ret ? 0 : SFRAME_REG_FP;
 	if (ret) {
 		*fp = 0;
@@ -423,12 +415,12 @@ static SFRAME_ALWAYS_INLINE int rule_fp(const struct walk *w, const struct sfram
 }
 
 /*
- * The step by rule @r, whether it came from the cache or from the row:
- * 0 with the cursor at the caller; SFRAME_UNWIND_END, an error or (lean
- * walks) STEP_DECLINED with the cursor unchanged.
+ * The step by rule @r, whether it came from the cache or from the row, the
+ * CFA at or above @floor (check_cfa()): 0 with the cursor at the caller;
+ * SFRAME_UNWIND_END or an error with the cursor unchanged.
  */
 static SFRAME_ALWAYS_INLINE int apply_rule(const struct walk *w, struct sframe_cursor *c,
-					   const struct unwind_rule *r)
+					   const struct unwind_rule *r, uint64_t floor)
 {
 	struct sframe_regs n = { 0 };
 	uint32_t flags = 0, fp_valid = 0;
@@ -437,7 +429,7 @@ static SFRAME_ALWAYS_INLINE int apply_rule(const struct walk *w, struct sframe_c
 
 	if (SFRAME_UNLIKELY(r->kind & RULE_RA_END))
 		return SFRAME_UNWIND_END;
-	ret = rule_cfa(w, c, r, &cfa);
+	ret = rule_cfa(w, c, r, floor, &cfa);
 	if (SFRAME_UNLIKELY(ret))
 		return ret;
 	ret = rule_ra(w, c, r, cfa, &n.pc, &flags);
@@ -524,7 +516,7 @@ static int step_chain(const struct sframe_unwinder *u, struct sframe_cursor *c)
 		return ret;
 	if (abi->pauth)
 		n.pc = strip_ra(w, n.pc, &flags);
-	ret = check_cfa(w, c, cfa);
+	ret = check_cfa(cfa, cfa_floor(c));
 	if (ret)
 		return ret;
 	if (n.pc == 0)
@@ -568,15 +560,6 @@ int sframe_unwind_init(const struct sframe_unwinder *u, struct sframe_cursor *c,
 	c->flags = SFRAME_FRAME_TOPMOST;
 	c->prev_flags = 0;
 	return 0;
-}
-
-/* A window a lean walk may use (struct walk): 2^32 bytes or more from either end. */
-static bool lean_window(const struct sframe_unwinder *u)
-{
-	const uint64_t gap = (uint64_t)1 << 32;
-
-	return u->stack_data && u->stack_len >= 8 && u->stack_addr >= gap &&
-	       u->stack_addr <= -gap && u->stack_len <= -gap - u->stack_addr;
 }
 
 /* The PC is exact (topmost or interrupted frame), not a return address. */
@@ -731,7 +714,7 @@ static SFRAME_ALWAYS_INLINE void rule_from_rules(const struct unwind_abi *abi,
 /*
  * find_rule() for the frames its first try does not serve: the row from
  * find_row() (@tried as there), the rule from the row. Out of line: its
- * row stays off the lean walks' frames.
+ * row stays off the walks' frames.
  */
 static SFRAME_NOINLINE int find_rule_row(const struct sframe_unwinder *u, uint64_t pc,
 					 uint32_t frame_flags, struct unwind_rule *r,
@@ -762,7 +745,7 @@ static SFRAME_NOINLINE int find_rule_row(const struct sframe_unwinder *u, uint64
  * (a rule, or the end of the stack as a rule), ROWLESS_SIGNAL,
  * -SFRAME_ERR_NOT_FOUND (no SFrame for this PC) or another error. *@mod
  * receives the frame's module (on entry, find_row()'s guess). (The PC and
- * flags by value: a lean walk's cursor stays in registers.)
+ * flags by value: a walk's cursor stays in registers.)
  *
  * What most frames of a walk are, it tries first: PC - 1 and the PC in one
  * module (the last frame's, mostly), and a row there from the section's
@@ -810,60 +793,57 @@ static uint32_t module_index(const struct sframe_unwinder *u, const struct sfram
 }
 
 /*
- * sframe_unwind_step() without the argument checks. *@mod receives the
- * current frame's module, unless the depth bound ends the walk before the
- * step looks at the frame (-SFRAME_ERR_DEPTH); on entry it is a guess at
- * it (find_row()): the walks pass the last frame's module, which saves the
- * table search for most frames.
+ * The steps that apply no rule: the frame-pointer fallback, a signal
+ * trampoline without rows, or @found's error.
  */
-/* The step for find_rule()'s outcome @found (with @rule when 0). */
-static int step_found(const struct sframe_unwinder *u, struct sframe_cursor *c, int found,
-		      const struct unwind_rule *rule)
+static int step_other(const struct sframe_unwinder *u, struct sframe_cursor *c, int found)
 {
-	struct walk w;
-
 	if (found == ROWLESS_SIGNAL)
 		return step_signal(u, c);
 	if (found == -SFRAME_ERR_NOT_FOUND)
 		return step_no_sframe(u, c);
-	if (found)
-		return found;
-	walk_init(&w, u, false);
-	return apply_rule(&w, c, rule);
+	return found;
 }
 
-static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
-		const struct sframe_module **mod)
+/*
+ * The step: the frame's rule from the cache or from its row (then
+ * remembered in the cache), applied. *@mod receives the current frame's
+ * module, unless the depth bound ends the walk before the step looks at the
+ * frame (-SFRAME_ERR_DEPTH); on entry it is a guess at it (find_row()):
+ * the walks pass the last frame's module, which saves the table search for
+ * most frames.
+ */
+static SFRAME_NOINLINE int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
+				const struct sframe_module **mod)
 {
 	struct sframe_unwind_cache *cache = c->regs.pc ? u->cache : NULL;
 	const bool exact = exact_pc(c->flags);
 	struct sframe_cache_entry *e = NULL;
 	struct unwind_rule rule;
 	struct walk w;
-	uint32_t max;
-	int ret;
+	int found;
 
-	max = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
-	if (c->depth + 1 >= max)
+	walk_init(&w, u, false);
+	if (c->depth + 1 >= w.max_depth)
 		return -SFRAME_ERR_DEPTH;
 	if (cache)
 		e = sf_cache_find(cache, c->regs.pc, exact);
-	if (!e) {
-		ret = find_rule(u, c->regs.pc, c->flags, &rule, mod);
+	if (e) {
+		cache->hits++;
+		*mod = module_at(u->modules, sf_cache_module(e));
+		found = sf_cache_rule(e, &rule) ? 0 : -SFRAME_ERR_NOT_FOUND;
+	} else {
+		found = find_rule(u, c->regs.pc, c->flags, &rule, mod);
 		if (cache)
 			cache->misses++;
 		/* (Errors of the section or its reader are not the PC's to keep.) */
-		if (cache && (ret == 0 || ret == -SFRAME_ERR_NOT_FOUND))
-			sf_cache_insert(cache, c->regs.pc, exact, ret ? NULL : &rule,
+		if (cache && (found == 0 || found == -SFRAME_ERR_NOT_FOUND))
+			sf_cache_insert(cache, c->regs.pc, exact, found ? NULL : &rule,
 					module_index(u, *mod));
-		return step_found(u, c, ret, &rule);
 	}
-	cache->hits++;
-	*mod = module_at(u->modules, sf_cache_module(e));
-	if (!sf_cache_rule(e, &rule))
-		return step_no_sframe(u, c);
-	walk_init(&w, u, false);
-	return apply_rule(&w, c, &rule);
+	if (found)
+		return step_other(u, c, found);
+	return apply_rule(&w, c, &rule, cfa_floor(c));
 }
 
 int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
@@ -937,200 +917,100 @@ static int walk_begin(const struct sframe_unwinder *u, const struct sframe_regs 
 }
 
 /*
- * A lookup that a run of lean_steps() made and left to step_found(), for
- * a frame the run does not step: the outcome of find_rule() (PENDING_NONE:
- * none made), its rule and the frame's module.
- */
-struct pending {
-	int found;
-	struct unwind_rule rule;
-	const struct sframe_module *mod;
-};
-
-#define PENDING_NONE 2
-
-/*
- * The runs of steps of sframe_unwind_pcs() and sframe_unwind_stack() that
- * need no step() of their own: apply_rule() on a copy of the cursor, then
- * the frame's stores, in one loop. Three kinds, each a constant in a copy:
- *
- * - @memo (the cache, and the stack as a window): the rule comes from the
- *   cache, each next entry found through the last one's guess
- *   (sf_cache_follow()), so that the next rule is loaded while the return
- *   address is still on its way; sf_cache_rule()'s constant mask leaves
- *   out the branches of apply_rule() no cached rule takes.
- * - @lean without @memo (the window, no cache): the rule comes from
- *   find_rule(), whose lookup a row table in the section's index answers
- *   without decoding; rules of the plain shape (sf_rule_plain()) only.
- * - neither (no window, no cache): find_rule() too, any rule, every read
- *   through the callback.
- *
- * @lean steps need no call beyond the lookup, so the cursor copy, whose
- * address nothing takes, stays in registers; they decline (STEP_DECLINED)
- * whatever needs one. The lookups made for a frame the run does not step
- * (no SFrame, another shape of rule, an error, a declined step) are handed
- * over in *@pend for step_found(), never made twice: a read of the section
- * may be a syscall. Without a lookup of its own, step() takes the frame.
+ * The run of steps a walk with the cache and the window takes without
+ * step(), the rules from the cache: each next entry found through the last
+ * one's guess (sf_cache_follow()), so that the next rule is loaded while
+ * the return address is still on its way; the cursor a copy whose address
+ * no call takes, in registers; the cached rule's constant mask
+ * (sf_cache_rule()) leaving out the branches of apply_rule() no cached rule
+ * takes. Measured on the bench's in-process chain (33 frames, warm cache):
+ * XXX
  *
  * Fills either @pcs (a PC per frame) or @frames (the other is NULL, a
- * constant in each copy), as the full walks do from index @n on; a frame
- * gets its module from the entry or the lookup of its step (as step()
- * gives it), also when that step ends the walk. (With the cache, callers
- * mostly share their callee's module: the table is read when the entry's
- * module differs from the last, which took a tenth of the time per frame
- * otherwise.)
- *
- * A @lean caller checked lean_window(). Stops, the cursor at the last
- * frame reached, at the first frame the run does not step, or at the
- * depth bound; *@res receives the result of a step that ended the walk
- * (END or an error), else 0. Returns the new number of frames. @plain:
- * the stack is little-endian and the caller's SP is the CFA.
+ * constant in each copy), as the walks do, from index @n on. Stops, the
+ * cursor at the last frame reached, at the first frame the cache does not
+ * serve (no entry, no SFrame there, a read outside the window, the FP
+ * unknown), at the depth bound or at @max; *@res receives the result of a
+ * step that ended the walk (END or an error), else 0. Returns the new
+ * number of frames. (With frame records, the module table is read when an
+ * entry's module differs from the last.)
  */
-static SFRAME_ALWAYS_INLINE uint32_t lean_steps(const struct sframe_unwinder *u,
+static SFRAME_ALWAYS_INLINE uint32_t cached_run(const struct sframe_unwinder *u,
 						struct sframe_cursor *cursor, uint64_t *pcs,
-						struct sframe_frame *frames, uint32_t n,
-						uint32_t max, int *res, struct pending *pend,
-						bool plain, bool memo, bool lean)
+						struct sframe_frame *frames, uint32_t n, uint32_t max,
+						int *res, bool plain)
 {
 	struct sframe_unwind_cache *const cache = u->cache;
-	const uint32_t max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
+	const struct sframe_module *mod = NULL;
 	struct sframe_cursor c = *cursor;
 	struct sframe_cache_entry *e = NULL;
 	uint32_t k = n, end = n, mod_index = 0;
-	const struct sframe_module *mod = NULL;
 	struct unwind_rule r;
+	uint64_t floor = cfa_floor(&c);
 	struct walk w;
-	int ret = 0, found;
+	int ret = 0;
 
-	pend->found = PENDING_NONE;
-	walk_init(&w, u, lean);
+	walk_init(&w, u, true);
 	if (plain) {
 		w.be = false;
 		w.sp_bias = 0;
+		w.win_far = true;
 	}
 	/* Steps allowed: by the array, and by the depth bound (step() checks). */
-	if (c.depth + 1 < max_depth)
-		end += max - n < max_depth - 1 - c.depth ? max - n : max_depth - 1 - c.depth;
-	/*
-	 * The first step's CFA bound (w.cfa_lo): at or above SP, above the
-	 * last CFA if any. A CFA of 0 could pass it only if SP and the last
-	 * CFA were 0, and none could after a last CFA of 2^64 - 1: both left
-	 * to step(), every later bound is then the last CFA + 1.
-	 */
-	if (lean) {
-		const uint64_t sp = c.regs.sp, prev = c.prev_cfa;
-
-		if ((c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) !=
-			    (SFRAME_REG_SP | SFRAME_REG_FP) ||
-		    prev == SFRAME_UINT64_MAX || (!sp && !prev))
-			end = n;
-		w.cfa_lo = prev && prev + 1 > sp ? prev + 1 : sp;
-	}
-	if (memo && c.regs.pc && k < end)
+	if (c.depth + 1 < w.max_depth)
+		end += max - n < w.max_depth - 1 - c.depth ? max - n : w.max_depth - 1 - c.depth;
+	if (c.regs.pc && k < end && (c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) ==
+					    (SFRAME_REG_SP | SFRAME_REG_FP))
 		e = sf_cache_find(cache, c.regs.pc, exact_pc(c.flags));
-	while (k < end) {
-		if (memo) {
-			if (!e || !sf_cache_rule(e, &r))
-				break;
-		} else {
-			found = find_rule(u, c.regs.pc, c.flags, &r, &mod);
-			if (found || (lean && !sf_rule_plain(&r))) {
-				pend->found = found;
-				pend->rule = r;
-				pend->mod = mod;
-				break;
-			}
-			/* (A no-op on a plain rule: tells the compiler which branches it never takes.) */
-			if (lean)
-				r.kind &= SF_CACHE_RULE_BITS;
-		}
-		if (lean) {
-			/*
-			 * What a lean step from a plain rule leaves in these
-			 * fields (commit()), FP known as it was: stated here, so
-			 * that the compiler need not carry them around the loop.
-			 * Before the first step they differ, but none is read by
-			 * such a step (plain rules do not involve the link
-			 * register or other registers; the frame's SP and FP are
-			 * known), and @cursor is only written after a step.
-			 */
-			c.regs.ra = 0;
-			c.regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
-			c.sigctx = 0;
-			c.prev_flags = 0;
-		}
-		if (frames && memo && sf_cache_module(e) != mod_index) {
+	while (e && sf_cache_rule(e, &r)) {
+		/*
+		 * What a step by a cached rule leaves in these fields (commit()),
+		 * the FP known (tested below): stated, so that the compiler need
+		 * not carry them around the loop. Before the first step they may
+		 * differ, but such a step reads none of them (its rule names no
+		 * register, and the frame's SP and FP are known).
+		 */
+		c.regs.ra = 0;
+		c.regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
+		c.sigctx = 0;
+		c.prev_flags = 0;
+		if (frames && sf_cache_module(e) != mod_index) {
 			mod_index = sf_cache_module(e);
 			mod = module_at(u->modules, mod_index);
 		}
-		ret = apply_rule(&w, &c, &r);
+		ret = apply_rule(&w, &c, &r, floor);
 		if (ret)
 			break;
-		if (lean)
-			w.cfa_lo = c.prev_cfa + 1;
+		floor = c.prev_cfa + 1;
 		if (frames) {
-			/* (The caller's CFA and module: its own step's, or after the loop.) */
+			/* (The caller's CFA and module: its own step's, or after the run.) */
 			frames[k - 1].module = mod;
 			frame_stepped(&frames[k - 1], &c);
 		} else {
 			pcs[k] = c.regs.pc;
 		}
-		k++;
-		if (memo)
-			e = sf_cache_follow(cache, e, c.regs.pc);
+		if (++k >= end || !(c.regs.valid & SFRAME_REG_FP))
+			break;
+		e = sf_cache_follow(cache, e, c.regs.pc);
 	}
 	if (k != n)
 		*cursor = c;
+	/* (A step that ended the walk from the cache was served by it too.) */
+	cache->hits += (uint64_t)(k - n) + (ret != 0 && ret != WINDOW_MISS);
+	if (ret == WINDOW_MISS)
+		ret = 0;
 	/*
 	 * The last frame: no CFA yet, and the module of the step that ended
-	 * the run (its error or END is the walk's result) or none (the caller
-	 * gives it from the step it takes).
+	 * the walk (its END or error is the walk's result) or none (the
+	 * caller gives it from the step it takes).
 	 */
 	if (frames) {
 		frame_unset(&frames[k - 1]);
 		if (ret)
 			frames[k - 1].module = mod;
 	}
-	/* (A step that ended the walk from the cache was served by it too.) */
-	if (memo)
-		cache->hits += (uint64_t)(k - n) + (ret != 0 && ret != STEP_DECLINED);
-	/* A declined step: its rule is step_found()'s (a cached one step()'s). */
-	if (ret == STEP_DECLINED) {
-		ret = 0;
-		if (!memo) {
-			pend->found = 0;
-			pend->rule = r;
-			pend->mod = mod;
-		}
-	}
 	*res = ret;
 	return k;
-}
-
-/*
- * lean_steps() with the window, with or without the cache; each of those
- * in a copy for the ABIs whose stack is little-endian and whose caller's
- * SP is the CFA (amd64, aarch64), both facts then constants (the byte
- * swap and the bias test took a tenth of the time per frame), and one for
- * the others. Without the window (@lean false): one copy, every read
- * through the callback (and no cache: see the walks).
- */
-static SFRAME_ALWAYS_INLINE uint32_t lean_copies(const struct sframe_unwinder *u,
-						 struct sframe_cursor *cursor, uint64_t *pcs,
-						 struct sframe_frame *frames, uint32_t n,
-						 uint32_t max, int *res, struct pending *pend,
-						 bool lean)
-{
-	const struct unwind_abi *abi = unwind_abi_of(u->abi);
-	const bool plain = !abi->stack_be && !abi->sp_bias;
-
-	if (!lean)
-		return lean_steps(u, cursor, pcs, frames, n, max, res, pend, false, false, false);
-	if (u->cache)
-		return plain ? lean_steps(u, cursor, pcs, frames, n, max, res, pend, true, true, true) :
-			       lean_steps(u, cursor, pcs, frames, n, max, res, pend, false, true, true);
-	return plain ? lean_steps(u, cursor, pcs, frames, n, max, res, pend, true, false, true) :
-		       lean_steps(u, cursor, pcs, frames, n, max, res, pend, false, false, true);
 }
 
 /*
@@ -1138,55 +1018,47 @@ static SFRAME_ALWAYS_INLINE uint32_t lean_copies(const struct sframe_unwinder *u
  * (frames). (Out of line: the walks' own frames stay small on the way to
  * step().)
  */
-static SFRAME_NOINLINE uint32_t lean_pcs(const struct sframe_unwinder *u,
-					 struct sframe_cursor *cursor, uint64_t *pcs, uint32_t n,
-					 uint32_t max, int *res, struct pending *pend, bool lean)
+static SFRAME_NOINLINE uint32_t cached_pcs(const struct sframe_unwinder *u,
+					   struct sframe_cursor *cursor, uint64_t *pcs, uint32_t n,
+					   uint32_t max, int *res)
 {
-	return lean_copies(u, cursor, pcs, NULL, n, max, res, pend, lean);
+	const struct unwind_abi *abi = unwind_abi_of(u->abi);
+
+	if (!abi->stack_be && !abi->sp_bias && window_far(u))
+		return cached_run(u, cursor, pcs, NULL, n, max, res, true);
+	return cached_run(u, cursor, pcs, NULL, n, max, res, false);
 }
 
-static SFRAME_NOINLINE uint32_t lean_frames(const struct sframe_unwinder *u,
-					    struct sframe_cursor *cursor,
-					    struct sframe_frame *frames, uint32_t n, uint32_t max,
-					    int *res, struct pending *pend, bool lean)
+static SFRAME_NOINLINE uint32_t cached_frames(const struct sframe_unwinder *u,
+					      struct sframe_cursor *cursor,
+					      struct sframe_frame *frames, uint32_t n, uint32_t max,
+					      int *res)
 {
-	/* (Never taken: tells the copies that they store frames, not PCs.) */
+	const struct unwind_abi *abi = unwind_abi_of(u->abi);
+
+	/* (Never taken: tells the copy that it stores frames, not PCs.) */
 	if (!frames) {
 		*res = 0;
-		pend->found = PENDING_NONE;
 		return n;
 	}
-	return lean_copies(u, cursor, NULL, frames, n, max, res, pend, lean);
-}
-
-/*
- * The step of the frame a run of lean_steps() stopped at: the run's lookup
- * (*@pend) when it made one, else step(). *@mod receives the frame's module.
- */
-static int step_after(const struct sframe_unwinder *u, struct sframe_cursor *c,
-		      const struct pending *pend, const struct sframe_module **mod)
-{
-	if (pend->found == PENDING_NONE)
-		return step(u, c, mod);
-	*mod = pend->mod;
-	return step_found(u, c, pend->found, &pend->rule);
+	if (!abi->stack_be && !abi->sp_bias && window_far(u))
+		return cached_run(u, cursor, NULL, frames, n, max, res, true);
+	return cached_run(u, cursor, NULL, frames, n, max, res, false);
 }
 
 int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 			struct sframe_frame *frames, uint32_t max, uint32_t *count)
 {
-	struct sframe_cursor c;
 	const struct sframe_module *m = NULL;
-	struct pending pend = { PENDING_NONE, { 0 }, NULL };
+	struct sframe_cursor c;
 	uint32_t n;
-	bool lean, reads;
+	bool run;
 	int ret;
 
 	ret = walk_begin(u, regs, frames != NULL, max, count, &c);
 	if (ret)
 		return ret;
-	lean = lean_window(u);
-	reads = !lean && !u->cache;
+	run = u->cache && u->stack_data;
 	frame_from(&frames[0], &c);
 	n = 1;
 	/*
@@ -1196,14 +1068,13 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 	 */
 	while (n < max) {
 		ret = 0;
-		if (lean || reads) {
-			n = lean_frames(u, &c, frames, n, max, &ret, &pend, lean);
+		if (run) {
+			n = cached_frames(u, &c, frames, n, max, &ret);
 			if (n >= max)
 				break;
 		}
 		if (!ret) {
-			ret = step_after(u, &c, &pend, &m);
-			pend.found = PENDING_NONE;
+			ret = step(u, &c, &m);
 			frames[n - 1].module = ret == -SFRAME_ERR_DEPTH ?
 				sframe_modules_find(u->modules, frames[n - 1].pc) : m;
 		}
@@ -1226,29 +1097,26 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 		      uint64_t *pcs, uint32_t max, uint32_t *count)
 {
-	struct sframe_cursor c;
-	bool lean, reads;
 	const struct sframe_module *m = NULL;
-	struct pending pend = { PENDING_NONE, { 0 }, NULL };
+	struct sframe_cursor c;
 	uint32_t n;
+	bool run;
 	int ret;
 
 	ret = walk_begin(u, regs, pcs != NULL, max, count, &c);
 	if (ret)
 		return ret;
-	lean = lean_window(u);
-	reads = !lean && !u->cache;
+	run = u->cache && u->stack_data;
 	pcs[0] = c.regs.pc;
 	n = 1;
-	/* Each round adds at least one PC or returns; the depth bound holds. */
+	/* Each round adds at least one PC or returns; step() bounds depth. */
 	while (n < max) {
-		if (lean || reads) {
-			n = lean_pcs(u, &c, pcs, n, max, &ret, &pend, lean);
+		if (run) {
+			n = cached_pcs(u, &c, pcs, n, max, &ret);
 			if (ret || n >= max)
 				break;
 		}
-		ret = step_after(u, &c, &pend, &m);
-		pend.found = PENDING_NONE;
+		ret = step(u, &c, &m);
 		if (ret)
 			break;
 		pcs[n++] = c.regs.pc;
