@@ -939,6 +939,89 @@ struct pending {
 
 #define NO_PENDING 2
 
+static SFRAME_ALWAYS_INLINE void pend_set(struct pending *pend, int found,
+					  const struct unwind_rule *rule,
+					  const struct sframe_module *mod)
+{
+	pend->found = found;
+	pend->rule = *rule;
+	pend->mod = mod;
+}
+
+/*
+ * A run's walk: reads from the window only (a read it cannot serve ends
+ * the run), or (@reads) through the callback only; the stack
+ * little-endian, the caller's SP the CFA.
+ */
+static SFRAME_ALWAYS_INLINE void run_init(struct walk *w, const struct sframe_unwinder *u,
+					  bool reads)
+{
+	walk_init(w, u, !reads);
+	w->be = false;
+	w->sp_bias = 0;
+	w->win_far = !reads;
+	if (reads)
+		w->win_fits = 0;
+}
+
+/*
+ * The index past the last frame a run may add from @n: by the array, by
+ * the depth bound (step() checks), and none unless the frame's PC, SP and
+ * FP are known.
+ */
+static SFRAME_ALWAYS_INLINE uint32_t run_end(const struct sframe_cursor *c, uint32_t n,
+					     uint32_t max, uint32_t max_depth)
+{
+	const uint32_t sp_fp = SFRAME_REG_SP | SFRAME_REG_FP;
+
+	if (c->depth + 1 >= max_depth || !c->regs.pc || (c->regs.valid & sp_fp) != sp_fp)
+		return n;
+	return n + (max - n < max_depth - 1 - c->depth ? max - n : max_depth - 1 - c->depth);
+}
+
+/*
+ * The next rule of a run: the cache's entry @e (@memo), or looked up, plain
+ * rules only (sf_rule_plain()), any other outcome left in *@pend. The
+ * rule's constant mask leaves out the branches of apply_rule() such a rule
+ * never takes.
+ */
+static SFRAME_ALWAYS_INLINE bool run_rule(const struct sframe_unwinder *u,
+					  const struct sframe_cursor *c,
+					  const struct sframe_cache_entry *e, struct unwind_rule *r,
+					  const struct sframe_module **mod, struct pending *pend,
+					  bool memo)
+{
+	struct unwind_rule looked;
+	int found;
+
+	if (memo)
+		return e && sf_cache_rule(e, r);
+	/* (Into a local whose address calls take: @r stays in registers.) */
+	found = find_rule(u, c->regs.pc, c->flags, &looked, mod);
+	if (found || !sf_rule_plain(&looked)) {
+		pend_set(pend, found, &looked, *mod);
+		return false;
+	}
+	*r = looked;
+	r->kind &= SF_CACHE_RULE_BITS;
+	return true;
+}
+
+/*
+ * What a step by a plain rule leaves in these fields (commit()), the FP
+ * known (run_steps() tests it): stated at the top of a run's loop, so that
+ * the compiler need not carry them around it. Before the first step they
+ * may differ, but such a step reads none of them (its rule names no
+ * register, and the frame's SP and FP are known).
+ */
+static SFRAME_ALWAYS_INLINE void run_state(struct sframe_cursor *c)
+{
+	c->regs.ra = 0;
+	c->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
+	c->sigctx = 0;
+	c->prev_flags = 0;
+}
+
 /*
  * The run of steps a walk takes without step(), for the ABIs whose stack
  * is little-endian and whose caller's SP is the CFA (amd64, aarch64): those
@@ -976,51 +1059,18 @@ static SFRAME_ALWAYS_INLINE uint32_t run_steps(const struct sframe_unwinder *u,
 	struct sframe_cache_entry *e = NULL;
 	uint32_t k = n, end = n, mod_index = 0;
 	uint64_t floor = cfa_floor(&c);
-	struct unwind_rule r, looked;
+	struct unwind_rule r;
 	struct walk w;
-	int ret = 0, found;
+	int ret = 0;
 
-	walk_init(&w, u, !reads);
-	w.be = false;
-	w.sp_bias = 0;
-	w.win_far = !reads;
-	if (reads)
-		w.win_fits = 0;
-	/* Steps allowed: by the array, and by the depth bound (step() checks). */
-	if (c.depth + 1 < w.max_depth)
-		end += max - n < w.max_depth - 1 - c.depth ? max - n : w.max_depth - 1 - c.depth;
-	if (!c.regs.pc || (c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) !=
-			      (SFRAME_REG_SP | SFRAME_REG_FP))
-		end = n;
+	run_init(&w, u, reads);
+	end = run_end(&c, n, max, w.max_depth);
 	if (memo && k < end)
 		e = sf_cache_find(u->cache, c.regs.pc, exact_pc(c.flags));
 	while (k < end) {
-		if (memo) {
-			if (!e || !sf_cache_rule(e, &r))
-				break;
-		} else {
-			/* (Into a local whose address calls take: @r stays in registers.) */
-			found = find_rule(u, c.regs.pc, c.flags, &looked, &mod);
-			if (found || !sf_rule_plain(&looked)) {
-				pend->found = found;
-				pend->rule = looked;
-				pend->mod = mod;
-				break;
-			}
-			r = looked;
-			r.kind &= SF_CACHE_RULE_BITS;
-		}
-		/*
-		 * What a step by a plain rule leaves in these fields (commit()),
-		 * the FP known (tested below): stated, so that the compiler need
-		 * not carry them around the loop. Before the first step they may
-		 * differ, but such a step reads none of them (its rule names no
-		 * register, and the frame's SP and FP are known).
-		 */
-		c.regs.ra = 0;
-		c.regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
-		c.sigctx = 0;
-		c.prev_flags = 0;
+		if (!run_rule(u, &c, e, &r, &mod, pend, memo))
+			break;
+		run_state(&c);
 		if (memo && frames && sf_cache_module(e) != mod_index) {
 			mod_index = sf_cache_module(e);
 			mod = module_at(u->modules, mod_index);
@@ -1047,14 +1097,10 @@ static SFRAME_ALWAYS_INLINE uint32_t run_steps(const struct sframe_unwinder *u,
 	if (memo)
 		u->cache->hits += (uint64_t)(k - n) + (ret != 0 && ret != WINDOW_MISS);
 	/* A looked-up rule whose read the window did not serve: step_found()'s. */
-	if (ret == WINDOW_MISS) {
+	if (ret == WINDOW_MISS && !memo)
+		pend_set(pend, 0, &r, mod);
+	if (ret == WINDOW_MISS)
 		ret = 0;
-		if (!memo) {
-			pend->found = 0;
-			pend->rule = looked;
-			pend->mod = mod;
-		}
-	}
 	/*
 	 * The last frame: no CFA yet, and the module of the step that ended
 	 * the walk (its END or error is the walk's result) or none (the
