@@ -254,14 +254,4 @@ int sf_fde_key(const struct sframe_section *sec, uint32_t index, int64_t *key, u
 /* The PCMASK block size of @fde, or a negative error (v1 has none). */
 int sf_rep_size(const struct sframe_section *sec, const struct sframe_fde *fde);
 
-/*
- * sf_index_range() - the FDEs [*@base, *@base + *@n) among which the search
- * for @target settles, from @sec's attached index (sec->index, not NULL).
- * *@n is 0 when no function starts at or before @target in a section not
- * flagged sorted (the linear scan finds none). Returns false, leaving them
- * unset, when the index does not fit the section: it is not used.
- */
-bool sf_index_range(const struct sframe_section *sec, int64_t target, uint32_t *base,
-		    uint32_t *n);
-
 #endif /* SFRAME_INTERNAL_H */

@@ -1008,6 +1008,19 @@ static SFRAME_ALWAYS_INLINE bool run_rule(const struct sframe_unwinder *u,
 }
 
 /*
+ * The last frame of a run: no CFA yet, and the module of the step that
+ * ended the walk with @ret (its END or error is the walk's result) or none
+ * (the caller gives it from the step it takes).
+ */
+static SFRAME_ALWAYS_INLINE void run_last(struct sframe_frame *f, int ret,
+					  const struct sframe_module *mod)
+{
+	frame_unset(f);
+	if (ret)
+		f->module = mod;
+}
+
+/*
  * What a step by a plain rule leaves in these fields (commit()), the FP
  * known (run_steps() tests it): stated at the top of a run's loop, so that
  * the compiler need not carry them around it. Before the first step they
@@ -1057,7 +1070,7 @@ static SFRAME_ALWAYS_INLINE uint32_t run_steps(const struct sframe_unwinder *u,
 	const struct sframe_module *mod = NULL;
 	struct sframe_cursor c = *cursor;
 	struct sframe_cache_entry *e = NULL;
-	uint32_t k = n, end = n, mod_index = 0;
+	uint32_t k = n, end, mod_index = 0;
 	uint64_t floor = cfa_floor(&c);
 	struct unwind_rule r;
 	struct walk w;
@@ -1101,16 +1114,8 @@ static SFRAME_ALWAYS_INLINE uint32_t run_steps(const struct sframe_unwinder *u,
 		pend_set(pend, 0, &r, mod);
 	if (ret == WINDOW_MISS)
 		ret = 0;
-	/*
-	 * The last frame: no CFA yet, and the module of the step that ended
-	 * the walk (its END or error is the walk's result) or none (the
-	 * caller gives it from the step it takes).
-	 */
-	if (frames) {
-		frame_unset(&frames[k - 1]);
-		if (ret)
-			frames[k - 1].module = mod;
-	}
+	if (frames)
+		run_last(&frames[k - 1], ret, mod);
 	*res = ret;
 	return k;
 }
