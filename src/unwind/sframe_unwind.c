@@ -323,13 +323,25 @@ int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
 }
 
 /*
+ * What sframe_unwind_stack() and sframe_unwind_pcs() carry from round to
+ * round: the cursor, the run's lookup for the frame it stopped at, the
+ * last frame's module (step()'s guess), and whether the walk has runs.
+ */
+struct walk_state {
+	struct sframe_cursor c;
+	struct pending pend;
+	const struct sframe_module *m;
+	bool run;
+};
+
+/*
  * The start shared by sframe_unwind_stack() and sframe_unwind_pcs(): the
  * argument checks, *@count = 0, the cursor at @regs. Returns 0 when there
  * is room for a frame, else the walk's result (an error, or
  * SFRAME_UNWIND_FULL for an empty array).
  */
 static int walk_begin(const struct sframe_unwinder *u, const struct sframe_regs *regs,
-		      bool have_array, uint32_t max, uint32_t *count, struct sframe_cursor *c)
+		      bool have_array, uint32_t max, uint32_t *count, struct walk_state *ws)
 {
 	int ret;
 
@@ -338,9 +350,12 @@ static int walk_begin(const struct sframe_unwinder *u, const struct sframe_regs 
 	*count = 0;
 	if (!have_array && max)
 		return -SFRAME_ERR_INVAL;
-	ret = sframe_unwind_init(u, c, regs);
+	ret = sframe_unwind_init(u, &ws->c, regs);
 	if (ret)
 		return ret;
+	ws->pend.found = NO_PENDING;
+	ws->m = NULL;
+	ws->run = sf_runs(u);
 	if (max == 0)
 		return SFRAME_UNWIND_FULL;
 	return 0;
@@ -365,18 +380,14 @@ static int step_after(const struct sframe_unwinder *u, struct sframe_cursor *c,
 int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 			struct sframe_frame *frames, uint32_t max, uint32_t *count)
 {
-	struct pending pend = { .found = NO_PENDING };
-	const struct sframe_module *m = NULL;
-	struct sframe_cursor c;
+	struct walk_state ws;
 	uint32_t n;
-	bool run;
 	int ret;
 
-	ret = walk_begin(u, regs, frames != NULL, max, count, &c);
+	ret = walk_begin(u, regs, frames != NULL, max, count, &ws);
 	if (ret)
 		return ret;
-	run = sf_runs(u);
-	frame_from(&frames[0], &c);
+	frame_from(&frames[0], &ws.c);
 	n = 1;
 	/*
 	 * Each round adds a frame or returns; step() bounds depth. A frame's
@@ -385,24 +396,24 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 	 */
 	while (n < max) {
 		ret = 0;
-		if (run) {
-			n = sf_run_frames(u, &c, frames, n, max, &ret, &pend);
+		if (ws.run) {
+			n = sf_run_frames(u, &ws.c, frames, n, max, &ret, &ws.pend);
 			if (n >= max)
 				break;
 		}
 		if (!ret) {
-			ret = step_after(u, &c, &pend, &m);
+			ret = step_after(u, &ws.c, &ws.pend, &ws.m);
 			frames[n - 1].module = ret == -SFRAME_ERR_DEPTH ?
-				sframe_modules_find(u->modules, frames[n - 1].pc) : m;
+				sframe_modules_find(u->modules, frames[n - 1].pc) : ws.m;
 		}
 		if (ret) {
 			if (ret == -SFRAME_ERR_NOT_FOUND)
 				frames[n - 1].flags |= SFRAME_FRAME_NO_SFRAME;
-			frames[n - 1].flags |= c.flags & SFRAME_FRAME_NO_SFRAME;
+			frames[n - 1].flags |= ws.c.flags & SFRAME_FRAME_NO_SFRAME;
 			*count = n;
 			return ret;
 		}
-		frame_stepped(&frames[n - 1], &c);
+		frame_stepped(&frames[n - 1], &ws.c);
 		frame_unset(&frames[n]);
 		n++;
 	}
@@ -414,30 +425,26 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 		      uint64_t *pcs, uint32_t max, uint32_t *count)
 {
-	struct pending pend = { .found = NO_PENDING };
-	const struct sframe_module *m = NULL;
-	struct sframe_cursor c;
+	struct walk_state ws;
 	uint32_t n;
-	bool run;
 	int ret;
 
-	ret = walk_begin(u, regs, pcs != NULL, max, count, &c);
+	ret = walk_begin(u, regs, pcs != NULL, max, count, &ws);
 	if (ret)
 		return ret;
-	run = sf_runs(u);
-	pcs[0] = c.regs.pc;
+	pcs[0] = ws.c.regs.pc;
 	n = 1;
 	/* Each round adds at least one PC or returns; step() bounds depth. */
 	while (n < max) {
-		if (run) {
-			n = sf_run_pcs(u, &c, pcs, n, max, &ret, &pend);
+		if (ws.run) {
+			n = sf_run_pcs(u, &ws.c, pcs, n, max, &ret, &ws.pend);
 			if (ret || n >= max)
 				break;
 		}
-		ret = step_after(u, &c, &pend, &m);
+		ret = step_after(u, &ws.c, &ws.pend, &ws.m);
 		if (ret)
 			break;
-		pcs[n++] = c.regs.pc;
+		pcs[n++] = ws.c.regs.pc;
 	}
 	*count = n;
 	return ret ? ret : SFRAME_UNWIND_FULL;
