@@ -141,7 +141,7 @@ static SFRAME_ALWAYS_INLINE int sf_fde_tail_check(const struct sframe_section *s
  * every check passed (@fde is left alone on an error; a structure built
  * aside and copied costs a lookup more).
  */
-static SFRAME_ALWAYS_INLINE void sf_fde_tail_fields(const struct sframe_section *sec,
+static inline void sf_fde_tail_fields(const struct sframe_section *sec,
 						    const struct sf_fde_tail *t, bool v3,
 						    struct sframe_fde *fde)
 {

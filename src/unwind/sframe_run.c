@@ -27,7 +27,7 @@ static SFRAME_ALWAYS_INLINE void run_init(struct walk *w, const struct sframe_un
  * the depth bound (step() checks), and none unless the frame's PC, SP and
  * FP are known.
  */
-static SFRAME_ALWAYS_INLINE uint32_t run_end(const struct sframe_cursor *c, uint32_t n,
+static inline uint32_t run_end(const struct sframe_cursor *c, uint32_t n,
 					     uint32_t max, uint32_t max_depth)
 {
 	const uint32_t sp_fp = SFRAME_REG_SP | SFRAME_REG_FP;
@@ -70,7 +70,7 @@ static SFRAME_ALWAYS_INLINE bool run_rule(const struct sframe_unwinder *u,
  * ended the walk with @ret (its END or error is the walk's result) or none
  * (the caller gives it from the step it takes).
  */
-static SFRAME_ALWAYS_INLINE void run_last(struct sframe_frame *f, int ret,
+static inline void run_last(struct sframe_frame *f, int ret,
 					  const struct sframe_module *mod)
 {
 	frame_unset(f);
@@ -85,7 +85,7 @@ static SFRAME_ALWAYS_INLINE void run_last(struct sframe_frame *f, int ret,
  * may differ, but such a step reads none of them (its rule names no
  * register, and the frame's SP and FP are known).
  */
-static SFRAME_ALWAYS_INLINE void run_state(struct sframe_cursor *c)
+static inline void run_state(struct sframe_cursor *c)
 {
 	c->regs.ra = 0;
 	c->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;

@@ -39,7 +39,7 @@ struct walk {
 };
 
 /* The unwinder's window lies 2^32 bytes or more from both ends of the address space. */
-static SFRAME_ALWAYS_INLINE bool window_far(const struct sframe_unwinder *u)
+static inline bool window_far(const struct sframe_unwinder *u)
 {
 	const uint64_t gap = (uint64_t)1 << 32;
 
@@ -236,7 +236,7 @@ static SFRAME_ALWAYS_INLINE uint64_t strip_ra(const struct walk *w, uint64_t ra,
  * last CFA. (A last CFA of 2^64 - 1 leaves only 2^64 - 1, which is
  * misaligned: no CFA passes.)
  */
-static SFRAME_ALWAYS_INLINE uint64_t cfa_floor(const struct sframe_cursor *c)
+static inline uint64_t cfa_floor(const struct sframe_cursor *c)
 {
 	const uint64_t sp = (c->regs.valid & SFRAME_REG_SP) ? c->regs.sp : 0;
 	const uint64_t prev = c->prev_cfa;
@@ -621,7 +621,7 @@ struct pending {
 
 #define NO_PENDING 2
 
-static SFRAME_ALWAYS_INLINE void pend_set(struct pending *pend, int found,
+static inline void pend_set(struct pending *pend, int found,
 					  const struct unwind_rule *rule,
 					  const struct sframe_module *mod)
 {
