@@ -105,10 +105,10 @@ static inline void run_state(struct sframe_cursor *c)
  * find_rule(), plain rules only (sf_rule_plain()), the others left in
  * *@pend for step_found(). The rule's constant mask leaves out the branches
  * of apply_rule() such a rule never takes. Measured on the bench's
- * in-process chain (33 frames, release build), ns a frame: warm cache 5.5
- * for the PCs and 6.1-6.4 for the frame records, against 10-11 through
- * step() for every frame and 6.1-6.3 for libunwind's unw_backtrace(); no
- * cache, row table: 18 over a stack copy and 24 through the callback,
+ * in-process chain (33 frames, release build), ns a frame: warm cache 5.7
+ * for the PCs and 6.1-6.2 for the frame records, against 10-11 through
+ * step() for every frame and 6.1-6.2 for libunwind's unw_backtrace(); no
+ * cache, row table: 18.7 over a stack copy and 24 through the callback,
  * against 24.5 and 32 through step().
  *
  * Fills either @pcs (a PC per frame) or @frames (the other is NULL, a
