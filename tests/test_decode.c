@@ -272,6 +272,8 @@ static void check_fde(uint32_t i, uint8_t rep_size_want)
 	assert_int_equal(fde.fde_type, b.version >= 3 ? f->fde_type : SFRAME_FDE_TYPE_DEFAULT);
 	assert_int_equal(fde.pauth_key, f->pauth_key);
 	assert_int_equal(fde.signal, b.version >= 3 && f->signal);
+	assert_int_equal(fde.rowless, b.version < 3 || f->num_fres ? SFRAME_ROWLESS_NONE :
+				      f->signal ? SFRAME_ROWLESS_SIGNAL : SFRAME_ROWLESS_OUTERMOST);
 }
 
 /* Four functions around @vaddr: before it (negative start field) and after. */

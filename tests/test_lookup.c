@@ -69,6 +69,7 @@ static int lookup(uint64_t pc, struct sframe_row *row)
 	assert_int_equal(m.fde.fde_type, row->fde.fde_type);
 	assert_int_equal(m.fde.pauth_key, row->fde.pauth_key);
 	assert_int_equal(m.fde.signal, row->fde.signal);
+	assert_int_equal(m.fde.rowless, row->fde.rowless);
 	if (err)
 		return err;
 	assert_int_equal(m.fre.start, row->fre.start);

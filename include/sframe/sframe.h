@@ -230,6 +230,11 @@ struct sframe_section {
  * @fde_type: SFRAME_FDE_TYPE_DEFAULT or _FLEX.
  * @pauth_key: SFRAME_PAUTH_KEY_A or _B (aarch64).
  * @signal: the v3 signal-frame bit.
+ * @rowless: what the function is when it has no rows (SFRAME_ROWLESS_*):
+ *	in v3, a function without FREs is the outermost frame, or a signal
+ *	trampoline (@signal) whose caller the kernel's signal frame gives;
+ *	SFRAME_ROWLESS_NONE when it has rows, and for every v1/v2 function
+ *	(their functions without rows say nothing).
  */
 struct sframe_fde {
 	uint32_t index;
@@ -248,7 +253,13 @@ struct sframe_fde {
 	uint8_t fde_type;
 	uint8_t pauth_key;
 	bool signal;
+	uint8_t rowless;
 };
+
+/* struct sframe_fde's @rowless. */
+#define SFRAME_ROWLESS_NONE	0	/* has rows, or v1/v2 */
+#define SFRAME_ROWLESS_OUTERMOST 1	/* v3, no rows: the outermost frame */
+#define SFRAME_ROWLESS_SIGNAL	2	/* v3, no rows, signal bit: a signal trampoline */
 
 /**
  * struct sframe_fre - one frame row entry, raw words decoded.

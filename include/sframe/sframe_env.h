@@ -50,10 +50,11 @@
  *	reads sections from user memory with inline user-access loads
  *	(calls are not allowed between user_read_access_begin() and
  *	user_read_access_end(), and an indirect call per read costs a
- *	retpoline); tests/kernel/sframe_env_kernel.h defines one so, for the
- *	sections its kernel's adapter opens with its user-read callback.
+ *	retpoline); src/linux/kernel/unwind/sframe_env_kernel.h defines
+ *	one so, for the sections its kernel's adapter opens with its
+ *	user-read callback.
  *
- * A Linux kernel copy: tests/kernel/sframe_env_kernel.h.
+ * A Linux kernel copy: src/linux/kernel/unwind/sframe_env_kernel.h.
  */
 #ifndef SFRAME_ENV_H
 #define SFRAME_ENV_H

@@ -137,6 +137,30 @@ static SFRAME_ALWAYS_INLINE int sf_fde_tail_check(const struct sframe_section *s
 }
 
 /*
+ * sf_decode_fde()'s fields from the FDE's tail @t, set field by field once
+ * every check passed (@fde is left alone on an error; a structure built
+ * aside and copied costs a lookup more).
+ */
+static inline void sf_fde_tail_fields(const struct sframe_section *sec,
+						    const struct sf_fde_tail *t, bool v3,
+						    struct sframe_fde *fde)
+{
+	fde->fres_off = sec->fre_start + t->run;
+	fde->num_fres = t->num_fres;
+	fde->info = (uint8_t)t->info;
+	fde->info2 = (uint8_t)t->info2;
+	fde->rep_size = (uint8_t)t->rep_size;
+	fde->fre_type = (uint8_t)SFRAME_INFO_FRE_TYPE(t->info);
+	fde->pc_type = (uint8_t)SFRAME_INFO_PC_TYPE(t->info);
+	fde->fde_type = (uint8_t)(v3 ? SFRAME_INFO2_FDE_TYPE(t->info2) : SFRAME_FDE_TYPE_DEFAULT);
+	fde->pauth_key = (uint8_t)SFRAME_INFO_PAUTH_KEY(t->info);
+	/* (Bit 7 of a v1/v2 info byte is unused.) */
+	fde->signal = v3 && SFRAME_INFO_SIGNAL(t->info);
+	fde->rowless = !v3 || t->num_fres ? SFRAME_ROWLESS_NONE :
+		       fde->signal ? SFRAME_ROWLESS_SIGNAL : SFRAME_ROWLESS_OUTERMOST;
+}
+
+/*
  * @assume: SFRAME_ASSUME_VALID_FDES skips the checks sframe_check() proved
  * (attribute record and FRE run inside the FRE area, FRE type, FDE type);
  * the reads stay bounds-checked and no arithmetic can overflow.
@@ -181,10 +205,6 @@ static SFRAME_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, 
 	if (func_size && func_offset > SFRAME_INT64_MAX - (int64_t)(func_size - 1))
 		return -SFRAME_ERR_FDE;
 
-	/*
-	 * Field by field, once every check passed (@fde is left alone on an
-	 * error; a structure built aside and copied costs a lookup more).
-	 */
 	fde->index = index;
 	/*
 	 * The run-time address is vaddr + offset modulo 2^64: a raw section
@@ -197,17 +217,7 @@ static SFRAME_ALWAYS_INLINE int sf_decode_fde(const struct sframe_section *sec, 
 	fde->func_size = func_size;
 	fde->start_field = start_field;
 	fde->start_field_off = off + SFRAME_FDE_START;
-	fde->fres_off = sec->fre_start + t.run;
-	fde->num_fres = t.num_fres;
-	fde->info = (uint8_t)t.info;
-	fde->info2 = (uint8_t)t.info2;
-	fde->rep_size = (uint8_t)t.rep_size;
-	fde->fre_type = (uint8_t)SFRAME_INFO_FRE_TYPE(t.info);
-	fde->pc_type = (uint8_t)SFRAME_INFO_PC_TYPE(t.info);
-	fde->fde_type = (uint8_t)(v3 ? SFRAME_INFO2_FDE_TYPE(t.info2) : SFRAME_FDE_TYPE_DEFAULT);
-	fde->pauth_key = (uint8_t)SFRAME_INFO_PAUTH_KEY(t.info);
-	/* (Bit 7 of a v1/v2 info byte is unused.) */
-	fde->signal = v3 && SFRAME_INFO_SIGNAL(t.info);
+	sf_fde_tail_fields(sec, &t, v3, fde);
 	return 0;
 }
 

@@ -35,11 +35,6 @@
  */
 #define SF_SPAN_PAD	3u
 
-static const uint32_t *index_entries(const struct sframe_index *idx)
-{
-	return (const uint32_t *)(const void *)(idx + 1);
-}
-
 /* The FDE blocks' part of an index: the header and its entries. */
 static uint64_t fde_part_bytes(const struct sframe_index *h)
 {
@@ -572,36 +567,4 @@ int sframe_lookup_rules(const struct sframe_section *sec, uint64_t pc, struct sf
 			return ret;
 	}
 	return rules_of_row(sec, pc, rules);
-}
-
-bool sf_index_range(const struct sframe_section *sec, int64_t target, uint32_t *base,
-		    uint32_t *n)
-{
-	const struct sframe_index *idx = sec->index;
-	const uint32_t *first = index_entries(idx);
-	uint64_t b;
-	uint32_t lo, hi;
-
-	/* An index of other bytes (a section reopened by hand) is not used. */
-	if (idx->num_fdes != sec->num_fdes || idx->bits > SFRAME_INDEX_MAX_BITS)
-		return false;
-	if (target < idx->start) {
-		/* Before the first function: FDE 0, or none for the linear scan. */
-		*base = 0;
-		*n = (sec->flags & SFRAME_F_FDE_SORTED) ? 1 : 0;
-		return true;
-	}
-	b = ((uint64_t)target - (uint64_t)idx->start) >> idx->bits;
-	if (b >= idx->blocks) {
-		lo = first[idx->blocks];
-		hi = lo;
-	} else {
-		lo = first[b];
-		hi = first[b + 1];
-	}
-	if (lo > hi || hi >= sec->num_fdes)
-		return false;
-	*base = lo;
-	*n = hi - lo + 1;
-	return true;
 }

@@ -185,35 +185,59 @@ static inline int32_t sf_s32(uint32_t v)
 	return -(int32_t)(~v) - 1;
 }
 
+/**
+ * struct sf_abi - what the reader knows of one ABI: the DWARF numbers its
+ * rows' rules name, and the format version that first defines it. The
+ * unwinder's per-ABI table (src/unwind/unwind_abi.h) starts with one.
+ * @sp_reg: the stack pointer.
+ * @fp_reg: the frame pointer.
+ * @ra_reg: the return address (the link register where there is one).
+ * @since: the first SFRAME_VERSION_* that has the ABI.
+ */
+struct sf_abi {
+	uint16_t sp_reg;
+	uint16_t fp_reg;
+	uint16_t ra_reg;
+	uint8_t since;
+};
+
+/* Each ABI's struct sf_abi, as an initializer for the unwinder's table too. */
+#define SF_ABI_AARCH64 { SFRAME_AARCH64_DWARF_SP, SFRAME_AARCH64_DWARF_FP, \
+			 SFRAME_AARCH64_DWARF_RA, SFRAME_VERSION_1 }
+#define SF_ABI_AMD64 { SFRAME_AMD64_DWARF_SP, SFRAME_AMD64_DWARF_FP, \
+		       SFRAME_AMD64_DWARF_RA, SFRAME_VERSION_1 }
+/* s390x was defined with v2 (binutils 2.45); no v1 section has it. */
+#define SF_ABI_S390X { SFRAME_S390X_DWARF_SP, SFRAME_S390X_DWARF_FP, \
+		       SFRAME_S390X_DWARF_RA, SFRAME_VERSION_2 }
+
+/* The description of SFRAME_ABI_* @abi (numbered 1 .. 4), or NULL. */
+static inline const struct sf_abi *sf_abi_of(uint8_t abi)
+{
+	static const struct sf_abi abis[] = {
+		[SFRAME_ABI_AARCH64_BE - 1] = SF_ABI_AARCH64,
+		[SFRAME_ABI_AARCH64_LE - 1] = SF_ABI_AARCH64,
+		[SFRAME_ABI_AMD64_LE - 1] = SF_ABI_AMD64,
+		[SFRAME_ABI_S390X_BE - 1] = SF_ABI_S390X,
+	};
+
+	if (abi < SFRAME_ABI_AARCH64_BE || abi > SFRAME_ABI_S390X_BE)
+		return NULL;
+	return &abis[abi - 1];
+}
+
 /* sframe_abi_sp_reg() and sframe_abi_fp_reg(), inline for the rule decoder. */
 static inline int sf_sp_reg(uint8_t abi)
 {
-	switch (abi) {
-	case SFRAME_ABI_AARCH64_BE:
-	case SFRAME_ABI_AARCH64_LE:
-		return SFRAME_AARCH64_DWARF_SP;
-	case SFRAME_ABI_AMD64_LE:
-		return SFRAME_AMD64_DWARF_SP;
-	case SFRAME_ABI_S390X_BE:
-		return SFRAME_S390X_DWARF_SP;
-	default:
-		return -1;
-	}
+	const struct sf_abi *a = sf_abi_of(abi);
+
+	return a ? a->sp_reg : -1;
 }
 
 static inline int sf_fp_reg(uint8_t abi)
 {
-	switch (abi) {
-	case SFRAME_ABI_AARCH64_BE:
-	case SFRAME_ABI_AARCH64_LE:
-		return SFRAME_AARCH64_DWARF_FP;
-	case SFRAME_ABI_AMD64_LE:
-		return SFRAME_AMD64_DWARF_FP;
-	case SFRAME_ABI_S390X_BE:
-		return SFRAME_S390X_DWARF_FP;
-	default:
-		return -1;
-	}
+	const struct sf_abi *a = sf_abi_of(abi);
+
+	return a ? a->fp_reg : -1;
 }
 
 /*
@@ -229,15 +253,5 @@ int sf_fde_key(const struct sframe_section *sec, uint32_t index, int64_t *key, u
 
 /* The PCMASK block size of @fde, or a negative error (v1 has none). */
 int sf_rep_size(const struct sframe_section *sec, const struct sframe_fde *fde);
-
-/*
- * sf_index_range() - the FDEs [*@base, *@base + *@n) among which the search
- * for @target settles, from @sec's attached index (sec->index, not NULL).
- * *@n is 0 when no function starts at or before @target in a section not
- * flagged sorted (the linear scan finds none). Returns false, leaving them
- * unset, when the index does not fit the section: it is not used.
- */
-bool sf_index_range(const struct sframe_section *sec, int64_t target, uint32_t *base,
-		    uint32_t *n);
 
 #endif /* SFRAME_INTERNAL_H */

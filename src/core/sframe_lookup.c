@@ -354,6 +354,51 @@ static int fde_error(const struct sframe_section *sec, uint32_t index, int64_t t
 	return err;
 }
 
+/* The FDE index's entries, after its header. */
+static const uint32_t *index_entries(const struct sframe_index *idx)
+{
+	return (const uint32_t *)(const void *)(idx + 1);
+}
+
+/*
+ * index_range() - the FDEs [*@base, *@base + *@n) among which the search
+ * for @target settles, from @sec's attached index (sec->index, not NULL).
+ * *@n is 0 when no function starts at or before @target in a section not
+ * flagged sorted (the linear scan finds none). Returns false, leaving them
+ * unset, when the index does not fit the section: it is not used.
+ */
+static bool index_range(const struct sframe_section *sec, int64_t target, uint32_t *base,
+			uint32_t *n)
+{
+	const struct sframe_index *idx = sec->index;
+	const uint32_t *first = index_entries(idx);
+	uint64_t b;
+	uint32_t lo, hi;
+
+	/* An index of other bytes (a section reopened by hand) is not used. */
+	if (idx->num_fdes != sec->num_fdes || idx->bits > SFRAME_INDEX_MAX_BITS)
+		return false;
+	if (target < idx->start) {
+		/* Before the first function: FDE 0, or none for the linear scan. */
+		*base = 0;
+		*n = (sec->flags & SFRAME_F_FDE_SORTED) ? 1 : 0;
+		return true;
+	}
+	b = ((uint64_t)target - (uint64_t)idx->start) >> idx->bits;
+	if (b >= idx->blocks) {
+		lo = first[idx->blocks];
+		hi = lo;
+	} else {
+		lo = first[b];
+		hi = first[b + 1];
+	}
+	if (lo > hi || hi >= sec->num_fdes)
+		return false;
+	*base = lo;
+	*n = hi - lo + 1;
+	return true;
+}
+
 int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_row *row)
 {
 	uint64_t rel;
@@ -375,7 +420,7 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 	 * halving (sframe_index.c says why). (One call of search_sorted():
 	 * inline, it adds no frame to a lookup's stack.)
 	 */
-	if (sec->index && sf_index_range(sec, target, &base, &n))
+	if (sec->index && index_range(sec, target, &base, &n))
 		sorted = true;
 	if (sorted)
 		ret = search_sorted(sec, target, base, n, &index);

@@ -54,6 +54,8 @@ static uint8_t flags_allowed(uint8_t version)
 static int decode_header(struct sframe_section *s, const uint8_t *h, uint32_t *fde_off,
 			 uint32_t *fre_off)
 {
+	const struct sf_abi *abi;
+
 	s->version = h[SFRAME_HDR_VERSION];
 	if (s->version < SFRAME_VERSION_1 || s->version > SFRAME_VERSION_3)
 		return -SFRAME_ERR_VERSION;
@@ -61,19 +63,9 @@ static int decode_header(struct sframe_section *s, const uint8_t *h, uint32_t *f
 	if (s->flags & ~flags_allowed(s->version))
 		return -SFRAME_ERR_FLAGS;
 	s->abi = h[SFRAME_HDR_ABI];
-	switch (s->abi) {
-	case SFRAME_ABI_AARCH64_BE:
-	case SFRAME_ABI_AARCH64_LE:
-	case SFRAME_ABI_AMD64_LE:
-		break;
-	case SFRAME_ABI_S390X_BE:
-		/* s390x was defined with v2 (binutils 2.45); no v1 section has it. */
-		if (s->version >= SFRAME_VERSION_2)
-			break;
+	abi = sf_abi_of(s->abi);
+	if (!abi || s->version < abi->since)
 		return -SFRAME_ERR_ABI;
-	default:
-		return -SFRAME_ERR_ABI;
-	}
 	s->fixed_fp = sf_s8(h[SFRAME_HDR_FIXED_FP]);
 	s->fixed_ra = sf_s8(h[SFRAME_HDR_FIXED_RA]);
 	s->auxhdr_len = h[SFRAME_HDR_AUXHDR_LEN];
@@ -199,15 +191,7 @@ int sframe_abi_fp_reg(uint8_t abi)
 
 int sframe_abi_ra_reg(uint8_t abi)
 {
-	switch (abi) {
-	case SFRAME_ABI_AARCH64_BE:
-	case SFRAME_ABI_AARCH64_LE:
-		return SFRAME_AARCH64_DWARF_RA;
-	case SFRAME_ABI_AMD64_LE:
-		return SFRAME_AMD64_DWARF_RA;
-	case SFRAME_ABI_S390X_BE:
-		return SFRAME_S390X_DWARF_RA;
-	default:
-		return -1;
-	}
+	const struct sf_abi *a = sf_abi_of(abi);
+
+	return a ? a->ra_reg : -1;
 }

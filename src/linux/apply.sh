@@ -5,9 +5,9 @@
 #
 # Copies, as src/linux/README.md's vendoring recipe says, the reader unchanged
 # (src/core/ to kernel/unwind/, the format/API headers to
-# kernel/unwind/sframe/, the kernel environment header to kernel/unwind/),
-# then this folder's kernel-side files (the adapter kernel/unwind/sframe_user.c
-# and include/linux/unwind_user_sframe.h), then applies patches/ to the
+# kernel/unwind/sframe/), then this folder's kernel-side files (the kernel
+# environment header kernel/unwind/sframe_env_kernel.h, the adapter
+# kernel/unwind/sframe_user.c and include/linux/unwind_user_sframe.h), then applies patches/ to the
 # kernel's existing files (those patches are GPL-2.0, as the files they
 # change). Enable it afterwards with
 #   scripts/config -e UNWIND_USER_SFRAME && make olddefconfig
@@ -46,7 +46,7 @@ mkdir -p "$k/kernel/unwind/sframe"
 cp "$root"/src/core/*.c "$root"/src/core/*.h "$k/kernel/unwind/"
 cp "$root/include/sframe/sframe.h" "$root/include/sframe/sframe_format.h" \
    "$root/include/sframe/sframe_env.h" "$k/kernel/unwind/sframe/"
-cp "$root/tests/kernel/sframe_env_kernel.h" "$k/kernel/unwind/"
-cp "$here/kernel/unwind/sframe_user.c" "$k/kernel/unwind/"
+cp "$here/kernel/unwind/sframe_env_kernel.h" "$here/kernel/unwind/sframe_user.c" \
+   "$k/kernel/unwind/"
 cp "$here/include/linux/unwind_user_sframe.h" "$k/include/linux/"
 echo "apply.sh: $k: SFrame user unwinding added; enable CONFIG_UNWIND_USER_SFRAME"

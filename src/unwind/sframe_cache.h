@@ -124,9 +124,8 @@ static SFRAME_ALWAYS_INLINE bool sf_cache_rule(const struct sframe_cache_entry *
 }
 
 /*
- * The plain shape an entry holds, and the only one the lean walks apply:
- * CFA = SP or FP + offset, RA in an aligned stack slot, FP in one or
- * unchanged; or the end of the stack (a misaligned slot fails every step
+ * The plain shape an entry holds: CFA = SP or FP + offset, RA in an
+ * aligned stack slot, FP in one or unchanged; or the end of the stack (a misaligned slot fails every step
  * anyway). Rules of signal trampolines are left out: their step differs,
  * and a return address may have found one through the exact-PC retry of
  * the lookup.

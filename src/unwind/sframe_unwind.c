@@ -3,69 +3,19 @@
  * sframe_unwind.c - one step from a frame to its caller, and whole walks.
  *
  * Nothing read from the stack is trusted: every address is computed with
- * overflow checks, every read goes through the caller's callback and its
+ * overflow checks (a slot in a window far from both ends of the address
+ * space by the window's bounds), every read goes through the caller's callback and its
  * failure ends the walk, and the CFA must rise from frame to frame so that a
  * corrupt or hostile stack cannot make the walk loop.
  *
  * A step finds the frame's rule (struct unwind_rule) in the cache or turns
- * the frame's row into one, and apply_rule() computes the caller from it:
- * the same checks and the same results whichever way the rule came. What
- * differs between ABIs is read from their description (unwind_abi.h).
+ * the frame's row into one, and apply_rule() (unwind_step.h) computes the
+ * caller from it: the same checks and the same results whichever way the
+ * rule came. What differs between ABIs is read from their description
+ * (unwind_abi.h). The walks take the frames they can in the run of steps
+ * (sframe_run.c), the others through step().
  */
-#include "sframe_internal.h"
-#include <sframe/sframe_unwind.h>
-#include "sframe_cache.h"
-#include "unwind_abi.h"
-#include "unwind_rule.h"
-
-/*
- * What a step reads of the unwinder, loaded once per walk: the loop of
- * sframe_unwind_pcs() keeps it in registers, where the unwinder's own
- * fields would be loaded again after every store to the caller's array
- * (which the compiler must assume may alias them).
- *
- * @lean (a constant wherever a walk is set up) makes a step decline, with
- * STEP_DECLINED and the cursor unchanged, whatever needs a call: a read
- * outside the window, a register the cursor does not hold, the strip hook.
- * That loop then hands the frame to the full step: with no call in it, it
- * keeps the cursor in registers too. Its window lies 2^32 bytes or more
- * from both ends of the address space (lean_window()), so a stack slot's
- * address that wrapped around (its offset being 32-bit) falls outside the
- * window, and the read declines: its bounds check makes add_off()'s.
- */
-struct walk {
-	const struct sframe_unwinder *u;
-	const struct unwind_abi *abi;
-	const uint8_t *win;
-	uint64_t win_addr;
-	uint64_t win_fits;	/* window offsets an 8-byte read may start at: 0 .. this - 1 */
-	uint32_t sp_bias;
-	bool be;
-	bool lean;
-	/*
-	 * (@lean) The lowest CFA the next step may find: check_cfa()'s tests
-	 * carried from step to step. After a step, the SP is at or below the
-	 * CFA just found, so "above that CFA" is all that is left to test.
-	 */
-	uint64_t cfa_lo;
-};
-
-/* A lean step's "take the full step instead" (beside 0, END and errors). */
-#define STEP_DECLINED 3
-
-static SFRAME_ALWAYS_INLINE void walk_init(struct walk *w, const struct sframe_unwinder *u,
-					   bool lean)
-{
-	w->u = u;
-	w->abi = unwind_abi_of(u->abi);
-	w->win = u->stack_data;
-	w->win_addr = u->stack_addr;
-	w->win_fits = u->stack_data && u->stack_len >= 8 ? u->stack_len - 7 : 0;
-	w->sp_bias = w->abi->sp_bias;
-	w->be = w->abi->stack_be;
-	w->lean = lean;
-	w->cfa_lo = 0;
-}
+#include "unwind_step.h"
 
 /* An unwinder with an ABI and a way to read the stack. */
 static bool usable(const struct sframe_unwinder *u)
@@ -73,98 +23,8 @@ static bool usable(const struct sframe_unwinder *u)
 	return u && unwind_abi_of(u->abi) && (u->read_stack || u->stack_data);
 }
 
-/* The 8 bytes at @b as a value of the target's byte order. */
-static SFRAME_ALWAYS_INLINE uint64_t stack_value(bool be, const uint8_t *b)
-{
-	return be ? sf_be64(b) : sf_le64(b);
-}
-
-/*
- * The 8 bytes at @addr from the caller's window, when it holds them all:
- * a load, no call. Compilers save registers in aligned slots on every
- * supported ABI; a misaligned address comes from garbage (a register that
- * was not a frame pointer), and the callback is promised aligned reads, so
- * aligned addresses only (whose 8 bytes never pass 2^64).
- */
-static SFRAME_ALWAYS_INLINE bool window_read(const struct walk *w, uint64_t addr, uint64_t *val)
-{
-	/* rel wraps for addresses below the window: one unsigned test for both sides. */
-	const uint64_t rel = addr - w->win_addr;
-
-	if (SFRAME_LIKELY(!(addr & 7) & (rel < w->win_fits))) {
-		*val = stack_value(w->be, w->win + rel);
-		return true;
-	}
-	return false;
-}
-
-/*
- * A stack read the window cannot serve. (Inline: without a window, every
- * read of a walk comes here, and a call of its own around the callback's
- * showed in the time per frame; lean steps decline before it.)
- */
-static inline int read_callback(const struct sframe_unwinder *u, bool be, uint64_t addr,
-				uint64_t *val)
-{
-	uint8_t b[8];
-	int ret;
-
-	if (addr & 7)
-		return -SFRAME_ERR_BAD_CFA;
-	if (!u->read_stack)
-		return -SFRAME_ERR_READ;
-	ret = u->read_stack(u->stack_ctx, addr, b, sizeof(b));
-	if (ret > 0)
-		return -SFRAME_ERR_READ;
-	if (ret)
-		return ret;
-	*val = stack_value(be, b);
-	return 0;
-}
-
-/*
- * Read one 64-bit stack value: from the window, else through the callback;
- * a lean step declines what the window does not hold.
- */
-static SFRAME_ALWAYS_INLINE int read_u64(const struct walk *w, uint64_t addr, uint64_t *val)
-{
-	uint64_t v = 0;
-	int ret;
-
-	if (window_read(w, addr, val))
-		return 0;
-	if (w->lean)
-		return (addr & 7) ? -SFRAME_ERR_BAD_CFA : STEP_DECLINED;
-	/*
-	 * (Through a local: @val, often a field of the caller's new
-	 * registers, stays out of memory; stored there piecemeal and copied
-	 * whole, it would stall the copy.)
-	 */
-	ret = read_callback(w->u, w->be, addr, &v);
-	*val = v;
-	return ret;
-}
-
-/*
- * base + off without wrapping around the address space: the sum wraps
- * exactly when it comes out below base for a positive offset, or not below
- * it for a negative one (one comparison, no branch on the sign).
- */
-static inline bool add_off(uint64_t base, int64_t off, uint64_t *out)
-{
-	uint64_t sum = base + (uint64_t)off;
-
-	*out = sum;
-	return (sum < base) == (off < 0);
-}
-
-/*
- * A register the cursor does not hold: known in the topmost frame (the
- * embedder's hook), or in a frame a signal interrupted (the register block
- * its signal frame saved).
- */
-static int saved_reg(const struct sframe_unwinder *u, uint32_t frame_flags, uint64_t sigctx,
-		     uint32_t reg, uint64_t *v)
+int sf_saved_reg(const struct sframe_unwinder *u, uint32_t frame_flags, uint64_t sigctx,
+		 uint32_t reg, uint64_t *v)
 {
 	const struct unwind_abi *abi = unwind_abi_of(u->abi);
 	struct walk w;
@@ -176,285 +36,6 @@ static int saved_reg(const struct sframe_unwinder *u, uint32_t frame_flags, uint
 		return read_u64(&w, sigctx + 8u * abi->sig_slot[reg], v);
 	}
 	return -SFRAME_ERR_NO_REG;
-}
-
-/*
- * The value of DWARF register @reg in the current frame. (Out of line:
- * SP- and FP-based rules, the usual ones, get their base without it.)
- */
-static int reg_value(const struct sframe_unwinder *u, const struct sframe_cursor *c,
-		     uint32_t reg, uint64_t *v)
-{
-	const struct unwind_abi *abi = unwind_abi_of(u->abi);
-	const struct sframe_regs *r = &c->regs;
-	uint64_t x = 0;
-	int ret;
-
-	if (reg == abi->sp_reg && (r->valid & SFRAME_REG_SP)) {
-		*v = r->sp;
-		return 0;
-	}
-	if (reg == abi->fp_reg && (r->valid & SFRAME_REG_FP)) {
-		*v = r->fp;
-		return 0;
-	}
-	if (abi->ra_in_link && reg == abi->ra_reg && (r->valid & SFRAME_REG_RA)) {
-		*v = r->ra;
-		return 0;
-	}
-	ret = saved_reg(u, c->flags, c->sigctx, reg, &x);
-	*v = x;
-	return ret;
-}
-
-/* (reg or the CFA) + off, loaded from when @deref: an RA or FP rule's value. */
-static SFRAME_ALWAYS_INLINE int loc_value(const struct walk *w, const struct sframe_cursor *c,
-					  bool from_reg, bool deref, uint32_t reg, int32_t off,
-					  uint64_t cfa, uint64_t *v)
-{
-	uint64_t base = cfa, addr;
-	int ret;
-
-	if (from_reg) {
-		if (w->lean)
-			return STEP_DECLINED;
-		ret = reg_value(w->u, c, reg, &base);
-		if (ret)
-			return ret;
-	}
-	if (deref && w->lean)
-		addr = base + (uint64_t)(int64_t)off;
-	else if (SFRAME_UNLIKELY(!add_off(base, off, &addr)))
-		return -SFRAME_ERR_BAD_CFA;
-	if (!deref) {
-		*v = addr;
-		return 0;
-	}
-	return read_u64(w, addr, v);
-}
-
-/*
- * Remove a PAuth signature: the embedder's hook, or keep the VA bits. The
- * frame is marked when there was a signature.
- */
-static SFRAME_ALWAYS_INLINE uint64_t strip_ra(const struct walk *w, uint64_t ra,
-					      uint32_t *frame_flags)
-{
-	const struct sframe_unwinder *u = w->u;
-	const unsigned int bits = u->va_bits ? u->va_bits : UNWIND_DEFAULT_VA_BITS;
-	uint64_t plain = bits < 64 ? ra & (((uint64_t)1 << bits) - 1) : ra;
-
-	if (u->strip_ra)
-		plain = u->strip_ra(u->strip_ctx, ra);
-	if (plain != ra)
-		*frame_flags |= SFRAME_FRAME_RA_SIGNED;
-	return plain;
-}
-
-/*
- * CFA of the current frame must be aligned, at or above SP, above the last
- * (one branch: the walk's hottest checks); a lean step tests the bound
- * that stands for the last two (w->cfa_lo).
- */
-static SFRAME_ALWAYS_INLINE int check_cfa(const struct walk *w, const struct sframe_cursor *c,
-					  uint64_t cfa)
-{
-	const uint64_t sp = (c->regs.valid & SFRAME_REG_SP) ? c->regs.sp : 0;
-	const uint64_t prev = c->prev_cfa;
-
-	if (w->lean)
-		return SFRAME_UNLIKELY((cfa & 7) | (cfa < w->cfa_lo)) ? -SFRAME_ERR_BAD_CFA : 0;
-	if (SFRAME_UNLIKELY((cfa & 7) | (cfa < sp) | ((cfa <= prev) & (prev != 0))))
-		return -SFRAME_ERR_BAD_CFA;
-	return 0;
-}
-
-/* Caller SP from the CFA (below it on s390x, by its register save area). */
-static SFRAME_ALWAYS_INLINE int caller_sp(const struct walk *w, uint64_t cfa, uint64_t *sp)
-{
-	if (SFRAME_UNLIKELY(cfa < w->sp_bias))
-		return -SFRAME_ERR_BAD_CFA;
-	*sp = cfa - w->sp_bias;
-	return 0;
-}
-
-/*
- * Is the caller's FP slot CFA + @off already popped? In a frame whose PC and
- * SP are exact (the topmost, or one a signal interrupted), a slot below SP
- * is no longer part of the frame: the epilogue has restored the FP from it
- * (a sample right after x86_64's "leave" or "pop %rbp", whose row still says
- * "FP at CFA-16"), so the FP register already holds the caller's value.
- * Reading the slot instead fails on a stack copy that starts at SP (a
- * profiler's) and finds whatever was written there since on a live stack.
- */
-static SFRAME_ALWAYS_INLINE bool fp_slot_popped(const struct sframe_cursor *c, uint64_t cfa,
-						int64_t off)
-{
-	uint64_t slot;
-
-	return (c->flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED)) &&
-	       (c->regs.valid & SFRAME_REG_SP) && add_off(cfa, off, &slot) && slot < c->regs.sp;
-}
-
-/* The end of every step that succeeds: the caller becomes the current frame. */
-static SFRAME_ALWAYS_INLINE void commit(struct sframe_cursor *c, const struct sframe_regs *n,
-					uint64_t cfa, uint64_t sigctx, uint32_t prev_flags,
-					uint32_t flags)
-{
-	c->regs = *n;
-	c->prev_cfa = cfa;
-	c->sigctx = sigctx;
-	c->prev_flags = prev_flags;
-	c->flags = flags;
-	c->depth++;
-}
-
-/* The CFA by rule @r, checked against the frame. */
-static SFRAME_ALWAYS_INLINE int rule_cfa(const struct walk *w, const struct sframe_cursor *c,
-					 const struct unwind_rule *r, uint64_t *cfa)
-{
-	const uint32_t valid = c->regs.valid;
-	uint64_t base = 0;
-	int ret;
-
-	/* SP and FP straight from the cursor when it has them, as reg_value() would. */
-	if (!(r->kind & (RULE_CFA_FP | RULE_CFA_REG)) && (valid & SFRAME_REG_SP)) {
-		base = c->regs.sp;
-	} else if ((r->kind & (RULE_CFA_FP | RULE_CFA_REG)) == RULE_CFA_FP &&
-		   (valid & SFRAME_REG_FP)) {
-		base = c->regs.fp;
-	} else if (w->lean) {
-		return STEP_DECLINED;
-	} else {
-		ret = reg_value(w->u, c, (r->kind & RULE_CFA_REG) ? r->cfa_reg :
-				(r->kind & RULE_CFA_FP) ? w->abi->fp_reg : w->abi->sp_reg, &base);
-		if (ret)
-			return ret;
-	}
-	/*
-	 * A lean step that reads the RA from a CFA-based slot leaves the
-	 * wrap-around check to that read, as for the slots (struct walk): a
-	 * CFA that wrapped either fails check_cfa() or puts the slot outside
-	 * the window; either way the result is the full step's.
-	 */
-	if (w->lean && (r->kind & (RULE_RA_DEREF | RULE_RA_REG | RULE_RA_LINK)) == RULE_RA_DEREF)
-		*cfa = base + (uint64_t)(int64_t)r->cfa_off;
-	else if (SFRAME_UNLIKELY(!add_off(base, r->cfa_off, cfa)))
-		return -SFRAME_ERR_BAD_CFA;
-	if (r->kind & RULE_CFA_DEREF) {
-		ret = read_u64(w, *cfa, cfa);
-		if (ret)
-			return ret;
-	}
-	ret = check_cfa(w, c, *cfa);
-	/* (Aligned now: saying so lets the compiler see that slots 8k from it are, too.) */
-	*cfa &= ~(uint64_t)7;
-	return ret;
-}
-
-/* The caller's PC: the return address by rule @r, without its signature. */
-static SFRAME_ALWAYS_INLINE int rule_ra(const struct walk *w, const struct sframe_cursor *c,
-					const struct unwind_rule *r, uint64_t cfa, uint64_t *ra,
-					uint32_t *frame_flags)
-{
-	uint64_t v = 0;
-	int ret;
-
-	/*
-	 * (Into a local, stored once: the next frame's lookup waits for this
-	 * value, and a store and reload of *@ra would lengthen that wait.)
-	 */
-	if (r->kind & RULE_RA_LINK) {
-		/* Not saved: still in the link register, if that is known. */
-		if (!w->abi->ra_in_link || !(c->regs.valid & SFRAME_REG_RA))
-			return -SFRAME_ERR_NO_REG;
-		v = c->regs.ra;
-	} else {
-		ret = loc_value(w, c, r->kind & RULE_RA_REG, r->kind & RULE_RA_DEREF, r->ra_reg,
-				r->ra_off, cfa, &v);
-		if (ret)
-			return ret;
-	}
-	if (r->kind & RULE_RA_MANGLED) {
-		if (w->lean && w->u->strip_ra)
-			return STEP_DECLINED;
-		v = strip_ra(w, v, frame_flags);
-	}
-	*ra = v;
-	return SFRAME_LIKELY(v) ? 0 : -SFRAME_ERR_BAD_RA;
-}
-
-/*
- * The caller's FP by rule @r, *@valid = SFRAME_REG_FP when it is known.
- * Returns 0, or STEP_DECLINED.
- *
- * The CFA and the RA are what the walk needs; the FP only matters if a
- * caller's CFA is based on it. A saved-FP rule that cannot be evaluated
- * (compilers leave stale FP rules on epilogue rows, e.g. the DRAP
- * epilogue's "*(fp+0)" after fp was popped) leaves the caller's FP unknown
- * instead of ending the walk: a rule that later needs it fails with
- * -SFRAME_ERR_NO_REG, and no value is ever guessed.
- */
-static SFRAME_ALWAYS_INLINE int rule_fp(const struct walk *w, const struct sframe_cursor *c,
-					const struct unwind_rule *r, uint64_t cfa, uint64_t *fp,
-					uint32_t *valid, uint32_t *frame_flags)
-{
-	const uint32_t slot = r->kind & (RULE_FP_DEREF | RULE_FP_REG | RULE_FP_SAME | RULE_FP_NONE);
-	int ret = -SFRAME_ERR_NO_REG;
-
-	if ((r->kind & RULE_FP_SAME) ||
-	    (slot == RULE_FP_DEREF && fp_slot_popped(c, cfa, r->fp_off))) {
-		*fp = c->regs.fp;
-		*valid = c->regs.valid & SFRAME_REG_FP;
-		return 0;
-	}
-	if (!(r->kind & RULE_FP_NONE))
-		ret = loc_value(w, c, r->kind & RULE_FP_REG, r->kind & RULE_FP_DEREF, r->fp_reg,
-				r->fp_off, cfa, fp);
-	/* (A lean step leaves losing the FP to the full one: its FP stays known.) */
-	if (ret == STEP_DECLINED || (ret && w->lean))
-		return STEP_DECLINED;
-	*valid = ret ? 0 : SFRAME_REG_FP;
-	if (ret) {
-		*fp = 0;
-		*frame_flags |= SFRAME_FRAME_FP_LOST;
-	}
-	return 0;
-}
-
-/*
- * The step by rule @r, whether it came from the cache or from the row:
- * 0 with the cursor at the caller; SFRAME_UNWIND_END, an error or (lean
- * walks) STEP_DECLINED with the cursor unchanged.
- */
-static SFRAME_ALWAYS_INLINE int apply_rule(const struct walk *w, struct sframe_cursor *c,
-					   const struct unwind_rule *r)
-{
-	struct sframe_regs n = { 0 };
-	uint32_t flags = 0, fp_valid = 0;
-	uint64_t cfa = 0;
-	int ret;
-
-	if (SFRAME_UNLIKELY(r->kind & RULE_RA_END))
-		return SFRAME_UNWIND_END;
-	ret = rule_cfa(w, c, r, &cfa);
-	if (SFRAME_UNLIKELY(ret))
-		return ret;
-	ret = rule_ra(w, c, r, cfa, &n.pc, &flags);
-	if (SFRAME_UNLIKELY(ret))
-		return ret;
-	ret = rule_fp(w, c, r, cfa, &n.fp, &fp_valid, &flags);
-	if (SFRAME_UNLIKELY(ret))
-		return ret;
-	ret = caller_sp(w, cfa, &n.sp);
-	if (SFRAME_UNLIKELY(ret))
-		return ret;
-	n.valid = SFRAME_REG_PC | SFRAME_REG_SP | fp_valid;
-	/* A signal trampoline's rows lead to the interrupted PC itself. */
-	if (r->kind & RULE_SIGNAL)
-		flags |= SFRAME_FRAME_INTERRUPTED;
-	commit(c, &n, cfa, 0, (r->kind & RULE_SIGNAL) ? SFRAME_FRAME_SIGNAL : 0, flags);
-	return 0;
 }
 
 /* A signal trampoline without rows: the kernel's frame layout, where known. */
@@ -473,11 +54,11 @@ static int step_signal(const struct sframe_unwinder *u, struct sframe_cursor *c)
 		return -SFRAME_ERR_NO_REG;
 	if (!add_off(c->regs.sp, abi->sig_regs, &ctx))
 		return -SFRAME_ERR_BAD_CFA;
-	ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->ra_reg], &n.pc);
+	ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->reg.ra_reg], &n.pc);
 	if (!ret)
-		ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->sp_reg], &n.sp);
+		ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->reg.sp_reg], &n.sp);
 	if (!ret)
-		ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->fp_reg], &n.fp);
+		ret = read_u64(w, ctx + 8u * abi->sig_slot[abi->reg.fp_reg], &n.fp);
 	if (ret)
 		return ret;
 	if (n.pc == 0)
@@ -524,7 +105,7 @@ static int step_chain(const struct sframe_unwinder *u, struct sframe_cursor *c)
 		return ret;
 	if (abi->pauth)
 		n.pc = strip_ra(w, n.pc, &flags);
-	ret = check_cfa(w, c, cfa);
+	ret = check_cfa(cfa, cfa_floor(c));
 	if (ret)
 		return ret;
 	if (n.pc == 0)
@@ -568,52 +149,6 @@ int sframe_unwind_init(const struct sframe_unwinder *u, struct sframe_cursor *c,
 	c->flags = SFRAME_FRAME_TOPMOST;
 	c->prev_flags = 0;
 	return 0;
-}
-
-/* A window a lean walk may use (struct walk): 2^32 bytes or more from either end. */
-static bool lean_window(const struct sframe_unwinder *u)
-{
-	const uint64_t gap = (uint64_t)1 << 32;
-
-	return u->stack_data && u->stack_len >= 8 && u->stack_addr >= gap &&
-	       u->stack_addr <= -gap && u->stack_len <= -gap - u->stack_addr;
-}
-
-/* The PC is exact (topmost or interrupted frame), not a return address. */
-static inline bool exact_pc(uint32_t frame_flags)
-{
-	return frame_flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED);
-}
-
-/*
- * Where the frame at @pc is looked up: a return address points after the
- * call, which may be the last instruction of its function (noreturn
- * callees), so PC - 1; an exact PC (@frame_flags) itself.
- */
-static SFRAME_ALWAYS_INLINE uint64_t lookup_pc(uint64_t pc, uint32_t frame_flags)
-{
-	return !exact_pc(frame_flags) && pc > 0 ? pc - 1 : pc;
-}
-
-/*
- * The module that holds @at: the guess @m when it does, else the table's
- * (modules do not overlap: the one that holds @at is the search's answer).
- */
-static SFRAME_ALWAYS_INLINE const struct sframe_module *
-module_of(const struct sframe_unwinder *u, const struct sframe_module *m, uint64_t at)
-{
-	if (!m || at < m->start || at >= m->end)
-		m = sframe_modules_find(u->modules, at);
-	return m;
-}
-
-/* find_row()'s @tried when find_rule() did not look the PC up. */
-#define NOT_TRIED 1
-
-/* A row table in @sec's index: sframe_lookup_rules() answers from it. */
-static SFRAME_ALWAYS_INLINE bool has_row_table(const struct sframe_section *sec)
-{
-	return sec->index && sec->index->row_blocks;
 }
 
 /*
@@ -679,63 +214,13 @@ static int find_row(const struct sframe_unwinder *u, uint64_t pc, uint32_t frame
 }
 
 /*
- * RULE_* bits of the RA or FP rule @loc, given that register's bits for
- * "unchanged", "from a register", "loaded" and "no rule".
- */
-static SFRAME_ALWAYS_INLINE uint32_t loc_kind(const struct sframe_loc *loc, uint32_t same,
-					      uint32_t reg, uint32_t deref, uint32_t none)
-{
-	const uint32_t load = loc->deref ? deref : 0;
-
-	switch (loc->kind) {
-	case SFRAME_LOC_SAME:
-		return same;
-	case SFRAME_LOC_CFA:
-		return load;
-	case SFRAME_LOC_REG:
-		return reg | load;
-	default:
-		return none;
-	}
-}
-
-/* The rule of a decoded row, its registers sorted into roles once. */
-static SFRAME_ALWAYS_INLINE void rule_from_rules(const struct unwind_abi *abi,
-						 const struct sframe_rules *s, struct unwind_rule *r)
-{
-	r->kind = loc_kind(&s->ra, RULE_RA_LINK, RULE_RA_REG, RULE_RA_DEREF, RULE_RA_END) |
-		  loc_kind(&s->fp, RULE_FP_SAME, RULE_FP_REG, RULE_FP_DEREF, RULE_FP_NONE);
-	if (s->ra_undefined)
-		r->kind |= RULE_RA_END;
-	if (s->cfa.reg == abi->fp_reg)
-		r->kind |= RULE_CFA_FP;
-	else if (s->cfa.reg != abi->sp_reg)
-		r->kind |= RULE_CFA_REG;
-	if (s->cfa.deref)
-		r->kind |= RULE_CFA_DEREF;
-	if (s->ra_mangled)
-		r->kind |= RULE_RA_MANGLED;
-	if (s->signal)
-		r->kind |= RULE_SIGNAL;
-	r->cfa_off = s->cfa.offset;
-	r->ra_off = s->ra.offset;
-	r->fp_off = s->fp.offset;
-	r->cfa_reg = s->cfa.reg;
-	r->ra_reg = s->ra.reg;
-	r->fp_reg = s->fp.reg;
-}
-
-/* find_rule(): a v3 signal trampoline without rows (step_signal()). */
-#define ROWLESS_SIGNAL 1
-
-/*
  * find_rule() for the frames its first try does not serve: the row from
  * find_row() (@tried as there), the rule from the row. Out of line: its
- * row stays off the lean walks' frames.
+ * row stays off the walks' frames.
  */
-static SFRAME_NOINLINE int find_rule_row(const struct sframe_unwinder *u, uint64_t pc,
-					 uint32_t frame_flags, struct unwind_rule *r,
-					 const struct sframe_module **mod, int tried)
+SFRAME_NOINLINE int sf_find_rule_row(const struct sframe_unwinder *u, uint64_t pc,
+				      uint32_t frame_flags, struct unwind_rule *r,
+				      const struct sframe_module **mod, int tried)
 {
 	const struct sframe_section *sec;
 	struct sframe_row row;
@@ -746,60 +231,15 @@ static SFRAME_NOINLINE int find_rule_row(const struct sframe_unwinder *u, uint64
 		rule_from_rules(unwind_abi_of(u->abi), &row.rules, r);
 		return 0;
 	}
-	/* v3: a function without rows is an outermost or a signal frame. */
-	if (ret == -SFRAME_ERR_NOT_FOUND && row.fde.index != SFRAME_NO_INDEX &&
-	    row.fde.num_fres == 0 && sec && sec->version == SFRAME_VERSION_3) {
-		if (row.fde.signal)
+	/* A function without rows that the reader says is a frame of its own. */
+	if (ret == -SFRAME_ERR_NOT_FOUND && sec && row.fde.index != SFRAME_NO_INDEX &&
+	    row.fde.rowless != SFRAME_ROWLESS_NONE) {
+		if (row.fde.rowless == SFRAME_ROWLESS_SIGNAL)
 			return ROWLESS_SIGNAL;
 		r->kind = RULE_RA_END;
 		return 0;
 	}
 	return ret;
-}
-
-/*
- * The rule for the frame at @pc (@frame_flags its flags) from its row: 0
- * (a rule, or the end of the stack as a rule), ROWLESS_SIGNAL,
- * -SFRAME_ERR_NOT_FOUND (no SFrame for this PC) or another error. *@mod
- * receives the frame's module (on entry, find_row()'s guess). (The PC and
- * flags by value: a lean walk's cursor stays in registers.)
- *
- * What most frames of a walk are, it tries first: PC - 1 and the PC in one
- * module (the last frame's, mostly), and a row there from the section's
- * row table. The rest as find_row() finds it.
- */
-static SFRAME_ALWAYS_INLINE int find_rule(const struct sframe_unwinder *u, uint64_t pc,
-					  uint32_t frame_flags, struct unwind_rule *r,
-					  const struct sframe_module **mod)
-{
-	const uint64_t at = lookup_pc(pc, frame_flags);
-	const struct sframe_module *m = module_of(u, *mod, at);
-	struct sframe_rules rules;
-	int ret = NOT_TRIED;
-
-	/* (The guess find_row() takes: it does not search again.) */
-	*mod = m;
-	if (m && pc < m->end && m->sec && m->sec->abi == u->abi && has_row_table(m->sec)) {
-		ret = sframe_lookup_rules(m->sec, at, &rules);
-		if (ret == 0) {
-			rule_from_rules(unwind_abi_of(u->abi), &rules, r);
-			return 0;
-		}
-	}
-	return find_rule_row(u, pc, frame_flags, r, mod, ret);
-}
-
-/*
- * The module of cache index @index in table @t (0: none; NULL also when
- * the table has shrunk). (Inline: the cached walk of sframe_unwind_stack()
- * asks at every change of module.)
- */
-static SFRAME_ALWAYS_INLINE const struct sframe_module *
-module_at(const struct sframe_module_table *t, uint32_t index)
-{
-	if (index == 0 || !t || index - 1 >= t->count)
-		return NULL;
-	return &t->slots[index - 1];
 }
 
 /* The cache's index of module @m: 1 + its place in the table, 0 for none. */
@@ -810,60 +250,67 @@ static uint32_t module_index(const struct sframe_unwinder *u, const struct sfram
 }
 
 /*
- * sframe_unwind_step() without the argument checks. *@mod receives the
- * current frame's module, unless the depth bound ends the walk before the
- * step looks at the frame (-SFRAME_ERR_DEPTH); on entry it is a guess at
- * it (find_row()): the walks pass the last frame's module, which saves the
- * table search for most frames.
+ * The steps that apply no rule: the frame-pointer fallback, a signal
+ * trampoline without rows, or @found's error.
  */
-/* The step for find_rule()'s outcome @found (with @rule when 0). */
+static int step_other(const struct sframe_unwinder *u, struct sframe_cursor *c, int found)
+{
+	if (found == ROWLESS_SIGNAL)
+		return step_signal(u, c);
+	if (found == -SFRAME_ERR_NOT_FOUND)
+		return step_no_sframe(u, c);
+	return found;
+}
+
+/* The step for the outcome @found of find_rule() or the cache (with @rule when 0). */
 static int step_found(const struct sframe_unwinder *u, struct sframe_cursor *c, int found,
 		      const struct unwind_rule *rule)
 {
 	struct walk w;
 
-	if (found == ROWLESS_SIGNAL)
-		return step_signal(u, c);
-	if (found == -SFRAME_ERR_NOT_FOUND)
-		return step_no_sframe(u, c);
 	if (found)
-		return found;
+		return step_other(u, c, found);
 	walk_init(&w, u, false);
-	return apply_rule(&w, c, rule);
+	return apply_rule(&w, c, rule, cfa_floor(c));
 }
 
-static int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
-		const struct sframe_module **mod)
+/*
+ * The step: the frame's rule from the cache or from its row (then
+ * remembered in the cache), applied. *@mod receives the current frame's
+ * module, unless the depth bound ends the walk before the step looks at the
+ * frame (-SFRAME_ERR_DEPTH); on entry it is a guess at it (find_row()):
+ * the walks pass the last frame's module, which saves the table search for
+ * most frames.
+ */
+static SFRAME_NOINLINE int step(const struct sframe_unwinder *u, struct sframe_cursor *c,
+				const struct sframe_module **mod)
 {
 	struct sframe_unwind_cache *cache = c->regs.pc ? u->cache : NULL;
 	const bool exact = exact_pc(c->flags);
 	struct sframe_cache_entry *e = NULL;
 	struct unwind_rule rule;
-	struct walk w;
 	uint32_t max;
-	int ret;
+	int found;
 
 	max = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
 	if (c->depth + 1 >= max)
 		return -SFRAME_ERR_DEPTH;
 	if (cache)
 		e = sf_cache_find(cache, c->regs.pc, exact);
-	if (!e) {
-		ret = find_rule(u, c->regs.pc, c->flags, &rule, mod);
+	if (e) {
+		cache->hits++;
+		*mod = module_at(u->modules, sf_cache_module(e));
+		found = sf_cache_rule(e, &rule) ? 0 : -SFRAME_ERR_NOT_FOUND;
+	} else {
+		found = find_rule(u, c->regs.pc, c->flags, &rule, mod);
 		if (cache)
 			cache->misses++;
 		/* (Errors of the section or its reader are not the PC's to keep.) */
-		if (cache && (ret == 0 || ret == -SFRAME_ERR_NOT_FOUND))
-			sf_cache_insert(cache, c->regs.pc, exact, ret ? NULL : &rule,
+		if (cache && (found == 0 || found == -SFRAME_ERR_NOT_FOUND))
+			sf_cache_insert(cache, c->regs.pc, exact, found ? NULL : &rule,
 					module_index(u, *mod));
-		return step_found(u, c, ret, &rule);
 	}
-	cache->hits++;
-	*mod = module_at(u->modules, sf_cache_module(e));
-	if (!sf_cache_rule(e, &rule))
-		return step_no_sframe(u, c);
-	walk_init(&w, u, false);
-	return apply_rule(&w, c, &rule);
+	return step_found(u, c, found, &rule);
 }
 
 int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
@@ -875,42 +322,17 @@ int sframe_unwind_step(const struct sframe_unwinder *u, struct sframe_cursor *c)
 	return step(u, c, &m);
 }
 
-/* The frame's fields that come from the cursor. */
-static SFRAME_ALWAYS_INLINE void frame_regs(struct sframe_frame *f, const struct sframe_cursor *c)
-{
-	f->pc = c->regs.pc;
-	f->sp = c->regs.sp;
-	f->fp = c->regs.fp;
-	f->valid = c->regs.valid;
-	f->flags = c->flags;
-}
-
-/* What a frame no step has left yet has: no CFA, and no module so far. */
-static SFRAME_ALWAYS_INLINE void frame_unset(struct sframe_frame *f)
-{
-	f->cfa = 0;
-	f->module = NULL;
-}
-
-/* A new frame; its module is filled in later (see sframe_unwind_stack()). */
-static SFRAME_ALWAYS_INLINE void frame_from(struct sframe_frame *f, const struct sframe_cursor *c)
-{
-	frame_regs(f, c);
-	frame_unset(f);
-}
-
 /*
- * After a step from frame @f[0] that succeeded: what the step found of
- * that frame, and the caller's registers in @f[1] (its CFA and module are
- * its own step's: frame_unset() until then).
+ * What sframe_unwind_stack() and sframe_unwind_pcs() carry from round to
+ * round: the cursor, the run's lookup for the frame it stopped at, the
+ * last frame's module (step()'s guess), and whether the walk has runs.
  */
-static SFRAME_ALWAYS_INLINE void frame_stepped(struct sframe_frame *f,
-					       const struct sframe_cursor *c)
-{
-	f[0].cfa = c->prev_cfa;
-	f[0].flags |= c->prev_flags;
-	frame_regs(&f[1], c);
-}
+struct walk_state {
+	struct sframe_cursor c;
+	struct pending pend;
+	const struct sframe_module *m;
+	bool run;
+};
 
 /*
  * The start shared by sframe_unwind_stack() and sframe_unwind_pcs(): the
@@ -919,7 +341,7 @@ static SFRAME_ALWAYS_INLINE void frame_stepped(struct sframe_frame *f,
  * SFRAME_UNWIND_FULL for an empty array).
  */
 static int walk_begin(const struct sframe_unwinder *u, const struct sframe_regs *regs,
-		      bool have_array, uint32_t max, uint32_t *count, struct sframe_cursor *c)
+		      bool have_array, uint32_t max, uint32_t *count, struct walk_state *ws)
 {
 	int ret;
 
@@ -928,266 +350,44 @@ static int walk_begin(const struct sframe_unwinder *u, const struct sframe_regs 
 	*count = 0;
 	if (!have_array && max)
 		return -SFRAME_ERR_INVAL;
-	ret = sframe_unwind_init(u, c, regs);
+	ret = sframe_unwind_init(u, &ws->c, regs);
 	if (ret)
 		return ret;
+	ws->pend.found = NO_PENDING;
+	ws->m = NULL;
+	ws->run = sf_runs(u);
 	if (max == 0)
 		return SFRAME_UNWIND_FULL;
 	return 0;
 }
 
 /*
- * A lookup that a run of lean_steps() made and left to step_found(), for
- * a frame the run does not step: the outcome of find_rule() (PENDING_NONE:
- * none made), its rule and the frame's module.
- */
-struct pending {
-	int found;
-	struct unwind_rule rule;
-	const struct sframe_module *mod;
-};
-
-#define PENDING_NONE 2
-
-/*
- * The runs of steps of sframe_unwind_pcs() and sframe_unwind_stack() that
- * need no step() of their own: apply_rule() on a copy of the cursor, then
- * the frame's stores, in one loop. Three kinds, each a constant in a copy:
- *
- * - @memo (the cache, and the stack as a window): the rule comes from the
- *   cache, each next entry found through the last one's guess
- *   (sf_cache_follow()), so that the next rule is loaded while the return
- *   address is still on its way; sf_cache_rule()'s constant mask leaves
- *   out the branches of apply_rule() no cached rule takes.
- * - @lean without @memo (the window, no cache): the rule comes from
- *   find_rule(), whose lookup a row table in the section's index answers
- *   without decoding; rules of the plain shape (sf_rule_plain()) only.
- * - neither (no window, no cache): find_rule() too, any rule, every read
- *   through the callback.
- *
- * @lean steps need no call beyond the lookup, so the cursor copy, whose
- * address nothing takes, stays in registers; they decline (STEP_DECLINED)
- * whatever needs one. The lookups made for a frame the run does not step
- * (no SFrame, another shape of rule, an error, a declined step) are handed
- * over in *@pend for step_found(), never made twice: a read of the section
- * may be a syscall. Without a lookup of its own, step() takes the frame.
- *
- * Fills either @pcs (a PC per frame) or @frames (the other is NULL, a
- * constant in each copy), as the full walks do from index @n on; a frame
- * gets its module from the entry or the lookup of its step (as step()
- * gives it), also when that step ends the walk. (With the cache, callers
- * mostly share their callee's module: the table is read when the entry's
- * module differs from the last, which took a tenth of the time per frame
- * otherwise.)
- *
- * A @lean caller checked lean_window(). Stops, the cursor at the last
- * frame reached, at the first frame the run does not step, or at the
- * depth bound; *@res receives the result of a step that ended the walk
- * (END or an error), else 0. Returns the new number of frames. @plain:
- * the stack is little-endian and the caller's SP is the CFA.
- */
-static SFRAME_ALWAYS_INLINE uint32_t lean_steps(const struct sframe_unwinder *u,
-						struct sframe_cursor *cursor, uint64_t *pcs,
-						struct sframe_frame *frames, uint32_t n,
-						uint32_t max, int *res, struct pending *pend,
-						bool plain, bool memo, bool lean)
-{
-	struct sframe_unwind_cache *const cache = u->cache;
-	const uint32_t max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
-	struct sframe_cursor c = *cursor;
-	struct sframe_cache_entry *e = NULL;
-	uint32_t k = n, end = n, mod_index = 0;
-	const struct sframe_module *mod = NULL;
-	struct unwind_rule r;
-	struct walk w;
-	int ret = 0, found;
-
-	pend->found = PENDING_NONE;
-	walk_init(&w, u, lean);
-	if (plain) {
-		w.be = false;
-		w.sp_bias = 0;
-	}
-	/* Steps allowed: by the array, and by the depth bound (step() checks). */
-	if (c.depth + 1 < max_depth)
-		end += max - n < max_depth - 1 - c.depth ? max - n : max_depth - 1 - c.depth;
-	/*
-	 * The first step's CFA bound (w.cfa_lo): at or above SP, above the
-	 * last CFA if any. A CFA of 0 could pass it only if SP and the last
-	 * CFA were 0, and none could after a last CFA of 2^64 - 1: both left
-	 * to step(), every later bound is then the last CFA + 1.
-	 */
-	if (lean) {
-		const uint64_t sp = c.regs.sp, prev = c.prev_cfa;
-
-		if ((c.regs.valid & (SFRAME_REG_SP | SFRAME_REG_FP)) !=
-			    (SFRAME_REG_SP | SFRAME_REG_FP) ||
-		    prev == SFRAME_UINT64_MAX || (!sp && !prev))
-			end = n;
-		w.cfa_lo = prev && prev + 1 > sp ? prev + 1 : sp;
-	}
-	if (memo && c.regs.pc && k < end)
-		e = sf_cache_find(cache, c.regs.pc, exact_pc(c.flags));
-	while (k < end) {
-		if (memo) {
-			if (!e || !sf_cache_rule(e, &r))
-				break;
-		} else {
-			found = find_rule(u, c.regs.pc, c.flags, &r, &mod);
-			if (found || (lean && !sf_rule_plain(&r))) {
-				pend->found = found;
-				pend->rule = r;
-				pend->mod = mod;
-				break;
-			}
-			/* (A no-op on a plain rule: tells the compiler which branches it never takes.) */
-			if (lean)
-				r.kind &= SF_CACHE_RULE_BITS;
-		}
-		if (lean) {
-			/*
-			 * What a lean step from a plain rule leaves in these
-			 * fields (commit()), FP known as it was: stated here, so
-			 * that the compiler need not carry them around the loop.
-			 * Before the first step they differ, but none is read by
-			 * such a step (plain rules do not involve the link
-			 * register or other registers; the frame's SP and FP are
-			 * known), and @cursor is only written after a step.
-			 */
-			c.regs.ra = 0;
-			c.regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
-			c.sigctx = 0;
-			c.prev_flags = 0;
-		}
-		if (frames && memo && sf_cache_module(e) != mod_index) {
-			mod_index = sf_cache_module(e);
-			mod = module_at(u->modules, mod_index);
-		}
-		ret = apply_rule(&w, &c, &r);
-		if (ret)
-			break;
-		if (lean)
-			w.cfa_lo = c.prev_cfa + 1;
-		if (frames) {
-			/* (The caller's CFA and module: its own step's, or after the loop.) */
-			frames[k - 1].module = mod;
-			frame_stepped(&frames[k - 1], &c);
-		} else {
-			pcs[k] = c.regs.pc;
-		}
-		k++;
-		if (memo)
-			e = sf_cache_follow(cache, e, c.regs.pc);
-	}
-	if (k != n)
-		*cursor = c;
-	/*
-	 * The last frame: no CFA yet, and the module of the step that ended
-	 * the run (its error or END is the walk's result) or none (the caller
-	 * gives it from the step it takes).
-	 */
-	if (frames) {
-		frame_unset(&frames[k - 1]);
-		if (ret)
-			frames[k - 1].module = mod;
-	}
-	/* (A step that ended the walk from the cache was served by it too.) */
-	if (memo)
-		cache->hits += (uint64_t)(k - n) + (ret != 0 && ret != STEP_DECLINED);
-	/* A declined step: its rule is step_found()'s (a cached one step()'s). */
-	if (ret == STEP_DECLINED) {
-		ret = 0;
-		if (!memo) {
-			pend->found = 0;
-			pend->rule = r;
-			pend->mod = mod;
-		}
-	}
-	*res = ret;
-	return k;
-}
-
-/*
- * lean_steps() with the window, with or without the cache; each of those
- * in a copy for the ABIs whose stack is little-endian and whose caller's
- * SP is the CFA (amd64, aarch64), both facts then constants (the byte
- * swap and the bias test took a tenth of the time per frame), and one for
- * the others. Without the window (@lean false): one copy, every read
- * through the callback (and no cache: see the walks).
- */
-static SFRAME_ALWAYS_INLINE uint32_t lean_copies(const struct sframe_unwinder *u,
-						 struct sframe_cursor *cursor, uint64_t *pcs,
-						 struct sframe_frame *frames, uint32_t n,
-						 uint32_t max, int *res, struct pending *pend,
-						 bool lean)
-{
-	const struct unwind_abi *abi = unwind_abi_of(u->abi);
-	const bool plain = !abi->stack_be && !abi->sp_bias;
-
-	if (!lean)
-		return lean_steps(u, cursor, pcs, frames, n, max, res, pend, false, false, false);
-	if (u->cache)
-		return plain ? lean_steps(u, cursor, pcs, frames, n, max, res, pend, true, true, true) :
-			       lean_steps(u, cursor, pcs, frames, n, max, res, pend, false, true, true);
-	return plain ? lean_steps(u, cursor, pcs, frames, n, max, res, pend, true, false, true) :
-		       lean_steps(u, cursor, pcs, frames, n, max, res, pend, false, false, true);
-}
-
-/*
- * The copies for sframe_unwind_pcs() (PCs) and for sframe_unwind_stack()
- * (frames). (Out of line: the walks' own frames stay small on the way to
- * step().)
- */
-static SFRAME_NOINLINE uint32_t lean_pcs(const struct sframe_unwinder *u,
-					 struct sframe_cursor *cursor, uint64_t *pcs, uint32_t n,
-					 uint32_t max, int *res, struct pending *pend, bool lean)
-{
-	return lean_copies(u, cursor, pcs, NULL, n, max, res, pend, lean);
-}
-
-static SFRAME_NOINLINE uint32_t lean_frames(const struct sframe_unwinder *u,
-					    struct sframe_cursor *cursor,
-					    struct sframe_frame *frames, uint32_t n, uint32_t max,
-					    int *res, struct pending *pend, bool lean)
-{
-	/* (Never taken: tells the copies that they store frames, not PCs.) */
-	if (!frames) {
-		*res = 0;
-		pend->found = PENDING_NONE;
-		return n;
-	}
-	return lean_copies(u, cursor, NULL, frames, n, max, res, pend, lean);
-}
-
-/*
- * The step of the frame a run of lean_steps() stopped at: the run's lookup
- * (*@pend) when it made one, else step(). *@mod receives the frame's module.
+ * The step of the frame a run stopped at: the run's lookup (*@pend) when
+ * it made one, else step(). *@mod receives the frame's module.
  */
 static int step_after(const struct sframe_unwinder *u, struct sframe_cursor *c,
-		      const struct pending *pend, const struct sframe_module **mod)
+		      struct pending *pend, const struct sframe_module **mod)
 {
-	if (pend->found == PENDING_NONE)
+	const int found = pend->found;
+
+	pend->found = NO_PENDING;
+	if (found == NO_PENDING)
 		return step(u, c, mod);
 	*mod = pend->mod;
-	return step_found(u, c, pend->found, &pend->rule);
+	return step_found(u, c, found, &pend->rule);
 }
 
 int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 			struct sframe_frame *frames, uint32_t max, uint32_t *count)
 {
-	struct sframe_cursor c;
-	const struct sframe_module *m = NULL;
-	struct pending pend = { PENDING_NONE, { 0 }, NULL };
+	struct walk_state ws;
 	uint32_t n;
-	bool lean, reads;
 	int ret;
 
-	ret = walk_begin(u, regs, frames != NULL, max, count, &c);
+	ret = walk_begin(u, regs, frames != NULL, max, count, &ws);
 	if (ret)
 		return ret;
-	lean = lean_window(u);
-	reads = !lean && !u->cache;
-	frame_from(&frames[0], &c);
+	frame_from(&frames[0], &ws.c);
 	n = 1;
 	/*
 	 * Each round adds a frame or returns; step() bounds depth. A frame's
@@ -1196,25 +396,24 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 	 */
 	while (n < max) {
 		ret = 0;
-		if (lean || reads) {
-			n = lean_frames(u, &c, frames, n, max, &ret, &pend, lean);
+		if (ws.run) {
+			n = sf_run_frames(u, &ws.c, frames, n, max, &ret, &ws.pend);
 			if (n >= max)
 				break;
 		}
 		if (!ret) {
-			ret = step_after(u, &c, &pend, &m);
-			pend.found = PENDING_NONE;
+			ret = step_after(u, &ws.c, &ws.pend, &ws.m);
 			frames[n - 1].module = ret == -SFRAME_ERR_DEPTH ?
-				sframe_modules_find(u->modules, frames[n - 1].pc) : m;
+				sframe_modules_find(u->modules, frames[n - 1].pc) : ws.m;
 		}
 		if (ret) {
 			if (ret == -SFRAME_ERR_NOT_FOUND)
 				frames[n - 1].flags |= SFRAME_FRAME_NO_SFRAME;
-			frames[n - 1].flags |= c.flags & SFRAME_FRAME_NO_SFRAME;
+			frames[n - 1].flags |= ws.c.flags & SFRAME_FRAME_NO_SFRAME;
 			*count = n;
 			return ret;
 		}
-		frame_stepped(&frames[n - 1], &c);
+		frame_stepped(&frames[n - 1], &ws.c);
 		frame_unset(&frames[n]);
 		n++;
 	}
@@ -1226,32 +425,26 @@ int sframe_unwind_stack(const struct sframe_unwinder *u, const struct sframe_reg
 int sframe_unwind_pcs(const struct sframe_unwinder *u, const struct sframe_regs *regs,
 		      uint64_t *pcs, uint32_t max, uint32_t *count)
 {
-	struct sframe_cursor c;
-	bool lean, reads;
-	const struct sframe_module *m = NULL;
-	struct pending pend = { PENDING_NONE, { 0 }, NULL };
+	struct walk_state ws;
 	uint32_t n;
 	int ret;
 
-	ret = walk_begin(u, regs, pcs != NULL, max, count, &c);
+	ret = walk_begin(u, regs, pcs != NULL, max, count, &ws);
 	if (ret)
 		return ret;
-	lean = lean_window(u);
-	reads = !lean && !u->cache;
-	pcs[0] = c.regs.pc;
+	pcs[0] = ws.c.regs.pc;
 	n = 1;
-	/* Each round adds at least one PC or returns; the depth bound holds. */
+	/* Each round adds at least one PC or returns; step() bounds depth. */
 	while (n < max) {
-		if (lean || reads) {
-			n = lean_pcs(u, &c, pcs, n, max, &ret, &pend, lean);
+		if (ws.run) {
+			n = sf_run_pcs(u, &ws.c, pcs, n, max, &ret, &ws.pend);
 			if (ret || n >= max)
 				break;
 		}
-		ret = step_after(u, &c, &pend, &m);
-		pend.found = PENDING_NONE;
+		ret = step_after(u, &ws.c, &ws.pend, &ws.m);
 		if (ret)
 			break;
-		pcs[n++] = c.regs.pc;
+		pcs[n++] = ws.c.regs.pc;
 	}
 	*count = n;
 	return ret ? ret : SFRAME_UNWIND_FULL;

@@ -3,13 +3,13 @@
  * unwind_abi.h - everything the unwinder knows of each ABI, in one table;
  * not installed. The step, the frame-pointer fallback and the signal frame
  * read these descriptions, so that adding an ABI means adding an entry
- * here rather than a branch in each of them.
+ * here rather than a branch in each of them. Each entry starts with the
+ * reader's (struct sf_abi, sframe_internal.h): the registers are named once.
  */
 #ifndef SFRAME_UNWIND_ABI_H
 #define SFRAME_UNWIND_ABI_H
 
-#include <sframe/sframe.h>
-#include <sframe/sframe_format.h>
+#include "sframe_internal.h"
 
 /*
  * The frame-pointer chain of amd64 and aarch64 (what compilers build with
@@ -60,10 +60,7 @@
 
 /**
  * struct unwind_abi - one ABI, as the unwinder sees it.
- * @sp_reg: DWARF number of the stack pointer.
- * @fp_reg: DWARF number of the frame pointer.
- * @ra_reg: DWARF number of the return address (the link register where
- *	there is one).
+ * @reg: the reader's description: the DWARF numbers of SP, FP and RA.
  * @stack_be: stack values are big-endian.
  * @ra_in_link: calls leave the return address in @ra_reg until the callee
  *	saves it, so an RA rule "unchanged" means that register (known in the
@@ -82,9 +79,7 @@
  *	table, not pointed to: the table needs no relocation).
  */
 struct unwind_abi {
-	uint16_t sp_reg;
-	uint16_t fp_reg;
-	uint16_t ra_reg;
+	struct sf_abi reg;
 	bool stack_be;
 	bool ra_in_link;
 	bool pauth;
@@ -99,9 +94,7 @@ struct unwind_abi {
 };
 
 #define UNWIND_AARCH64(be) {						\
-	.sp_reg = SFRAME_AARCH64_DWARF_SP,				\
-	.fp_reg = SFRAME_AARCH64_DWARF_FP,				\
-	.ra_reg = SFRAME_AARCH64_DWARF_RA,				\
+	.reg = SF_ABI_AARCH64,						\
 	.stack_be = (be),						\
 	.ra_in_link = true,						\
 	.pauth = true,							\
@@ -117,9 +110,7 @@ static const struct unwind_abi unwind_abis[] = {
 	[SFRAME_ABI_AARCH64_BE - 1] = UNWIND_AARCH64(true),
 	[SFRAME_ABI_AARCH64_LE - 1] = UNWIND_AARCH64(false),
 	[SFRAME_ABI_AMD64_LE - 1] = {
-		.sp_reg = SFRAME_AMD64_DWARF_SP,
-		.fp_reg = SFRAME_AMD64_DWARF_FP,
-		.ra_reg = SFRAME_AMD64_DWARF_RA,
+		.reg = SF_ABI_AMD64,
 		.stack_be = false,
 		.ra_in_link = false,
 		.pauth = false,
@@ -152,9 +143,7 @@ static const struct unwind_abi unwind_abis[] = {
 		},
 	},
 	[SFRAME_ABI_S390X_BE - 1] = {
-		.sp_reg = SFRAME_S390X_DWARF_SP,
-		.fp_reg = SFRAME_S390X_DWARF_FP,
-		.ra_reg = SFRAME_S390X_DWARF_RA,
+		.reg = SF_ABI_S390X,
 		.stack_be = true,
 		.ra_in_link = true,
 		.pauth = false,
