@@ -56,8 +56,7 @@ static bool has_sframe(const struct sf_proc_modules *pm, const struct sframe_fra
 	if (r != -SFRAME_ERR_NOT_FOUND)
 		return true;
 	/* A v3 function without rows: an outermost or signal frame, described. */
-	return row.fde.index != SFRAME_NO_INDEX && row.fde.num_fres == 0 && *sec &&
-	       (*sec)->version == SFRAME_VERSION_3;
+	return row.fde.index != SFRAME_NO_INDEX && row.fde.rowless != SFRAME_ROWLESS_NONE;
 }
 
 static void print_frame(FILE *out, const struct sf_proc_modules *pm,
