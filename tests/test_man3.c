@@ -549,6 +549,29 @@ static int check_page(struct decls *d, struct page *pg)
 	return bad;
 }
 
+/*
+ * A page beside a meson.build must be named in it ('NAME' for NAME.3, as
+ * src/man/meson.build lists the pages it installs): a page left out of
+ * that list would be checked here but never installed.
+ */
+static int check_installed(const char *mdir, const char *page)
+{
+	char path[4096], want[256];
+	size_t len = strlen(page);
+	char *build;
+	int bad = 0;
+
+	snprintf(path, sizeof(path), "%s/meson.build", mdir);
+	if (access(path, F_OK) != 0)
+		return 0;
+	build = read_all(path);
+	snprintf(want, sizeof(want), "'%.*s'", (int)(len - 2), page);
+	if (!strstr(build, want))
+		bad = problem("%s: %s is not in the pages meson.build installs", mdir, page);
+	free(build);
+	return bad;
+}
+
 /* Headers of @idir against the pages of @mdir: the number of problems. */
 static int check_dirs(const char *idir, const char *mdir)
 {
@@ -592,6 +615,7 @@ static int check_dirs(const char *idir, const char *mdir)
 			read_page(path, &pg);
 			bad += check_page(&d, &pg);
 			free_page(&pg);
+			bad += check_installed(mdir, names[i]->d_name);
 			pages++;
 		}
 		free(names[i]);
@@ -677,7 +701,16 @@ static void test_checker(void **state)
 		if (check_dirs(inc, man) == 0)
 			fail_msg("break %zu went unnoticed", i);
 	}
+	/* A page the meson.build beside it does not install. */
+	write_file(man, "x.3", good);
+	write_file(man, "meson.build", "lib_man_names = ['y']\n");
+	if (check_dirs(inc, man) == 0)
+		fail_msg("a page meson.build does not install went unnoticed");
 	quiet = false;
+	write_file(man, "meson.build", "lib_man_names = ['x']\n");
+	assert_int_equal(check_dirs(inc, man), 0);
+	snprintf(page, sizeof(page), "%s/meson.build", man);
+	unlink(page);
 	snprintf(page, sizeof(page), "%s/x.3", man);
 	unlink(page);
 	snprintf(page, sizeof(page), "%s/h.h", inc);
