@@ -15,7 +15,7 @@
  * The row table (SFRAME_INDEX_ROWS) answers sframe_lookup_rules(): see
  * "The row table" below.
  */
-#include "sframe_decode.h"
+#include "sframe_internal.h"
 
 /* More blocks than this: the caller asked for a block too small for its text. */
 #define SF_INDEX_MAX_BLOCKS	((uint32_t)1 << 28)
@@ -257,7 +257,7 @@ static SFRAME_NOINLINE int fde_row_spans(const struct sframe_section *sec,
 		/* Rows at or past the end cover nothing. */
 		if (fre.start >= len)
 			break;
-		ret = sf_decode_rules(sec, fde, &fre, &rules, 0);
+		ret = sframe_fre_rules(sec, fde, &fre, &rules);
 		ret = span_add(o, rel + fre.start, ret ? SPAN_LOOKUP : span_pack(&rules));
 		if (ret)
 			return ret;
@@ -286,7 +286,7 @@ static int row_spans(const struct sframe_section *sec, const struct sframe_index
 		/* A later FDE with the same start takes every PC. */
 		if (next == key)
 			continue;
-		ret = sf_decode_fde(sec, i, &fde, 0);
+		ret = sframe_get_fde(sec, i, &fde);
 		if (ret)
 			break;
 		rel = (uint64_t)key - (uint64_t)h->start;
