@@ -84,6 +84,7 @@ static bool is_ident(int c)
 static char *normalise(const char *s)
 {
 	char *out = malloc(strlen(s) + 1), *o = out;
+	size_t n, skip = 0;
 	bool blank = false;
 
 	assert_non_null(out);
@@ -98,14 +99,11 @@ static char *normalise(const char *s)
 		*o++ = *s;
 	}
 	*o = '\0';
-	for (;;) {
-		if (strncmp(out, "static ", 7) == 0)
-			memmove(out, out + 7, strlen(out + 7) + 1);
-		else if (strncmp(out, "inline ", 7) == 0)
-			memmove(out, out + 7, strlen(out + 7) + 1);
-		else
-			break;
-	}
+	n = (size_t)(o - out);
+	while (n - skip >= 7 &&
+	       (strncmp(out + skip, "static ", 7) == 0 || strncmp(out + skip, "inline ", 7) == 0))
+		skip += 7;
+	memmove(out, out + skip, n - skip + 1);
 	return out;
 }
 
