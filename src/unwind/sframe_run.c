@@ -18,6 +18,7 @@ static SFRAME_ALWAYS_INLINE void run_init(struct walk *w, const struct sframe_un
 	w->be = false;
 	w->sp_bias = 0;
 	w->win_far = !reads;
+	w->strip = NULL;
 	if (reads)
 		w->win_fits = 0;
 }
@@ -41,28 +42,56 @@ static inline uint32_t run_end(const struct sframe_cursor *c, uint32_t n,
  * The next rule of a run: the cache's entry @e (@memo), or looked up, plain
  * rules only (sf_rule_plain()), any other outcome left in *@pend. The
  * rule's constant mask leaves out the branches of apply_rule() such a rule
- * never takes.
+ * never takes. A signed RA with the embedder's strip hook is step()'s
+ * (@hook: RULE_RA_MANGLED, else 0): without that call, the run's cursor
+ * stays in registers.
  */
 static SFRAME_ALWAYS_INLINE bool run_rule(const struct sframe_unwinder *u,
 					  const struct sframe_cursor *c,
 					  const struct sframe_cache_entry *e, struct unwind_rule *r,
 					  const struct sframe_module **mod, struct pending *pend,
-					  bool memo)
+					  uint32_t hook, bool memo)
 {
 	struct unwind_rule looked;
 	int found;
 
-	if (memo)
-		return e && sf_cache_rule(e, r);
+	if (memo) {
+		if (!e)
+			return false;
+		sf_cache_rule(e, r);
+		/* (An entry keeps a rule's bits as RULE_*: one test for both.) */
+		return !(sf_cache_kind(e) & (SF_CACHE_NOSF | hook));
+	}
 	/* (Into a local whose address calls take: @r stays in registers.) */
 	found = find_rule(u, c->regs.pc, c->flags, &looked, mod);
-	if (found || !sf_rule_plain(&looked)) {
+	if (found || !sf_rule_plain(&looked) || (looked.kind & hook)) {
 		pend_set(pend, found, &looked, *mod);
 		return false;
 	}
 	*r = looked;
 	r->kind &= SF_CACHE_RULE_BITS;
 	return true;
+}
+
+/*
+ * sf_cache_follow() where the guess missed: the search out of line, so
+ * that its registers are not the loop's.
+ */
+static SFRAME_NOINLINE struct sframe_cache_entry *
+run_search(const struct sframe_unwind_cache *cache, struct sframe_cache_entry *e, uint64_t pc)
+{
+	return sf_cache_follow(cache, e, pc);
+}
+
+/* The entry for the caller at @pc: the guess of @e when it holds it. */
+static SFRAME_ALWAYS_INLINE struct sframe_cache_entry *
+run_follow(const struct sframe_unwind_cache *cache, struct sframe_cache_entry *e, uint64_t pc)
+{
+	struct sframe_cache_entry *g = &cache->entries[sf_cache_next(e) & cache->mask];
+
+	if (SFRAME_LIKELY(sf_cache_pc(g) == pc && !(sf_cache_kind(g) & SF_CACHE_EXACT)))
+		return g;
+	return run_search(cache, e, pc);
 }
 
 /*
@@ -80,13 +109,15 @@ static inline void run_last(struct sframe_frame *f, int ret,
 
 /*
  * What a step by a plain rule leaves in these fields (commit()), the FP
- * known (run_steps() tests it): stated at the top of a run's loop, so that
- * the compiler need not carry them around it. Before the first step they
- * may differ, but such a step reads none of them (its rule names no
- * register, and the frame's SP and FP are known).
+ * known (run_steps() tests it), and the depth @depth: stated at the top of
+ * a run's loop, so that the compiler need not carry them around it. Before
+ * the first step they may differ, but such a step reads none of them (its
+ * rule names no register, and the frame's SP and FP are known), and a run
+ * that takes no step leaves the caller's cursor as it was.
  */
-static inline void run_state(struct sframe_cursor *c)
+static inline void run_state(struct sframe_cursor *c, uint32_t depth)
 {
+	c->depth = depth;
 	c->regs.ra = 0;
 	c->regs.valid = SFRAME_REG_PC | SFRAME_REG_SP | SFRAME_REG_FP;
 	c->sigctx = 0;
@@ -100,25 +131,25 @@ static inline void run_state(struct sframe_cursor *c)
  * registers. Reads come from a window far from both ends of the address
  * space, or (@reads: no window, no cache) all through the callback. The
  * rules come from the cache (@memo), each next entry found through the
- * last one's guess (sf_cache_follow()), so that the next rule is loaded
+ * last one's guess (run_follow()), so that the next rule is loaded
  * while the return address is still on its way; or, without a cache, from
  * find_rule(), plain rules only (sf_rule_plain()), the others left in
  * *@pend for step_found(). The rule's constant mask leaves out the branches
  * of apply_rule() such a rule never takes. Measured on the bench's
- * in-process chain (33 frames, release build), ns a frame: warm cache 5.7
- * for the PCs and 6.1-6.2 for the frame records, against 10-11 through
- * step() for every frame and 6.1-6.2 for libunwind's unw_backtrace(); no
- * cache, row table: 18.7 over a stack copy and 24 through the callback,
- * against 24.5 and 32 through step().
+ * in-process chain (33 frames, release build), ns a frame: warm cache
+ * 4.65-4.7 for the PCs and 5.3-5.45 for the frame records, against 10-11
+ * through step() for every frame and 6.1-6.3 for libunwind's
+ * unw_backtrace(); no cache, row table: 18.6-18.9 over a stack copy and
+ * 23.2-23.4 through the callback, against 24.5 and 32 through step().
  *
  * Fills either @pcs (a PC per frame) or @frames (the other is NULL, a
  * constant in each copy), as the walks do, from index @n on. Stops, the
  * cursor at the last frame reached, at the first frame it does not step
- * (no rule of that shape, a read outside the window, the FP unknown), at
- * the depth bound or at @max; *@res receives the result of a step that
- * ended the walk (END or an error), else 0. Returns the new number of
- * frames. (With frame records and the cache, the module table is read when
- * an entry's module differs from the last.)
+ * (no rule of that shape, a read outside the window, an FP it would lose,
+ * the FP unknown), at the depth bound or at @max; *@res receives the
+ * result of a step that ended the walk (END or an error), else 0. Returns
+ * the new number of frames. (With frame records and the cache, the
+ * module table is read when an entry's module differs from the last.)
  */
 static SFRAME_ALWAYS_INLINE uint32_t run_steps(const struct sframe_unwinder *u,
 					       struct sframe_cursor *cursor, uint64_t *pcs,
@@ -128,8 +159,9 @@ static SFRAME_ALWAYS_INLINE uint32_t run_steps(const struct sframe_unwinder *u,
 	const struct sframe_module *mod = NULL;
 	struct sframe_cursor c = *cursor;
 	struct sframe_cache_entry *e = NULL;
-	uint32_t k = n, end, mod_index = 0;
+	uint32_t k = n, end, mod_index = 0, depth0 = c.depth;
 	uint64_t floor = cfa_floor(&c);
+	const uint32_t hook = u->strip_ra ? RULE_RA_MANGLED : 0;
 	struct unwind_rule r;
 	struct walk w;
 	int ret = 0;
@@ -139,9 +171,9 @@ static SFRAME_ALWAYS_INLINE uint32_t run_steps(const struct sframe_unwinder *u,
 	if (memo && k < end)
 		e = sf_cache_find(u->cache, c.regs.pc, exact_pc(c.flags));
 	while (k < end) {
-		if (!run_rule(u, &c, e, &r, &mod, pend, memo))
+		run_state(&c, depth0 + (k - n));
+		if (!run_rule(u, &c, e, &r, &mod, pend, hook, memo))
 			break;
-		run_state(&c);
 		if (memo && frames && sf_cache_module(e) != mod_index) {
 			mod_index = sf_cache_module(e);
 			mod = module_at(u->modules, mod_index);
@@ -160,7 +192,7 @@ static SFRAME_ALWAYS_INLINE uint32_t run_steps(const struct sframe_unwinder *u,
 		if (++k >= end || !(c.regs.valid & SFRAME_REG_FP))
 			break;
 		if (memo)
-			e = sf_cache_follow(u->cache, e, c.regs.pc);
+			e = run_follow(u->cache, e, c.regs.pc);
 	}
 	if (k != n)
 		*cursor = c;

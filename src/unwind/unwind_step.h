@@ -36,6 +36,7 @@ struct walk {
 	bool window_only;	/* a read the window cannot serve: WINDOW_MISS */
 	bool win_far;		/* the window lies 2^32 bytes or more from both ends */
 	uint32_t max_depth;
+	sframe_strip_ra_fn strip;	/* u->strip_ra; a run's NULL: such frames are step()'s */
 };
 
 /* The unwinder's window lies 2^32 bytes or more from both ends of the address space. */
@@ -60,6 +61,19 @@ static SFRAME_ALWAYS_INLINE void walk_init(struct walk *w, const struct sframe_u
 	w->window_only = window_only;
 	w->win_far = window_far(u);
 	w->max_depth = u->max_depth ? u->max_depth : SFRAME_UNWIND_DEFAULT_DEPTH;
+	w->strip = u->strip_ra;
+}
+
+/*
+ * A walk whose reads come from a window far from both ends of the address
+ * space and that leaves the others to step() (a run): a slot whose address
+ * wrapped around lies outside the window, so the window's bounds test is
+ * also the wrap test, and such a slot's read gives step() the frame, which
+ * then reports what the wrap means.
+ */
+static SFRAME_ALWAYS_INLINE bool window_bounds_wrap(const struct walk *w)
+{
+	return w->window_only && w->win_far;
 }
 
 /* The 8 bytes at @b as a value of the target's byte order. */
@@ -204,6 +218,8 @@ static SFRAME_ALWAYS_INLINE int loc_value(const struct walk *w, const struct sfr
 	 */
 	if (deref && w->win_far && window_read(w, base + (uint64_t)(int64_t)off, v))
 		return 0;
+	if (deref && window_bounds_wrap(w))
+		return WINDOW_MISS;
 	if (SFRAME_UNLIKELY(!add_off(base, off, &addr)))
 		return -SFRAME_ERR_BAD_CFA;
 	if (!deref) {
@@ -224,8 +240,8 @@ static SFRAME_ALWAYS_INLINE uint64_t strip_ra(const struct walk *w, uint64_t ra,
 	const unsigned int bits = u->va_bits ? u->va_bits : UNWIND_DEFAULT_VA_BITS;
 	uint64_t plain = bits < 64 ? ra & (((uint64_t)1 << bits) - 1) : ra;
 
-	if (u->strip_ra)
-		plain = u->strip_ra(u->strip_ctx, ra);
+	if (w->strip)
+		plain = w->strip(u->strip_ctx, ra);
 	if (plain != ra)
 		*frame_flags |= SFRAME_FRAME_RA_SIGNED;
 	return plain;
@@ -317,7 +333,11 @@ static SFRAME_ALWAYS_INLINE int rule_cfa(const struct walk *w, const struct sfra
 		if (ret)
 			return ret;
 	}
-	if (SFRAME_UNLIKELY(!add_off(base, r->cfa_off, cfa)))
+	/* (A CFA that wrapped puts the RA's slot outside the window: see there.) */
+	if (window_bounds_wrap(w) && (r->kind & (RULE_RA_DEREF | RULE_RA_REG | RULE_RA_LINK |
+						  RULE_CFA_DEREF)) == RULE_RA_DEREF)
+		*cfa = base + (uint64_t)(int64_t)r->cfa_off;
+	else if (SFRAME_UNLIKELY(!add_off(base, r->cfa_off, cfa)))
 		return -SFRAME_ERR_BAD_CFA;
 	if (r->kind & RULE_CFA_DEREF) {
 		ret = read_u64(w, *cfa, cfa);
@@ -385,8 +405,9 @@ static SFRAME_ALWAYS_INLINE int rule_fp(const struct walk *w, const struct sfram
 	if (!(r->kind & RULE_FP_NONE))
 		ret = loc_value(w, c, r->kind & RULE_FP_REG, r->kind & RULE_FP_DEREF, r->fp_reg,
 				r->fp_off, cfa, fp);
-	if (ret == WINDOW_MISS)
-		return ret;
+	/* (A run leaves that loss to step(): the FP it carries stays known.) */
+	if (ret == WINDOW_MISS || (ret && w->window_only))
+		return WINDOW_MISS;
 	*valid = ret ? 0 : SFRAME_REG_FP;
 	if (ret) {
 		*fp = 0;
