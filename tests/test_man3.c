@@ -548,26 +548,22 @@ static int check_page(struct decls *d, struct page *pg)
 }
 
 /*
- * A page beside a meson.build must be named in it ('NAME' for NAME.3, as
- * src/man/meson.build lists the pages it installs): a page left out of
- * that list would be checked here but never installed.
+ * A page beside a meson.build (@build, its text; NULL where there is none)
+ * must be named in it ('NAME' for NAME.3, as src/man/meson.build lists the
+ * pages it installs): a page left out of that list would be checked here
+ * but never installed.
  */
-static int check_installed(const char *mdir, const char *page)
+static int check_installed(const char *mdir, const char *build, const char *page)
 {
-	char path[4096], want[256];
+	char want[256];
 	size_t len = strlen(page);
-	char *build;
-	int bad = 0;
 
-	snprintf(path, sizeof(path), "%s/meson.build", mdir);
-	if (access(path, F_OK) != 0)
+	if (!build)
 		return 0;
-	build = read_all(path);
 	snprintf(want, sizeof(want), "'%.*s'", (int)(len - 2), page);
 	if (!strstr(build, want))
-		bad = problem("%s: %s is not in the pages meson.build installs", mdir, page);
-	free(build);
-	return bad;
+		return problem("%s: %s is not in the pages meson.build installs", mdir, page);
+	return 0;
 }
 
 /* Headers of @idir against the pages of @mdir: the number of problems. */
@@ -575,7 +571,7 @@ static int check_dirs(const char *idir, const char *mdir)
 {
 	static struct decls d;
 	struct dirent **names;
-	char path[4096];
+	char path[4096], *build = NULL;
 	int n, i, bad = 0, pages = 0;
 	size_t k;
 
@@ -600,6 +596,10 @@ static int check_dirs(const char *idir, const char *mdir)
 		free(names[i]);
 	}
 	free(names);
+	/* The pages' install list, where there is one (check_installed()). */
+	snprintf(path, sizeof(path), "%s/meson.build", mdir);
+	if (access(path, F_OK) == 0)
+		build = read_all(path);
 	n = scandir(mdir, &names, NULL, alphasort);
 	if (n < 0)
 		fail_msg("cannot read %s", mdir);
@@ -613,12 +613,13 @@ static int check_dirs(const char *idir, const char *mdir)
 			read_page(path, &pg);
 			bad += check_page(&d, &pg);
 			free_page(&pg);
-			bad += check_installed(mdir, names[i]->d_name);
+			bad += check_installed(mdir, build, names[i]->d_name);
 			pages++;
 		}
 		free(names[i]);
 	}
 	free(names);
+	free(build);
 	if (pages == 0)
 		bad += problem("%s: no manual page", mdir);
 	for (k = 0; k < d.n; k++)
