@@ -8,7 +8,7 @@
  * augmentations z, R, P, L, S, B and "eh", every DW_EH_PE pointer format.
  * Each test converts the bytes and reads the result back with the reader
  * alone: sframe_open_buffer() and sframe_check() must accept it, and
- * sframe_lookup() / sframe_lookup_rules() at every PC of every function must
+ * sframe_lookup() at every PC of every function must
  * give the rules the DWARF instructions define there (DWARF 5, 6.4; the GNU
  * and AArch64 extensions as binutils' readelf -wF interprets them). The
  * expected rows are written beside the instructions; where a row is not
@@ -794,7 +794,7 @@ static bool rules_same(const struct sframe_rules *a, const struct sframe_rules *
  * The function [@start, @start + @size) is one SFrame FDE of @nfres rows
  * (0: not checked) whose rules at every PC are those of the last of @rows
  * (ascending) starting at or before it. Looked up at every PC by
- * sframe_lookup() and sframe_lookup_rules().
+ * sframe_lookup().
  */
 static void expect_fn(uint64_t start, uint32_t size, uint32_t nfres, const struct row *rows,
 		      size_t n)
@@ -803,7 +803,6 @@ static void expect_fn(uint64_t start, uint32_t size, uint32_t nfres, const struc
 
 	for (pc = start; pc < start + size; pc++) {
 		const struct sframe_rules *want = NULL;
-		struct sframe_rules r2;
 		struct sframe_row row;
 		size_t i;
 		int err;
@@ -826,8 +825,6 @@ static void expect_fn(uint64_t start, uint32_t size, uint32_t nfres, const struc
 			print_rules("expected", want);
 		}
 		assert_rules_equal(&row.rules, want);
-		assert_cerr(sframe_lookup_rules(&sec, pc, &r2), 0);
-		assert_rules_equal(&r2, want);
 	}
 }
 
@@ -1505,7 +1502,6 @@ static void check_plt_pcs(uint64_t start, uint32_t size, unsigned k)
 
 	for (pc = start; pc < start + size; pc++) {
 		struct sframe_rules want = X(8 + ((pc & 15) >= k ? 8 : 0));
-		struct sframe_rules r2;
 		struct sframe_row row;
 
 		assert_cerr(sframe_lookup(&sec, pc, &row), 0);
@@ -1515,8 +1511,6 @@ static void check_plt_pcs(uint64_t start, uint32_t size, unsigned k)
 		assert_int_equal(row.fde.rep_size, 16);
 		assert_int_equal(row.fde.num_fres, 2);
 		assert_rules_equal(&row.rules, &want);
-		assert_cerr(sframe_lookup_rules(&sec, pc, &r2), 0);
-		assert_rules_equal(&r2, &want);
 	}
 }
 
@@ -1873,9 +1867,9 @@ static void test_by_function(void **state)
 	assert_int_equal(st.functions, 2);
 	assert_int_equal(skipped_total(), 0);
 	for (uint64_t pc = 0x0ff0; pc < 0x1240; pc++) {
-		struct sframe_rules a, b;
-		int ra = sframe_lookup_rules(&sec, pc, &a);
-		int rb = sframe_lookup_rules(&whole_sec, pc, &b);
+		struct sframe_row a, b;
+		int ra = sframe_lookup(&sec, pc, &a);
+		int rb = sframe_lookup(&whole_sec, pc, &b);
 
 		if (pc >= 0x1100 && pc < 0x1110) {
 			assert_cerr(ra, -SFRAME_ERR_NOT_FOUND);
@@ -1884,7 +1878,7 @@ static void test_by_function(void **state)
 		}
 		assert_cerr(ra, rb);
 		if (!ra)
-			assert_true(rules_same(&a, &b));
+			assert_true(rules_same(&a.rules, &b.rules));
 	}
 
 	/* Given twice: converted once, the second counted a duplicate. */

@@ -24,7 +24,7 @@
  *   - for every SFrame FDE written (sframe_get_fde()) and EVERY byte address
  *     in [start, start + size), libdw's frame for that address
  *     (dwarf_cfi_addrframe() on .eh_frame, then on .debug_frame, the
- *     converter's order) is compared with sframe_lookup_rules() on the
+ *     converter's order) is compared with sframe_lookup() on the
  *     converted section: the CFA (register, offset, dereference), the
  *     return address (dwarf_frame_info() names its column), the frame
  *     pointer (x86-64 6, AArch64 29, s390x 11), the RA-undefined mark, the
@@ -2022,6 +2022,7 @@ static void check_file(const char *label, const char *path, struct result *res)
 		}
 
 		for (uint64_t pc = fns[i].start; pc < end; pc++) {
+			struct sframe_row row;
 			struct sframe_rules act;
 			struct expect pe;
 			const struct expect *e;
@@ -2035,7 +2036,8 @@ static void check_file(const char *label, const char *path, struct result *res)
 				res->libdw_queries++;
 			}
 			res->pcs++;
-			rc = sframe_lookup_rules(&sec, pc, &act);
+			rc = sframe_lookup(&sec, pc, &row);
+			act = row.rules;
 			if (!cf.have) {
 				if (cf.fde_known) {
 					res->unanswered++;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * test_index.c - the lookup index (sframe_index_size(), sframe_index_build()).
+ * test_index.c - the reader's lookup index (sframe_index_size(),
+ * sframe_index_build()) and the unwinder's row table (sframe_rows_size(),
+ * sframe_rows_build()).
  *
  * The index may only shorten a lookup, never change it: every PC probed
  * here is looked up with the index attached and with the same section
@@ -12,10 +14,11 @@
  * section on its own, and the parts together as src/tool/read/parts.c looks them
  * up) their .pcs files too.
  *
- * sframe_lookup_rules() is held to sframe_lookup() the same way, with and
- * without a row table (SFRAME_INDEX_ROWS): the same code for every PC, and
- * the row's rules on success; the PCs then include every span's first byte
- * and its neighbours.
+ * The row table is held to sframe_lookup() the same way: where it answers
+ * (a rule, or no row), the same code as sframe_lookup() and on success the
+ * rule of the row sframe_lookup() decodes (unwind_rule.h's one conversion);
+ * the PCs then include every span's first byte and its neighbours.
+ * White-box: the table's layout and lookup are src/unwind/unwind_rows.h.
  *
  * Usage: test_index FIXTURES_DIR
  */
@@ -35,33 +38,55 @@
 #include "read/elf_input.h"
 #include "read/parts.h"
 #include "rules_equal.h"
+#include "unwind_rows.h"
 
 static struct sfb b;
 static uint8_t buf[SFB_MAX_OUT];
 static struct sframe_section sec;
 static struct sfb_reader rd;
 static const char *fixtures_dir;
-/* Lookups compared, to show that the probes ran. */
-static unsigned long compared;
+/* Lookups compared, to show that the probes ran; those the row table left to the lookup. */
+static unsigned long compared, asked;
+/* The row table of the section being probed, or NULL. */
+static const struct sframe_rows *cur_rows;
 
 /* Block sizes every section is indexed with, besides SFRAME_INDEX_AUTO. */
 static const unsigned int some_bits[] = { 1, 4, 6, 12, 20, 40, SFRAME_INDEX_MAX_BITS };
 
-/* sframe_lookup_rules() of @s: sframe_lookup()'s code @err and rules of @row. */
-static void rules_agree(const struct sframe_section *s, uint64_t pc, int err,
-			const struct sframe_row *row)
+/*
+ * The row table's answer for @pc against sframe_lookup()'s code @err and
+ * row @row: the same rule, or no row where the lookup finds none; what it
+ * leaves to the lookup only a PCMASK function, a function without rows or
+ * a rule without a packed form (or an error of the lookup).
+ */
+static void rows_agree(const struct sframe_section *s, uint64_t pc, int err,
+		       const struct sframe_row *row)
 {
-	struct sframe_rules rules;
-	int e;
+	const uint64_t v = rows_find(cur_rows, sf_s64(pc - s->vaddr));
+	const uint32_t k = rule_packed_kind(v);
+	struct unwind_rule got, want = { 0 };
 
-	memset(&rules, 0x5a, sizeof(rules));
-	e = sframe_lookup_rules(s, pc, &rules);
-	if (e != err)
-		print_error("pc %#" PRIx64 ": sframe_lookup_rules() %s, sframe_lookup() %s\n", pc,
-			    sframe_errname(e), sframe_errname(err));
-	assert_err(e, err);
-	if (!e)
-		assert_rules_equal(&rules, &row->rules);
+	if (!err)
+		rule_from_rules(sf_abi_of(s->abi), &row->rules, &want);
+	if (k & RULE_PACKED_ASK) {
+		asked++;
+		assert_true(err || row->fde.pc_type == SFRAME_PC_TYPE_MASK ||
+			    (rule_pack(&want) & RULE_PACKED_ASK) || err == -SFRAME_ERR_NOT_FOUND);
+		return;
+	}
+	if ((k & RULE_PACKED_NONE) ? err != -SFRAME_ERR_NOT_FOUND : err != 0)
+		print_error("pc %#" PRIx64 ": the row table %s, sframe_lookup() %s\n", pc,
+			    (k & RULE_PACKED_NONE) ? "no row" : "a rule", sframe_errname(err));
+	if (k & RULE_PACKED_NONE) {
+		assert_err(err, -SFRAME_ERR_NOT_FOUND);
+		return;
+	}
+	assert_err(err, 0);
+	rule_unpack(v, &got);
+	assert_int_equal(got.kind, want.kind);
+	assert_int_equal(got.cfa_off, want.cfa_off);
+	assert_int_equal(got.ra_off, want.ra_off);
+	assert_int_equal(got.fp_off, want.fp_off);
 }
 
 /* @s with and without its index: the same code and the same row. */
@@ -82,8 +107,8 @@ static void agree(const struct sframe_section *s, uint64_t pc)
 			    without.fde.index);
 	assert_err(e2, e1);
 	assert_memory_equal(&with, &without, sizeof(with));
-	rules_agree(&plain, pc, e1, &without);
-	rules_agree(s, pc, e1, &without);
+	if (cur_rows)
+		rows_agree(s, pc, e1, &without);
 	compared++;
 }
 
@@ -94,26 +119,18 @@ static void agree_near(const struct sframe_section *s, uint64_t pc)
 	agree(s, pc + 1);
 }
 
-/*
- * The first byte of every span of @s's row table and its neighbours, and
- * of every row block. White-box: the layout of src/core/sframe_index.c
- * (at @rows_at the packed answers, then the spans' starts, each array with
- * 3 spans of padding, then the blocks' entries).
- */
+/* The first byte of every span of the row table and its neighbours, and of every block. */
 static void probe_spans(const struct sframe_section *s)
 {
-	const struct sframe_index *idx = s->index;
-	const uint8_t *rows = (const uint8_t *)idx + idx->rows_at;
-	const uint64_t base = s->vaddr + (uint64_t)idx->start;
-	uint32_t start, k;
+	const uint32_t *starts = rows_starts(cur_rows);
+	const uint64_t base = s->vaddr + (uint64_t)cur_rows->start;
+	uint32_t k;
 
-	assert_true(idx->spans > 0 && idx->row_bits >= 2);
-	for (k = 0; k < idx->spans; k++) {
-		memcpy(&start, rows + 8 * ((uint64_t)idx->spans + 3) + 4 * (uint64_t)k, 4);
-		agree_near(s, base + start);
-	}
-	for (k = 0; k <= idx->row_blocks && k < 4096; k++)
-		agree_near(s, base + ((uint64_t)k << idx->row_bits));
+	assert_true(cur_rows->spans > 0 && cur_rows->bits >= 2);
+	for (k = 0; k < cur_rows->spans; k++)
+		agree_near(s, base + starts[k]);
+	for (k = 0; k <= cur_rows->blocks && k < 4096; k++)
+		agree_near(s, base + ((uint64_t)k << cur_rows->bits));
 }
 
 /* Every interesting PC of @s (indexed): functions, blocks, far away. */
@@ -146,7 +163,7 @@ static void probe_all(const struct sframe_section *s)
 	agree_near(s, UINT64_MAX);
 	agree_near(s, s->vaddr);
 	agree_near(s, (uint64_t)1 << 63);
-	if (idx->row_blocks)
+	if (cur_rows)
 		probe_spans(s);
 }
 
@@ -172,42 +189,74 @@ static int index_with(struct sframe_section *s, unsigned int bits, void **mem)
 	return err;
 }
 
-/* @s indexed with every block size: all PCs agree. */
-static void probe_every_size(struct sframe_section *s)
+/*
+ * The row table of @s for @bits (cur_rows) in a fresh allocation of exactly
+ * the size sframe_rows_size() gives; the caller frees *@mem. Returns the
+ * error of the size query or the build.
+ */
+static int rows_with(const struct sframe_section *s, unsigned int bits, void **mem)
 {
-	unsigned int i;
-	void *mem;
+	const struct sframe_rows *rows = NULL;
+	size_t size = 0;
 	int err;
 
+	*mem = NULL;
+	cur_rows = NULL;
+	err = sframe_rows_size(s, bits, &size);
+	if (err)
+		return err;
+	*mem = malloc(size);
+	assert_non_null(*mem);
+	err = sframe_rows_build(s, bits, *mem, size, &rows);
+	if (!err) {
+		assert_ptr_equal(rows, *mem);
+		cur_rows = rows;
+	}
+	return err;
+}
+
+/* Back to no row table: frees @mem. */
+static void rows_done(void *mem)
+{
+	cur_rows = NULL;
+	free(mem);
+}
+
+/*
+ * @s indexed with every block size, and given a row table of every other
+ * size: all PCs agree.
+ */
+static void probe_every_size(struct sframe_section *s)
+{
 	struct sframe_fde f0, fn;
+	void *mem, *rmem;
 	uint64_t span;
+	unsigned int i;
+	bool wide;
+	int err;
 
 	assert_err(sframe_get_fde(s, 0, &f0), 0);
 	assert_err(sframe_get_fde(s, s->num_fdes - 1, &fn), 0);
 	span = (uint64_t)fn.func_offset - (uint64_t)f0.func_offset;
+	/* Functions that span 4 GB or more: no row table (32-bit span starts). */
+	wide = span + fn.func_size >= ((uint64_t)1 << 32);
 	assert_err(index_with(s, SFRAME_INDEX_AUTO, &mem), 0);
 	/* AUTO: the smallest block of 16 bytes or more, no more blocks than FDEs. */
 	assert_true(s->index->bits >= 4 && s->index->blocks <= s->num_fdes);
 	assert_true(s->index->bits == 4 || (span >> (s->index->bits - 1)) >= s->num_fdes);
-	assert_int_equal(s->index->row_blocks, 0);
 	probe_all(s);
-	free(mem);
-	/*
-	 * With the row table (its blocks of 4 to 16 bytes, at most one per two
-	 * spans unless 16), unless the functions span 4 GB or more (32-bit span starts).
-	 */
-	err = index_with(s, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &mem);
-	if (span + fn.func_size >= ((uint64_t)1 << 32)) {
+	/* With the row table (its blocks of 4 to 16 bytes, at most one per two spans unless 16). */
+	err = rows_with(s, SFRAME_ROWS_AUTO, &rmem);
+	if (wide) {
 		assert_err(err, -SFRAME_ERR_UNSUPPORTED);
-		free(mem);
 	} else {
 		assert_err(err, 0);
-		assert_true(s->index->row_blocks > 0);
-		assert_true(s->index->row_bits == 4 ||
-			    s->index->row_blocks <= s->index->spans / 2 + 1);
+		assert_true(cur_rows->blocks > 0);
+		assert_true(cur_rows->bits == 4 || cur_rows->blocks <= cur_rows->spans / 2 + 1);
 		probe_all(s);
-		free(mem);
 	}
+	rows_done(rmem);
+	free(mem);
 	for (i = 0; i < sizeof(some_bits) / sizeof(some_bits[0]); i++) {
 		err = index_with(s, some_bits[i], &mem);
 
@@ -219,24 +268,25 @@ static void probe_every_size(struct sframe_section *s)
 		assert_err(err, 0);
 		assert_int_equal(s->index->blocks, (span >> some_bits[i]) + 1);
 		probe_all(s);
-		free(mem);
 		/*
 		 * The row table with blocks of the same size (4 bytes at
 		 * least), for every other size: 1, 6, 20, 62 bits, from one
 		 * block per span or so to one block for all of them.
 		 */
-		if (i % 2)
-			continue;
-		err = index_with(s, some_bits[i] | SFRAME_INDEX_ROWS, &mem);
-		if (err == -SFRAME_ERR_INVAL || err == -SFRAME_ERR_UNSUPPORTED) {
-			/* Too many blocks of that size, or functions over 4 GB. */
-			assert_true(some_bits[i] < 28 || span + fn.func_size >= ((uint64_t)1 << 32));
+		if (i % 2) {
 			free(mem);
 			continue;
 		}
-		assert_err(err, 0);
-		assert_int_equal(s->index->row_bits, some_bits[i] < 2 ? 2 : some_bits[i]);
-		probe_all(s);
+		err = rows_with(s, some_bits[i], &rmem);
+		if (err == -SFRAME_ERR_INVAL || err == -SFRAME_ERR_UNSUPPORTED) {
+			/* Too many blocks of that size, or functions over 4 GB. */
+			assert_true(some_bits[i] < 28 || wide);
+		} else {
+			assert_err(err, 0);
+			assert_int_equal(cur_rows->bits, some_bits[i] < 2 ? 2 : some_bits[i]);
+			probe_all(s);
+		}
+		rows_done(rmem);
 		free(mem);
 	}
 	s->index = NULL;
@@ -500,44 +550,41 @@ static void test_sizes(void **state)
  * row from the function's start and the gap from its end, 128 in all, the
  * last starting at 63 * 0x40 + 0x30 = 0xff0. Row blocks: the smallest of 4
  * bytes or more with at most 128 / 2 + 1 = 65 of them, but 16 bytes at
- * most: 0xff0 >> 4 = 255, so 16-byte blocks, 256 blocks, 257 entries. The
- * packed answers start 8-aligned after the FDE part (the header and its 65
- * entries, as in test_sizes()): then 8 + 4 bytes per span and per each of
- * 3 spans of padding, then the row blocks' entries.
+ * most: 0xff0 >> 4 = 255, so 16-byte blocks, 256 blocks, 257 entries.
+ * After the header: 8 + 4 bytes per span and per each of 3 spans of
+ * padding, then the blocks' entries.
  */
 static void test_row_table_size(void **state)
 {
-	const size_t fde_part = sizeof(struct sframe_index) + 65 * 4;
-	const size_t rows_at = (fde_part + 7) & ~(size_t)7;
+	const size_t header = sizeof(struct sframe_rows);
+	const struct sframe_rows *rows = NULL;
 	size_t size = 0;
 	void *mem;
 
 	(void)state;
 	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 64, 0x40);
-	assert_err(sframe_index_size(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &size), 0);
-	assert_int_equal(size, rows_at + (128 + 3) * 12 + 257 * 4);
+	assert_err(sframe_rows_size(&sec, SFRAME_ROWS_AUTO, &size), 0);
+	assert_int_equal(size, header + (128 + 3) * 12 + 257 * 4);
 	mem = malloc(size);
 	assert_non_null(mem);
-	assert_err(sframe_index_build(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, mem, size - 1),
+	assert_err(sframe_rows_build(&sec, SFRAME_ROWS_AUTO, mem, size - 1, &rows),
 		   -SFRAME_ERR_INVAL);
-	assert_null(sec.index);
-	assert_err(sframe_index_build(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, mem, size), 0);
-	assert_int_equal(sec.index->spans, 128);
-	assert_int_equal(sec.index->row_bits, 4);
-	assert_int_equal(sec.index->row_blocks, 256);
-	assert_int_equal(sec.index->rows_at, rows_at);
-	/* Flags other than SFRAME_INDEX_ROWS are refused like a bad block size. */
-	assert_err(sframe_index_size(&sec, SFRAME_INDEX_ROWS << 1, &size), -SFRAME_ERR_INVAL);
-	sec.index = NULL;
+	assert_null(rows);
+	assert_err(sframe_rows_build(&sec, SFRAME_ROWS_AUTO, mem, size, &rows), 0);
+	assert_ptr_equal(rows, mem);
+	assert_int_equal(rows->spans, 128);
+	assert_int_equal(rows->bits, 4);
+	assert_int_equal(rows->blocks, 256);
+	assert_int_equal(rows->num_fdes, 64);
 	free(mem);
 }
 
 /*
- * What the row table answers itself, without reading the section (no
- * callback read), and what it leaves to sframe_lookup(): rows whose rules
- * it packs and the gaps, against a PCMASK function, a function without
- * rows, a row whose CFA offset passes 16 bits and a row with an FP rule
- * (FLEX: FP in register 12). Every answer equals sframe_lookup()'s.
+ * What the row table answers itself, and what it leaves to the lookup
+ * (RULE_PACKED_ASK): rows whose rules it packs and the gaps, against a
+ * PCMASK function, a function without rows, a row whose CFA offset passes
+ * 16 bits and a row with an FP rule (FLEX: FP in register 12). Every
+ * answer equals sframe_lookup()'s.
  */
 static void test_row_table_answers(void **state)
 {
@@ -556,11 +603,10 @@ static void test_row_table_answers(void **state)
 		{ 0x10a8, true },					/* end of the functions */
 		{ 0xfff, true },					/* before them */
 	};
-	struct sframe_section plain;
-	struct sframe_rules rules;
 	struct sframe_row row;
 	struct sfb_fde *f;
 	unsigned int k;
+	uint64_t v;
 	void *mem;
 	int e;
 
@@ -587,31 +633,17 @@ static void test_row_table_answers(void **state)
 	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 5, 7 << 3 | 1, 16, 0, 12 << 3 | 1, 0);
 	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0x1000);
 	assert_err(sframe_check(&sec, NULL), 0);
-	assert_err(index_with(&sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &mem), 0);
-	plain = sec;
-	plain.index = NULL;
+	assert_err(rows_with(&sec, SFRAME_ROWS_AUTO, &mem), 0);
 	for (k = 0; k < sizeof(probes) / sizeof(probes[0]); k++) {
 		memset(&row, 0, sizeof(row));
-		e = sframe_lookup(&plain, probes[k].pc, &row);
-		rd.calls = 0;
-		memset(&rules, 0x5a, sizeof(rules));
-		assert_err(sframe_lookup_rules(&sec, probes[k].pc, &rules), e);
-		if (!e)
-			assert_rules_equal(&rules, &row.rules);
-		if (probes[k].from_table != (rd.calls == 0))
-			print_error("pc %#" PRIx64 ": %u reads\n", probes[k].pc, rd.calls);
-		assert_int_equal(probes[k].from_table, rd.calls == 0);
+		e = sframe_lookup(&sec, probes[k].pc, &row);
+		v = rows_find(cur_rows, sf_s64(probes[k].pc - sec.vaddr));
+		if (probes[k].from_table == !!(rule_packed_kind(v) & RULE_PACKED_ASK))
+			print_error("pc %#" PRIx64 ": packed answer %#" PRIx64 "\n", probes[k].pc, v);
+		assert_int_equal(probes[k].from_table, !(rule_packed_kind(v) & RULE_PACKED_ASK));
+		rows_agree(&sec, probes[k].pc, e, &row);
 	}
-	/* Without the table (the FDE part alone), the same through sframe_lookup(). */
-	free(mem);
-	assert_err(index_with(&sec, SFRAME_INDEX_AUTO, &mem), 0);
-	rd.calls = 0;
-	assert_err(sframe_lookup_rules(&sec, 0x1000, &rules), 0);
-	assert_true(rd.calls > 0);
-	assert_err(sframe_lookup_rules(NULL, 0x1000, &rules), -SFRAME_ERR_INVAL);
-	assert_err(sframe_lookup_rules(&sec, 0x1000, NULL), -SFRAME_ERR_INVAL);
-	sec.index = NULL;
-	free(mem);
+	rows_done(mem);
 }
 
 static void test_errors(void **state)
@@ -686,6 +718,86 @@ static void test_errors(void **state)
 	rd.fail_err = -5;
 	assert_err(sframe_index_build(&sec, 0, mem, sizeof(mem)), -5);
 	assert_null(sec.index);
+}
+
+/* The row table's refusals, as the index's above, and of its own. */
+static void test_row_table_errors(void **state)
+{
+	static const uint64_t down[] = { 0x2000, 0x1000 };
+	static const uint64_t middle[] = { 0x1000, 0x3000, 0x2000, 0x4000 };
+	static const uint64_t far[] = { 0x1000, 0x1000 + ((uint64_t)1 << 32) };
+	const struct sframe_rows *rows = NULL;
+	static uint64_t mem[1024];
+	size_t size = 0;
+
+	(void)state;
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 8, 0x40);
+	assert_err(sframe_rows_size(&sec, SFRAME_ROWS_AUTO, &size), 0);
+	assert_err(sframe_rows_size(NULL, 0, &size), -SFRAME_ERR_INVAL);
+	assert_err(sframe_rows_size(&sec, 0, NULL), -SFRAME_ERR_INVAL);
+	assert_err(sframe_rows_size(&sec, SFRAME_ROWS_MAX_BITS + 1, &size), -SFRAME_ERR_INVAL);
+	assert_err(sframe_rows_build(NULL, 0, mem, sizeof(mem), &rows), -SFRAME_ERR_INVAL);
+	assert_err(sframe_rows_build(&sec, 0, NULL, sizeof(mem), &rows), -SFRAME_ERR_INVAL);
+	assert_err(sframe_rows_build(&sec, 0, mem, sizeof(mem), NULL), -SFRAME_ERR_INVAL);
+	assert_err(sframe_rows_build(&sec, 0, (char *)mem + 1, sizeof(mem) - 8, &rows),
+		   -SFRAME_ERR_INVAL);
+	assert_null(rows);
+	assert_err(sframe_rows_build(&sec, 0, mem, size, &rows), 0);
+	assert_ptr_equal(rows, mem);
+
+	/* Functions 4 GB apart: span starts are 32 bits. */
+	build_v3(&sec, SFRAME_F_FDE_SORTED, far, 2, 0);
+	assert_err(sframe_check(&sec, NULL), 0);
+	assert_err(sframe_rows_size(&sec, 0, &size), -SFRAME_ERR_UNSUPPORTED);
+	/* Out of order: unsupported without the sorted flag, corrupt with it. */
+	build_v3(&sec, 0, down, 2, 0);
+	assert_err(sframe_rows_size(&sec, 0, &size), -SFRAME_ERR_UNSUPPORTED);
+	build_v3(&sec, 0, middle, 4, 0);
+	assert_err(sframe_rows_build(&sec, 0, mem, sizeof(mem), &rows), -SFRAME_ERR_UNSUPPORTED);
+	build_v3(&sec, SFRAME_F_FDE_SORTED, middle, 4, 0);
+	assert_err(sframe_rows_size(&sec, 0, &size), -SFRAME_ERR_FDE_ORDER);
+	/* No FDE. */
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 0, 0);
+	assert_err(sframe_rows_size(&sec, 0, &size), -SFRAME_ERR_UNSUPPORTED);
+	/* A read error while building comes back unchanged. */
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 8, 0x40);
+	rd.fail_at = 5;
+	rd.fail_err = -5;
+	assert_err(sframe_rows_build(&sec, 0, mem, sizeof(mem), &rows), -5);
+	rd.fail_at = 0;
+}
+
+/*
+ * A row table of another section given to a module (the table of a
+ * section of 3 functions, the module's of 64): not used, the walk's rules
+ * are the module's own section's (rows_of()); the module table takes and
+ * drops a table, and refuses one for a module without a section.
+ */
+static void test_row_table_of_other(void **state)
+{
+	static uint64_t mem[1024];
+	const struct sframe_rows *rows;
+	struct sframe_section a;
+	struct sframe_module slots[2];
+	struct sframe_module_table t;
+
+	(void)state;
+	build_v3(&a, SFRAME_F_FDE_SORTED, NULL, 3, 0x1000);
+	assert_err(sframe_rows_build(&a, 0, mem, sizeof(mem), &rows), 0);
+	assert_true(rows_of(rows, &a));
+	build_v3(&sec, SFRAME_F_FDE_SORTED, NULL, 64, 0x40);
+	assert_false(rows_of(rows, &sec));
+	sframe_modules_init(&t, slots, 2);
+	assert_err(sframe_modules_add(&t, 0x1000, 0x2000, &sec, NULL), 0);
+	assert_err(sframe_modules_add(&t, 0x3000, 0x4000, NULL, NULL), 0);
+	assert_null(t.slots[0].rows);
+	assert_err(sframe_modules_set_rows(&t, 0x1000, rows), 0);
+	assert_ptr_equal(t.slots[0].rows, rows);
+	assert_err(sframe_modules_set_rows(&t, 0x3000, rows), -SFRAME_ERR_INVAL);
+	assert_err(sframe_modules_set_rows(&t, 0x1001, rows), -SFRAME_ERR_NOT_FOUND);
+	assert_err(sframe_modules_set_rows(NULL, 0x1000, rows), -SFRAME_ERR_INVAL);
+	assert_err(sframe_modules_set_rows(&t, 0x1000, NULL), 0);
+	assert_null(t.slots[0].rows);
 }
 
 /*
@@ -814,7 +926,8 @@ static void test_fixtures(void **state)
 	closedir(d);
 	/* Seven v* folders of exe and lib.so, lld's four files. */
 	assert_true(n >= 18);
-	print_message("%u fixture files, %lu lookups compared\n", n, compared);
+	print_message("%u fixture files, %lu lookups compared, %lu of them left to the lookup by the"
+		      " row table\n", n, compared, asked);
 }
 
 int main(int argc, char **argv)
@@ -824,6 +937,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_row_table_size),
 		cmocka_unit_test(test_row_table_answers),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_row_table_errors),
+		cmocka_unit_test(test_row_table_of_other),
 		cmocka_unit_test(test_fewer_reads),
 		cmocka_unit_test(test_stale_index),
 		cmocka_unit_test(test_one_function),

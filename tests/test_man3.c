@@ -13,7 +13,9 @@
  *     ("struct NAME {" ... "};" in an .EX block), member for member as the
  *     header has it, and every typedef is shown; every such definition a page
  *     shows is the header's;
- *   - every "sframe_*()" and "struct sframe_*" a page mentions exists.
+ *   - every "sframe_*()" and "struct sframe_*" a page mentions exists (an
+ *     opaque struct, declared "struct NAME;" and defined in no header, is
+ *     mentioned but never shown).
  *
  *   test_man3 INCLUDE_DIR MAN_DIR
  */
@@ -35,7 +37,8 @@
 
 #define MAX_DECLS 512
 
-enum kind { K_FUNC, K_TYPE, K_TYPEDEF };
+/* K_OPAQUE: a struct declared ("struct NAME;") but defined in no header. */
+enum kind { K_FUNC, K_TYPE, K_TYPEDEF, K_OPAQUE };
 
 struct decl {
 	enum kind kind;
@@ -198,7 +201,9 @@ static void header_statement(struct decls *d, const char *s, const char *where)
 		snprintf(full, sizeof(full), "%s;", n);
 		add(d, K_FUNC, name, full, where);
 	}
-	/* else a forward declaration ("struct sframe_index"): nothing defined */
+	else if (strncmp(n, "struct ", 7) == 0 && !strchr(n + 7, ' ') && !strchr(n + 7, '*'))
+		/* a forward declaration: an opaque type, unless defined too */
+		add(d, K_OPAQUE, n + 7, n, where);
 	free(n);
 }
 
@@ -251,14 +256,19 @@ static void parse_header(struct decls *d, char *t, const char *where)
 	}
 }
 
+/* The declaration of @name: its definition rather than a forward declaration. */
 static struct decl *find(struct decls *d, const char *name)
 {
+	struct decl *opaque = NULL;
 	size_t i;
 
 	for (i = 0; i < d->n; i++)
-		if (strcmp(d->v[i].name, name) == 0)
-			return &d->v[i];
-	return NULL;
+		if (strcmp(d->v[i].name, name) == 0) {
+			if (d->v[i].kind != K_OPAQUE)
+				return &d->v[i];
+			opaque = &d->v[i];
+		}
+	return opaque;
 }
 
 /* A roff line as plain text: font changes, \- \e \& and \(xx undone. */
@@ -623,7 +633,7 @@ static int check_dirs(const char *idir, const char *mdir)
 	if (pages == 0)
 		bad += problem("%s: no manual page", mdir);
 	for (k = 0; k < d.n; k++)
-		if (!d.v[k].seen)
+		if (!d.v[k].seen && d.v[k].kind != K_OPAQUE)
 			bad += problem("%s: %s%s is in no manual page of %s", d.v[k].where,
 				       d.v[k].name, d.v[k].kind == K_FUNC ? "()" : "", mdir);
 	return bad;
@@ -656,14 +666,14 @@ static void write_file(const char *dir, const char *name, const char *text)
 static void test_checker(void **state)
 {
 	static const char header[] =
-		"/** doc */\n#define X 1\nstruct sframe_a {\n\tint x; /* c */\n};\n"
+		"/** doc */\n#define X 1\nstruct sframe_a {\n\tint x; /* c */\n};\nstruct sframe_o;\n"
 		"typedef int (*sframe_f)(void *ctx);\n"
 		"int sframe_one(const struct sframe_a *a,\n\t\tint b);\n"
 		"static inline int sframe_two(void)\n{\n\treturn 0;\n}\n";
 	static const char good[] =
 		".TH X 3\n.SH NAME\nsframe_one, sframe_two \\- x\n.SH SYNOPSIS\n.nf\n"
 		"int sframe_one(const struct sframe_a *a, int b);\nint sframe_two(void);\n.fi\n"
-		".SH DESCRIPTION\n\\fBsframe_one\\fR() takes a \\fBstruct sframe_a\\fR.\n"
+		".SH DESCRIPTION\n\\fBsframe_one\\fR() takes a \\fBstruct sframe_a\\fR, not a struct sframe_o.\n"
 		".EX\nstruct sframe_a {\n    int x;\n};\n"
 		"typedef int (*sframe_f)(void *ctx);\n.EE\n";
 	static const struct {
@@ -675,7 +685,8 @@ static void test_checker(void **state)
 		{ "    int x;\n", "    long x;\n" },		/* a changed member */
 		{ "typedef int (*sframe_f)(void *ctx);\n", "" },	/* a typedef left out */
 		{ "takes a", "and sframe_gone() take a" },	/* a function that is not */
-		{ "\\fBstruct sframe_a\\fR.", "struct sframe_b." },	/* a type that is not */
+		{ "\\fBstruct sframe_a\\fR,", "struct sframe_b," },	/* a type that is not */
+		{ "struct sframe_o.", "struct sframe_p." },		/* nor declared */
 	};
 	char dir[] = "/tmp/test_man3.XXXXXX", inc[64], man[64], page[1024];
 	size_t i;

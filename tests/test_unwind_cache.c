@@ -77,7 +77,7 @@ static int entry_slot(const struct sframe_cache_entry *e, int n, uint64_t pc, bo
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (sf_cache_pc(&e[i]) == pc && !!(sf_cache_kind(&e[i]) & SF_CACHE_EXACT) == exact)
+		if (sf_cache_pc(&e[i]) == pc && sf_cache_exact(&e[i]) == exact)
 			return i;
 	return -1;
 }
@@ -129,6 +129,7 @@ static void test_cache_guesses(void **state)
 	uint64_t want[4], pcs[16];
 	uint64_t misses;
 	uint32_t n, i;
+	struct unwind_rule skip = { RULE_RA_DEREF | RULE_FP_SAME, 0, -8, 0, 0, 0, 0 };
 	struct xf x[4];
 	int s0, s1, spare;
 
@@ -165,8 +166,9 @@ static void test_cache_guesses(void **state)
 	spare = entry_slot(e, 256, 0, false);
 	assert_true(s0 >= 0 && s1 >= 0 && spare >= 0);
 	/* Its rule, if used, would skip frame 2: CFA = frame 2's, RA below it. */
-	sf_cache_set(&e[spare], want[1], SF_CACHE_EXACT | RULE_RA_DEREF | RULE_FP_SAME,
-		     (int32_t)(x[2].cfa - x[1].sp), -8, 0, sf_cache_module(&e[s1]),
+	skip.cfa_off = (int32_t)(x[2].cfa - x[1].sp);
+	assert_true(rule_off_fits(skip.cfa_off));
+	sf_cache_set(&e[spare], want[1], true, rule_pack(&skip), sf_cache_module(&e[s1]),
 		     sf_cache_next(&e[s1]));
 	sf_cache_set_next(&e[s0], (uint32_t)spare);
 	assert_err(sframe_unwind_pcs(&u, &r, pcs, 16, &n), SFRAME_UNWIND_END);
@@ -225,36 +227,74 @@ static void test_cache_stack_guesses(void **state)
 static void test_cache_entry_fields(void **state)
 {
 	static const uint64_t pcs[] = { 0, 1, UINT64_C(0x8000000000000000), UINT64_MAX };
-	static const int32_t cfas[] = { INT32_MIN, -1, 0, 1, INT32_MAX };
-	/* (Slot offsets are multiples of 8: an entry holds aligned slots only.) */
-	static const int32_t offs[] = { INT32_MIN, -8, 0, 8, INT32_MAX & ~7 };
+	static const uint64_t rules[] = { 0, 1, UINT64_C(0x8000000000000000), UINT64_MAX };
 	static const uint32_t words[] = { 0, 1, 0x80000000u, UINT32_MAX };
 	struct sframe_cache_entry e;
-	size_t a, b, c, d, k;
+	size_t a, b, k, x;
 
 	(void)state;
 	for (a = 0; a < ARRAY_SIZE(pcs); a++)
-		for (b = 0; b < ARRAY_SIZE(cfas); b++)
-			for (c = 0; c < ARRAY_SIZE(offs); c++)
-				for (d = 0; d < ARRAY_SIZE(offs); d++)
-					for (k = 0; k < ARRAY_SIZE(words); k++) {
-						uint32_t w = words[k], w2 = words[ARRAY_SIZE(words) - 1 - k];
+		for (b = 0; b < ARRAY_SIZE(rules); b++)
+			for (k = 0; k < ARRAY_SIZE(words); k++)
+				for (x = 0; x < 2; x++) {
+					uint32_t w = words[k], w2 = words[ARRAY_SIZE(words) - 1 - k];
 
-						sf_cache_set(&e, pcs[a], w, cfas[b], offs[c], offs[d], w2,
-							     w);
-						assert_int_equal(sf_cache_pc(&e), pcs[a]);
-						assert_int_equal(sf_cache_cfa_off(&e), cfas[b]);
-						assert_int_equal(sf_cache_ra_off(&e), offs[c]);
-						assert_int_equal(sf_cache_fp_off(&e), offs[d]);
-						assert_int_equal(sf_cache_kind(&e), w);
-						assert_int_equal(sf_cache_module(&e), w2);
-						assert_int_equal(sf_cache_next(&e), w);
-						sf_cache_set_next(&e, w2);
-						assert_int_equal(sf_cache_next(&e), w2);
-						assert_int_equal(sf_cache_module(&e), w2);
-						assert_int_equal(sf_cache_kind(&e), w);
-						assert_int_equal(sf_cache_fp_off(&e), offs[d]);
-					}
+					sf_cache_set(&e, pcs[a], x, rules[b], w2, w);
+					assert_int_equal(sf_cache_pc(&e), pcs[a]);
+					assert_int_equal(e.opaque[1], rules[b]);
+					assert_int_equal(sf_cache_exact(&e), x);
+					assert_int_equal(sf_cache_module(&e), w2);
+					assert_int_equal(sf_cache_next(&e), w);
+					sf_cache_set_next(&e, w2);
+					assert_int_equal(sf_cache_next(&e), w2);
+					assert_int_equal(sf_cache_module(&e), w2);
+					assert_int_equal(sf_cache_exact(&e), x);
+					assert_int_equal(e.opaque[1], rules[b]);
+				}
+}
+
+/*
+ * The packed rule (the row table's and the cache's one form): every kind
+ * bit and the offsets over the edges of their 16 bits come back as
+ * packed; what it cannot hold (registers, wider offsets) is refused as
+ * RULE_PACKED_ASK, never cut.
+ */
+static void test_packed_rule(void **state)
+{
+	static const int32_t offs[] = { -32768, -32767, -8, -1, 0, 1, 8, 32767 };
+	static const int32_t wide[] = { INT32_MIN, -32769, 32768, INT32_MAX };
+	static const uint32_t regs[] = { RULE_CFA_REG, RULE_RA_REG, RULE_FP_REG };
+	struct unwind_rule r, back;
+	size_t a, b, c;
+	uint32_t bit;
+	uint64_t v;
+
+	(void)state;
+	for (bit = 1; bit <= RULE_SIGNAL; bit <<= 1)
+		for (a = 0; a < ARRAY_SIZE(offs); a++)
+			for (b = 0; b < ARRAY_SIZE(offs); b++)
+				for (c = 0; c < ARRAY_SIZE(offs); c++) {
+					r = (struct unwind_rule){ bit & ~RULE_PACKED_REGS,
+								  offs[a], offs[b], offs[c],
+								  0, 0, 0 };
+					v = rule_pack(&r);
+					assert_false(rule_packed_kind(v) &
+						     (RULE_PACKED_NONE | RULE_PACKED_ASK));
+					rule_unpack(v, &back);
+					assert_memory_equal(&back, &r, sizeof(r));
+				}
+	for (a = 0; a < ARRAY_SIZE(wide); a++) {
+		r = (struct unwind_rule){ RULE_RA_DEREF, wide[a], 0, 0, 0, 0, 0 };
+		assert_int_equal(rule_pack(&r), RULE_PACKED_ASK);
+		r = (struct unwind_rule){ RULE_RA_DEREF, 0, wide[a], 0, 0, 0, 0 };
+		assert_int_equal(rule_pack(&r), RULE_PACKED_ASK);
+		r = (struct unwind_rule){ RULE_RA_DEREF, 0, 0, wide[a], 0, 0, 0 };
+		assert_int_equal(rule_pack(&r), RULE_PACKED_ASK);
+	}
+	for (a = 0; a < ARRAY_SIZE(regs); a++) {
+		r = (struct unwind_rule){ RULE_RA_DEREF | regs[a], 16, -8, -16, 7, 7, 7 };
+		assert_int_equal(rule_pack(&r), RULE_PACKED_ASK);
+	}
 }
 
 /* A rule of the given shape, offsets CFA + 16, RA at CFA - 8, FP at CFA - 16. */
@@ -323,6 +363,21 @@ static void test_cache_insert_shapes(void **state)
 	r.fp_off = -20;
 	sf_cache_insert(&c, pc, false, &r, 1);
 	assert_null(sf_cache_find(&c, pc, false));
+	/* Offsets past the packed form's 16 bits (a frame of 32 KB or more): not kept. */
+	r = rule_of(RULE_RA_DEREF | RULE_FP_DEREF);
+	r.cfa_off = 32768;
+	sf_cache_insert(&c, pc, false, &r, 1);
+	r = rule_of(RULE_RA_DEREF | RULE_FP_DEREF);
+	r.fp_off = -32776;
+	sf_cache_insert(&c, pc, false, &r, 1);
+	assert_null(sf_cache_find(&c, pc, false));
+	/* An unchanged FP's offset is not the rule's: kept, as 0. */
+	r = rule_of(RULE_RA_DEREF | RULE_FP_SAME);
+	r.fp_off = 1 << 20;
+	sf_cache_insert(&c, pc, false, &r, 1);
+	assert_true(sf_cache_rule(sf_cache_find(&c, pc, false), &got));
+	assert_int_equal(got.fp_off, 0);
+	assert_err(sframe_unwind_cache_init(&c, e, 8), 0);
 	/* The end, and "no SFrame" (no rule), exact this time. */
 	r = rule_of(RULE_RA_END);
 	sf_cache_insert(&c, pc, true, &r, 1);
@@ -464,6 +519,7 @@ int main(void)
 		T(test_cache_guesses, setup_amd64),
 		T(test_cache_stack_guesses, setup_amd64),
 		T(test_cache_entry_fields, setup_amd64),
+		T(test_packed_rule, setup_amd64),
 		T(test_cache_insert_shapes, setup_amd64),
 		T(test_cache_insert_placement, setup_amd64),
 		T(test_cache_steps_amd64, setup_amd64),

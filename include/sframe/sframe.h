@@ -559,27 +559,6 @@ int sframe_fre_rules(const struct sframe_section *sec, const struct sframe_fde *
 int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_row *row);
 
 /**
- * sframe_lookup_rules() - the rules of the row that describes @pc.
- * @sec: an opened section.
- * @pc: run-time address.
- * @rules: filled on success: what sframe_lookup() puts in @row->rules.
- *
- * What an unwinder needs of a lookup, without the function's and the row's
- * own fields. The same return code as sframe_lookup() for every PC, and on
- * success the same rules. With a row table in the section's lookup index
- * (SFRAME_INDEX_ROWS), the answer for most PCs comes from the table: a
- * search among the few rows of the PC's block and no decoding; the other
- * PCs (rows the table cannot hold in its packed form, PCMASK functions,
- * functions without rows) and sections without a row table go through
- * sframe_lookup(). (The table is read, not the section: behind a callback,
- * a PC the table answers gets its answer even where a read of the section
- * would fail.)
- *
- * Return: as sframe_lookup().
- */
-int sframe_lookup_rules(const struct sframe_section *sec, uint64_t pc, struct sframe_rules *rules);
-
-/**
  * DOC: lookup index - an optional table that shortens sframe_lookup().
  *
  * sframe_lookup() binary-searches the FDE index entries: ceil(log2(FDEs))
@@ -598,14 +577,8 @@ int sframe_lookup_rules(const struct sframe_section *sec, uint64_t pc, struct sf
  * sframe_lookup(): an attached pointer rather than a lookup entry point of
  * its own, so that no caller of sframe_lookup() changes. With or without
  * it, a lookup gives the same return code and the same row for every PC.
- *
- * With SFRAME_INDEX_ROWS the index also holds a row table for
- * sframe_lookup_rules(): the text cut into spans of one answer each (a row,
- * a gap between functions, or "ask sframe_lookup()"), each span its start
- * (4 bytes) and its rules packed in 8, plus 4 bytes per block of its own
- * (one block per span or fewer). About 12 to 16 bytes per row: the figure
- * of the kernel's ORC tables (10 bytes a row), and more than the section
- * itself. sframe_lookup() does not use it.
+ * (An unwinder that wants the rows themselves memoized builds a row table,
+ * sframe_rows_build() in sframe_unwind.h.)
  *
  * The index describes the section's bytes when it was built: sframe_open()
  * clears @sec->index, and a caller that reopens the section over other
@@ -619,10 +592,6 @@ int sframe_lookup_rules(const struct sframe_section *sec, uint64_t pc, struct sf
  * @num_fdes: the section's FDE count when the index was built.
  * @blocks: the number of blocks; @blocks + 1 u32 entries follow the header.
  * @bits: log2 of the block size in bytes.
- * @row_bits: log2 of the row table's block size in bytes.
- * @row_blocks: the row table's blocks (0: no row table).
- * @spans: the row table's spans.
- * @rows_at: the row table's first byte, from the header's.
  *
  * Filled by sframe_index_build() only.
  */
@@ -631,10 +600,6 @@ struct sframe_index {
 	uint32_t num_fdes;
 	uint32_t blocks;
 	uint32_t bits;
-	uint32_t row_bits;
-	uint32_t row_blocks;
-	uint32_t spans;
-	uint64_t rows_at;
 };
 
 /* sframe_index_size()'s and sframe_index_build()'s @bits: choose the size. */
@@ -642,12 +607,6 @@ struct sframe_index {
 
 /* The largest block size, in bits, the index takes. */
 #define SFRAME_INDEX_MAX_BITS	62u
-
-/*
- * OR'ed into the @bits of sframe_index_size() and sframe_index_build(): add
- * the row table of sframe_lookup_rules().
- */
-#define SFRAME_INDEX_ROWS	0x100u
 
 /**
  * sframe_index_size() - how many bytes a section's lookup index needs.
@@ -658,25 +617,17 @@ struct sframe_index {
  * @bits: log2 of the block size, 1 .. SFRAME_INDEX_MAX_BITS; or
  *	SFRAME_INDEX_AUTO: the smallest size, at least 16 bytes, that makes
  *	at most one block per function (4 bytes of index or fewer per FDE).
- *	OR'ed with SFRAME_INDEX_ROWS: a row table too, whose blocks are of
- *	the same size (at least 4 bytes), or with SFRAME_INDEX_AUTO the
- *	smallest size of at least 4 bytes that makes at most one block per
- *	two spans, but at most 16 bytes (4 bytes of index per 16 bytes of
- *	the range the functions span, holes included).
  * @size: set on success: the bytes sframe_index_build() needs for @bits.
  *
  * Reads the first and the last FDE's start (the text they span sets the
- * number of blocks); with SFRAME_INDEX_ROWS, every FDE and FRE (the spans
- * are counted). Allocates nothing.
+ * number of blocks). Allocates nothing.
  *
  * Return: 0; -SFRAME_ERR_INVAL (NULL argument, @bits above
- * SFRAME_INDEX_MAX_BITS or with other flags, or more than 2^28 blocks:
- * choose a larger block); -SFRAME_ERR_UNSUPPORTED when the section has no
- * FDE, or is not flagged sorted and its last function starts before its
- * first (nothing to index: a linear scan looks its PCs up), or, for a row
- * table, when its functions span 4 GB or more; -SFRAME_ERR_FDE_ORDER for
- * that in a section flagged sorted; with SFRAME_INDEX_ROWS, any error of
- * sframe_get_fde() or sframe_fre_iter_next(); or the callback's error.
+ * SFRAME_INDEX_MAX_BITS, or more than 2^28 blocks: choose a larger block);
+ * -SFRAME_ERR_UNSUPPORTED when the section has no FDE, or is not flagged
+ * sorted and its last function starts before its first (nothing to index:
+ * a linear scan looks its PCs up); -SFRAME_ERR_FDE_ORDER for that in a
+ * section flagged sorted; or the callback's error.
  */
 int sframe_index_size(const struct sframe_section *sec, unsigned int bits, size_t *size);
 
@@ -688,20 +639,17 @@ int sframe_index_size(const struct sframe_section *sec, unsigned int bits, size_
  *	from now on.
  * @size: the bytes at @mem: at least what sframe_index_size() said.
  *
- * Reads the start of every FDE once, in order (with SFRAME_INDEX_ROWS, every
- * FDE and FRE twice: the spans are counted, then stored), and refuses a
- * section whose starts decrease; the rest of sframe_check()'s findings it
+ * Reads the start of every FDE once, in order, and refuses a section whose
+ * starts decrease; the rest of sframe_check()'s findings it
  * does not see: an index built for a section that sframe_check() did not
  * accept may make lookups of it give other answers (never read outside the
  * section or the index). On success, sets @sec->index to @mem; on failure
  * leaves @sec->index as it was.
  *
  * Return: 0; any error of sframe_index_size(); -SFRAME_ERR_INVAL also for a
- * NULL or misaligned @mem, @size too small, or a section whose spans
- * differ from those counted (its bytes changed); -SFRAME_ERR_FDE_ORDER when
+ * NULL or misaligned @mem or @size too small; -SFRAME_ERR_FDE_ORDER when
  * the starts decrease in a section flagged sorted, -SFRAME_ERR_UNSUPPORTED
- * in one that is not; -SFRAME_ERR_FRE for rows out of order (row table);
- * or the callback's error.
+ * in one that is not; or the callback's error.
  */
 int sframe_index_build(struct sframe_section *sec, unsigned int bits, void *mem, size_t size);
 

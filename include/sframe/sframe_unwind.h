@@ -88,6 +88,9 @@ typedef int (*sframe_get_reg_fn)(void *ctx, unsigned int dwarf_reg, uint64_t *va
  */
 typedef uint64_t (*sframe_strip_ra_fn)(void *ctx, uint64_t ra);
 
+/* A row table (sframe_rows_build()): opaque, its layout the unwinder's own. */
+struct sframe_rows;
+
 /**
  * struct sframe_module - one text range and the section describing it.
  * @start: first address of the range.
@@ -95,12 +98,15 @@ typedef uint64_t (*sframe_strip_ra_fn)(void *ctx, uint64_t ra);
  * @sec: its opened section, with vaddr = the section's run-time address;
  *	NULL for code without SFrame (then only the frame-pointer fallback
  *	can go through it).
+ * @rows: the row table of @sec (sframe_rows_build()), or NULL: set with
+ *	sframe_modules_set_rows(); sframe_modules_add() leaves it NULL.
  * @user: the caller's own data (a name, a file, ...).
  */
 struct sframe_module {
 	uint64_t start;
 	uint64_t end;
 	const struct sframe_section *sec;
+	const struct sframe_rows *rows;
 	void *user;
 };
 
@@ -149,6 +155,91 @@ int sframe_modules_add(struct sframe_module_table *t, uint64_t start, uint64_t e
  * Return: 0 or -SFRAME_ERR_NOT_FOUND.
  */
 int sframe_modules_remove(struct sframe_module_table *t, uint64_t start);
+
+/**
+ * DOC: row table - the unwinder's memo of a section's rows.
+ *
+ * A walk looks up a row for every frame: a binary search of the FDEs (or
+ * of the few the section's lookup index gives), then a scan of the
+ * function's rows, decoding each. A row table answers the same question
+ * from memory the caller owns: the text the section describes cut into
+ * spans of one answer each (a row's rule, a gap, or "ask the section"),
+ * each span its start (4 bytes) and its rule packed in 8 (the form the
+ * unwinder's cache keeps too), plus 4 bytes per block of the span index
+ * (by default one block per two spans, blocks of 4 to 16 bytes). About 12
+ * to 16 bytes per row: the figure of the kernel's ORC tables (10 bytes a
+ * row), and more than the section itself.
+ *
+ * A walk gives the same frames with or without it: what the table cannot
+ * hold (PCMASK functions, functions without rows, rules that name
+ * registers other than SP and FP or offsets beyond 16 bits) it leaves to
+ * the section. A table describes the section's bytes when it was built:
+ * one built for other bytes (a section reopened over a different count of
+ * FDEs, or of another ABI) is not used. The memory must stay in place,
+ * unchanged, as long as a module uses it.
+ */
+
+/* sframe_rows_size()'s and sframe_rows_build()'s @bits: choose the block size. */
+#define SFRAME_ROWS_AUTO	0u
+
+/* The largest block size, in bits, a row table takes. */
+#define SFRAME_ROWS_MAX_BITS	62u
+
+/**
+ * sframe_rows_size() - how many bytes a section's row table needs.
+ * @sec: an opened section with at least one FDE, whose starts never
+ *	decrease (linker output; or assembler output whose FDEs happen to be
+ *	in address order).
+ * @bits: log2 of the block size, up to SFRAME_ROWS_MAX_BITS (below 2:
+ *	2); or SFRAME_ROWS_AUTO: the smallest size of at least 4 bytes that
+ *	makes at most one block per two spans, but at most 16 bytes.
+ * @size: set on success: the bytes sframe_rows_build() needs for @bits.
+ *
+ * Reads every FDE and FRE (the spans are counted). Allocates nothing.
+ *
+ * Return: 0; -SFRAME_ERR_INVAL (NULL argument, @bits above
+ * SFRAME_ROWS_MAX_BITS, or more than 2^28 blocks: choose a larger block);
+ * -SFRAME_ERR_UNSUPPORTED when the section has no FDE or an ABI the
+ * unwinder does not know, when its functions span 4 GB or more, or when
+ * its starts decrease and it is not flagged sorted; -SFRAME_ERR_FDE_ORDER
+ * for that in a section flagged sorted; -SFRAME_ERR_FRE for rows out of
+ * order; any error of sframe_get_fde() or sframe_fre_iter_next(); or the
+ * callback's error.
+ */
+int sframe_rows_size(const struct sframe_section *sec, unsigned int bits, size_t *size);
+
+/**
+ * sframe_rows_build() - build a section's row table.
+ * @sec: an opened section that sframe_check() accepted.
+ * @bits: as for sframe_rows_size().
+ * @mem: caller-owned memory, aligned for a uint64_t, that holds the table
+ *	from now on.
+ * @size: the bytes at @mem: at least what sframe_rows_size() said.
+ * @rows: set on success: the table (at @mem), for sframe_modules_set_rows().
+ *
+ * Reads every FDE and FRE twice (the spans are counted, then stored). A
+ * table built for a section that sframe_check() did not accept may make
+ * walks through it give other frames (never read outside the section or
+ * the table).
+ *
+ * Return: 0; any error of sframe_rows_size(); -SFRAME_ERR_INVAL also for a
+ * NULL @rows, a NULL or misaligned @mem, @size too small, or a section
+ * whose spans differ from those counted (its bytes changed).
+ */
+int sframe_rows_build(const struct sframe_section *sec, unsigned int bits, void *mem,
+		      size_t size, const struct sframe_rows **rows);
+
+/**
+ * sframe_modules_set_rows() - give the module at @start its row table.
+ * @t: the table.
+ * @start: the module's first address.
+ * @rows: a row table of the module's section, or NULL for none.
+ *
+ * Return: 0; -SFRAME_ERR_INVAL (NULL @t, or a module without a section
+ * given a table); -SFRAME_ERR_NOT_FOUND when no module starts at @start.
+ */
+int sframe_modules_set_rows(struct sframe_module_table *t, uint64_t start,
+			    const struct sframe_rows *rows);
 
 /**
  * sframe_modules_find() - the module containing @pc (binary search).

@@ -24,11 +24,11 @@
  *   - libunwind: unw_backtrace() of libunwind.so.8, and _Unwind_Backtrace()
  *     of LLVM's libunwind.so.1, when they can be loaded.
  * Every walk must find the same return addresses, or the command fails.
- * With --index, the section gets a lookup index of the default block size,
- * with its row table, first (sframe_index_build() with SFRAME_INDEX_AUTO |
- * SFRAME_INDEX_ROWS), which every lookup then uses: what the uncached walks
- * measure (the cached ones look up nothing once warm); their lines end
- * index_bytes=N.
+ * With --index, the section gets a lookup index of the default block size
+ * (sframe_index_build()), which every lookup then uses, and its modules a
+ * row table (sframe_rows_build()), which every walk then asks first: what
+ * the uncached walks measure (the cached ones look up nothing once warm);
+ * their lines end index_bytes=N (the two together).
  *
  * Each timed walk ends with a fence (lfence on x86_64): a walk is timed
  * from its start to its end, as a profiler takes one per sample. Without
@@ -156,8 +156,9 @@ struct inproc {
 	uint32_t timed_n;
 	uint64_t caller_local;		/* a local of the chain's caller: above the chain */
 	struct bench_result b2b_pcs, b2b_fp;	/* sframe-pcs and fp without fences */
-	bool index;			/* --index: the section has a lookup index */
-	void *imem;
+	bool index;			/* --index: the section has a lookup index and row table */
+	void *imem, *rmem;
+	const struct sframe_rows *rows;
 	size_t ibytes;
 };
 
@@ -267,8 +268,8 @@ static int inproc_setup(struct inproc *ip, char *err, size_t errlen)
 		snprintf(err, errlen, "own .sframe: %s", sframe_strerror(r));
 		return -1;
 	}
-	if (ip->index && bench_attach_index(&ip->sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS,
-					    &ip->imem, &ip->ibytes)) {
+	if (ip->index && (bench_attach_index(&ip->sec, &ip->imem, &ip->ibytes) ||
+			  bench_build_rows(&ip->sec, &ip->rows, &ip->rmem, &ip->ibytes))) {
 		snprintf(err, errlen, "own .sframe: no lookup index");
 		return -1;
 	}
@@ -276,6 +277,9 @@ static int inproc_setup(struct inproc *ip, char *err, size_t errlen)
 	for (i = 0; i < ip->info.ntext; i++) {
 		r = sframe_modules_add(&ip->mods, ip->info.text[i].start + bias,
 				       ip->info.text[i].end + bias, &ip->sec, NULL);
+		if (!r)
+			r = sframe_modules_set_rows(&ip->mods, ip->info.text[i].start + bias,
+						    ip->rows);
 		if (r) {
 			snprintf(err, errlen, "module table: %s", sframe_strerror(r));
 			return -1;
@@ -311,6 +315,7 @@ static void inproc_free(struct inproc *ip)
 		dlclose(ip->unw_handle);
 	free(ip->stack_copy);
 	free(ip->imem);
+	free(ip->rmem);
 	sf_elf_info_free(&ip->info);
 	sf_input_free(&ip->in);
 }
@@ -825,9 +830,28 @@ static void time_offline(struct offline *o, const char *label, const char *name,
 		res.median_ns / (double)o->frames, res.runs);
 }
 
+/*
+ * @t's section with a lookup index, and its modules with a row table (in
+ * *@imem and *@rmem, malloc'ed; *@bytes their size). Returns 0 or 1.
+ */
+static int offline_index(struct sf_target *t, void **imem, void **rmem, size_t *bytes)
+{
+	const struct sframe_rows *rows;
+	uint32_t i;
+
+	if (bench_attach_index(&t->sec, imem, bytes) ||
+	    bench_build_rows(&t->sec, &rows, rmem, bytes))
+		return 1;
+	for (i = 0; i < t->modules.count; i++)
+		if (t->modules.slots[i].sec == &t->sec &&
+		    sframe_modules_set_rows(&t->modules, t->modules.slots[i].start, rows))
+			return 1;
+	return 0;
+}
+
 static int offline_one(const char *dir, const char *name, double seconds, bool index)
 {
-	void *imem = NULL;
+	void *imem = NULL, *rmem = NULL;
 	struct offline o;
 	struct sf_snapshot snap;
 	char path[4096], err[512];
@@ -850,8 +874,7 @@ static int offline_one(const char *dir, const char *name, double seconds, bool i
 		sf_target_free(&o.t);
 		return 1;
 	}
-	if (index && o.t.has_sframe &&
-	    bench_attach_index(&o.t.sec, SFRAME_INDEX_AUTO | SFRAME_INDEX_ROWS, &imem, &o.ibytes)) {
+	if (index && o.t.has_sframe && offline_index(&o.t, &imem, &rmem, &o.ibytes)) {
 		status = 1;
 		goto out;
 	}
@@ -900,6 +923,7 @@ static int offline_one(const char *dir, const char *name, double seconds, bool i
 		o.cache.hits, o.cache.misses);
 out:
 	free(imem);
+	free(rmem);
 	free(o.samples);
 	sf_snapshot_close(&snap);
 	sf_target_free(&o.t);

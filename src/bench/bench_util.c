@@ -269,12 +269,12 @@ fail:
 	return -1;
 }
 
-int bench_attach_index(struct sframe_section *s, unsigned int bits, void **mem, size_t *bytes)
+int bench_attach_index(struct sframe_section *s, void **mem, size_t *bytes)
 {
 	uint64_t t0;
 	int r;
 
-	r = sframe_index_size(s, bits, bytes);
+	r = sframe_index_size(s, SFRAME_INDEX_AUTO, bytes);
 	if (!r) {
 		*mem = malloc(*bytes);
 		if (!*mem)
@@ -286,14 +286,43 @@ int bench_attach_index(struct sframe_section *s, unsigned int bits, void **mem, 
 		return 1;
 	}
 	t0 = bench_now_ns();
-	r = sframe_index_build(s, bits, *mem, *bytes);
+	r = sframe_index_build(s, SFRAME_INDEX_AUTO, *mem, *bytes);
 	if (r) {
 		fprintf(stderr, "sframe-bench: cannot index the section: %s\n", sframe_strerror(r));
 		return 1;
 	}
-	fprintf(stderr, "# index: %u blocks of %llu bytes, %u spans in %u blocks of %llu bytes,"
-		" built in %llu ns\n", s->index->blocks, 1ull << s->index->bits, s->index->spans,
-		s->index->row_blocks, s->index->row_blocks ? 1ull << s->index->row_bits : 0ull,
+	fprintf(stderr, "# index: %u blocks of %llu bytes, built in %llu ns\n", s->index->blocks,
+		1ull << s->index->bits, (unsigned long long)(bench_now_ns() - t0));
+	return 0;
+}
+
+int bench_build_rows(const struct sframe_section *s, const struct sframe_rows **rows, void **mem,
+		     size_t *bytes)
+{
+	uint64_t t0;
+	size_t size;
+	int r;
+
+	r = sframe_rows_size(s, SFRAME_ROWS_AUTO, &size);
+	if (!r) {
+		*mem = malloc(size);
+		if (!*mem)
+			r = -ENOMEM;
+	}
+	if (r) {
+		fprintf(stderr, "sframe-bench: no row table for the section: %s\n",
+			r == -ENOMEM ? strerror(ENOMEM) : sframe_strerror(r));
+		return 1;
+	}
+	t0 = bench_now_ns();
+	r = sframe_rows_build(s, SFRAME_ROWS_AUTO, *mem, size, rows);
+	if (r) {
+		fprintf(stderr, "sframe-bench: no row table for the section: %s\n",
+			sframe_strerror(r));
+		return 1;
+	}
+	*bytes += size;
+	fprintf(stderr, "# row table: %zu bytes, built in %llu ns\n", size,
 		(unsigned long long)(bench_now_ns() - t0));
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include <sframe/sframe.h>
+#include <sframe/sframe_unwind.h>
 
 /* Monotonic time in nanoseconds. */
 uint64_t bench_now_ns(void);
@@ -123,10 +124,18 @@ bool bench_parse_hex(const char *s, uint64_t *out);
 bool bench_parse_seconds(const char *s, double *out);
 
 /*
- * Attach a lookup index built with @bits (sframe_index_build()) to @s, in
- * *@mem (malloc'ed: the caller frees it), of *@bytes bytes. Returns 0, or
- * 1 with a message on stderr.
+ * Attach a lookup index of the default block size (sframe_index_build())
+ * to @s, in *@mem (malloc'ed: the caller frees it), of *@bytes bytes.
+ * Returns 0, or 1 with a message on stderr.
  */
-int bench_attach_index(struct sframe_section *s, unsigned int bits, void **mem, size_t *bytes);
+int bench_attach_index(struct sframe_section *s, void **mem, size_t *bytes);
+
+/*
+ * Build @s's row table of the default block size (sframe_rows_build()) into
+ * *@rows, in *@mem (malloc'ed: the caller frees it), adding its size to
+ * *@bytes. Returns 0, or 1 with a message on stderr.
+ */
+int bench_build_rows(const struct sframe_section *s, const struct sframe_rows **rows, void **mem,
+		     size_t *bytes);
 
 #endif /* SFRAME_TOOL_BENCH_UTIL_H */

@@ -35,10 +35,12 @@
 #include "bench_util.h"
 #include "read/elf_input.h"
 #include "tool_cli.h"
+/* The row table's lookup, timed on its own (white-box: not installed). */
+#include "unwind_rows.h"
 
 /* Each command's synopsis and description: its help, and part of the general one. */
 #define LOOKUP_TEXT \
-	"lookup FILE PCS [--callback] [--index] [--rules] [--seconds S]\n" \
+	"lookup FILE PCS [--callback] [--index] [--rows] [--seconds S]\n" \
 	"        [--vaddr ADDR] [--libsframe LIB]\n" \
 	"        time sframe_lookup() of every PC in the file PCS (one hex PC a line)\n" \
 	"        in FILE's section (as for 'sframe'); print\n" \
@@ -48,8 +50,9 @@
 	"                    over the file bytes instead of the in-memory reader\n" \
 	"        --index     attach a lookup index (sframe_index_build(), default\n" \
 	"                    block size) first; the line ends index_bytes=N\n" \
-	"        --rules     time sframe_lookup_rules() instead (with --index, the\n" \
-	"                    index has the row table); the line ends api=rules\n" \
+	"        --rows      time the answers of the unwinder's row table instead\n" \
+	"                    (sframe_rows_build(); sframe_lookup() where it has\n" \
+	"                    none); the line ends rows_bytes=N api=rows\n" \
 	"        --libsframe LIB  also time GNU libsframe (dlopen'ed) on the same PCs:\n" \
 	"                    peer libsframe ns_per_lookup=X decode_ns=Y ratio=OURS/THEIRS\n"
 #define SCALE_TEXT \
@@ -141,17 +144,43 @@ struct lookup_ctx {
 	const struct sframe_section *sec;
 	const uint64_t *pcs;
 	size_t n;
-	bool rules;	/* sframe_lookup_rules() rather than sframe_lookup() */
+	const struct sframe_rows *rows;	/* the row table's answers, or NULL */
 };
 
-static uint64_t op_lookup_rules(const struct lookup_ctx *c, size_t i, uint64_t count)
+/*
+ * The answer for @pc as a walk gets it from row table @rows (find_rule()):
+ * the table's rule, or sframe_lookup() where the table has none; *@cfa
+ * receives the CFA offset.
+ */
+static int rows_lookup(const struct sframe_section *sec, const struct sframe_rows *rows,
+		       uint64_t pc, int32_t *cfa)
 {
-	struct sframe_rules rules;
+	const uint64_t v = rows_find(rows, sf_s64(pc - sec->vaddr));
+	struct sframe_row row;
+	struct unwind_rule r;
+	int ret;
+
+	if (!(rule_packed_kind(v) & (RULE_PACKED_NONE | RULE_PACKED_ASK))) {
+		rule_unpack(v, &r);
+		*cfa = r.cfa_off;
+		return 0;
+	}
+	if (rule_packed_kind(v) & RULE_PACKED_NONE)
+		return -SFRAME_ERR_NOT_FOUND;
+	ret = sframe_lookup(sec, pc, &row);
+	if (!ret)
+		*cfa = row.rules.cfa.offset;
+	return ret;
+}
+
+static uint64_t op_lookup_rows(const struct lookup_ctx *c, size_t i, uint64_t count)
+{
 	uint64_t acc = 0, k;
+	int32_t cfa;
 
 	for (k = 0; k < count; k++) {
-		if (sframe_lookup_rules(c->sec, c->pcs[i], &rules) == 0)
-			acc += (uint64_t)rules.cfa.offset + (uint64_t)rules.fp.offset;
+		if (rows_lookup(c->sec, c->rows, c->pcs[i], &cfa) == 0)
+			acc += (uint64_t)cfa;
 		if (++i == c->n)
 			i = 0;
 	}
@@ -165,8 +194,8 @@ static uint64_t op_lookup(void *ctx, uint64_t first, uint64_t count)
 	size_t i = (size_t)(first % c->n);
 	uint64_t acc = 0, k;
 
-	if (c->rules)
-		return op_lookup_rules(c, i, count);
+	if (c->rows)
+		return op_lookup_rows(c, i, count);
 	for (k = 0; k < count; k++) {
 		if (sframe_lookup(c->sec, c->pcs[i], &row) == 0)
 			acc += (uint64_t)row.rules.cfa.offset + row.fre.start;
@@ -260,7 +289,7 @@ static bool peer_reads_version(const struct bench_peer *p, const unsigned char *
  */
 static void measure_peer(const char *lib, const struct section_src *src,
 			 const struct sframe_section *sec, const uint64_t *pcs, size_t n,
-			 bool rules, double seconds)
+			 const struct sframe_rows *rows, double seconds)
 {
 	struct bench_peer p;
 	struct peer_ctx pc;
@@ -301,9 +330,9 @@ static void measure_peer(const char *lib, const struct section_src *src,
 	for (i = 0; i < n; i++) {
 		struct sframe_row row;
 		int32_t cfa = 0, extra;
-		/* (The call that is timed: the whole row, or the rules only.) */
-		int mine = rules ? sframe_lookup_rules(sec, pcs[i], &row.rules) :
-				   sframe_lookup(sec, pcs[i], &row);
+		/* (The call that is timed: the whole row, or the table's answer.) */
+		int mine = rows ? rows_lookup(sec, rows, pcs[i], &row.rules.cfa.offset) :
+				  sframe_lookup(sec, pcs[i], &row);
 		int theirs = bench_peer_lookup(&p, dctx, (int64_t)(pcs[i] - src->vaddr), &cfa, &extra);
 
 		if (mine == 0 && theirs == 0 && cfa == row.rules.cfa.offset)
@@ -323,7 +352,7 @@ static void measure_peer(const char *lib, const struct section_src *src,
 	lc.sec = sec;
 	lc.pcs = pcs;
 	lc.n = n;
-	lc.rules = rules;
+	lc.rows = rows;
 	/* Ours again, in runs alternating with theirs: the ratio's two sides
 	 * see the same machine. */
 	bench_time_pair(op_lookup, &lc, op_peer, &pc, 2 * seconds, 2, &ours, &res);
@@ -344,13 +373,12 @@ static void measure_peer(const char *lib, const struct section_src *src,
  * allocations of the lookups: the embedder makes it once).
  */
 static int measure_section(const char *label, const struct section_src *src, const uint64_t *pcs,
-			   size_t n, bool callback, bool index, bool rules, double seconds,
+			   size_t n, bool callback, bool index, bool rows, double seconds,
 			   const char *peer)
 {
-	/* The rules' lookups get the row table they use. */
-	const unsigned int bits = SFRAME_INDEX_AUTO | (rules ? SFRAME_INDEX_ROWS : 0);
-	void *imem = NULL, *cmem = NULL;
-	size_t ibytes = 0;
+	const struct sframe_rows *table = NULL;
+	void *imem = NULL, *cmem = NULL, *rmem = NULL;
+	size_t ibytes = 0, rbytes = 0;
 	struct bench_file_reader reader = { src->file, src->file_size, 0, 0 };
 	struct bench_counter counter;
 	struct sframe_section sec, csec;
@@ -380,10 +408,12 @@ static int measure_section(const char *label, const struct section_src *src, con
 		fprintf(stderr, "sframe-bench: cannot open the section: %s\n", sframe_strerror(r));
 		return 1;
 	}
-	if (index && (bench_attach_index(&sec, bits, &imem, &ibytes) ||
-		      bench_attach_index(&csec, bits, &cmem, &ibytes))) {
+	if ((index && (bench_attach_index(&sec, &imem, &ibytes) ||
+		       bench_attach_index(&csec, &cmem, &ibytes))) ||
+	    (rows && bench_build_rows(&sec, &table, &rmem, &rbytes))) {
 		free(imem);
 		free(cmem);
+		free(rmem);
 		return 1;
 	}
 	counter.reads = 0;
@@ -393,8 +423,8 @@ static int measure_section(const char *label, const struct section_src *src, con
 		struct sframe_row row;
 		uint64_t before = counter.reads;
 
-		if (rules)
-			r = sframe_lookup_rules(&csec, pcs[i], &row.rules);
+		if (rows)
+			r = rows_lookup(&csec, table, pcs[i], &row.rules.cfa.offset);
 		else
 			r = sframe_lookup(&csec, pcs[i], &row);
 		if (counter.reads - before > max_reads)
@@ -414,7 +444,7 @@ static int measure_section(const char *label, const struct section_src *src, con
 	lc.sec = &sec;
 	lc.pcs = pcs;
 	lc.n = n;
-	lc.rules = rules;
+	lc.rows = table;
 	bench_time(op_lookup, &lc, seconds, 2, &lookup_res);
 	oc.src = src;
 	oc.callback = callback;
@@ -427,8 +457,8 @@ static int measure_section(const char *label, const struct section_src *src, con
 	       (double)counter.bytes / (double)n, open_res.min_ns);
 	if (index)
 		printf(" index_bytes=%zu", ibytes);
-	if (rules)
-		printf(" api=rules");
+	if (rows)
+		printf(" rows_bytes=%zu api=rows", rbytes);
 	printf("\n");
 	fprintf(stderr, "# %s: v%u %s, found=%zu not_found=%zu errors=%zu heap_allocs=%ld"
 		" max_reads=%" PRIu64 " median_ns=%.1f runs=%u open_median_ns=%.1f\n",
@@ -440,9 +470,10 @@ static int measure_section(const char *label, const struct section_src *src, con
 			errors == 1 ? "" : "s", sframe_errname(first_err));
 	fflush(stdout);
 	if (peer)
-		measure_peer(peer, src, &sec, pcs, n, rules, seconds);
+		measure_peer(peer, src, &sec, pcs, n, table, seconds);
 	free(imem);
 	free(cmem);
+	free(rmem);
 	return errors ? 1 : 0;
 }
 
@@ -478,7 +509,7 @@ static int load_file(const char *path, bool have_vaddr, uint64_t vaddr, struct s
 static int cmd_lookup(int argc, char **argv)
 {
 	const char *file = NULL, *pcs_path = NULL, *peer = NULL;
-	bool callback = false, index = false, rules = false, have_vaddr = false;
+	bool callback = false, index = false, rows = false, have_vaddr = false;
 	double seconds = 1;
 	uint64_t vaddr = 0, *pcs;
 	struct section_src src;
@@ -491,8 +522,8 @@ static int cmd_lookup(int argc, char **argv)
 			callback = true;
 		} else if (strcmp(argv[i], "--index") == 0) {
 			index = true;
-		} else if (strcmp(argv[i], "--rules") == 0) {
-			rules = true;
+		} else if (strcmp(argv[i], "--rows") == 0) {
+			rows = true;
 		} else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
 			if (!bench_parse_seconds(argv[++i], &seconds))
 				return usage_error("bad --seconds", argv[i]);
@@ -521,7 +552,7 @@ static int cmd_lookup(int argc, char **argv)
 		sf_input_free(&in);
 		return 2;
 	}
-	status = measure_section("lookup", &src, pcs, n, callback, index, rules, seconds, peer);
+	status = measure_section("lookup", &src, pcs, n, callback, index, rows, seconds, peer);
 	free(pcs);
 	sf_input_free(&in);
 	return status;

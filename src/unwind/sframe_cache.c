@@ -25,7 +25,7 @@ void sframe_unwind_cache_clear(struct sframe_unwind_cache *cache)
 		return;
 	/* mask + 1 entries (64-bit count: mask may be UINT32_MAX). */
 	for (i = 0; i <= cache->mask; i++)
-		sf_cache_set(&cache->entries[i], 0, 0, 0, 0, 0, 0, 0);
+		sf_cache_set(&cache->entries[i], 0, false, 0, 0, 0);
 	cache->hits = 0;
 	cache->misses = 0;
 }
@@ -35,17 +35,18 @@ void sf_cache_insert(struct sframe_unwind_cache *cache, uint64_t pc, bool exact,
 {
 	struct sframe_cache_entry *set = sf_cache_set_of(cache, pc);
 	struct sframe_cache_entry e;
-	uint32_t kind = exact ? SF_CACHE_EXACT : 0;
+	struct unwind_rule keep = { .kind = RULE_RA_END };
 
 	if (pc == 0 || (rule && !sf_rule_plain(rule)))
 		return;
-	if (!rule)
-		sf_cache_set(&e, pc, kind | SF_CACHE_NOSF, 0, 0, 0, module, 0);
-	else if (rule->kind & RULE_RA_END)
-		sf_cache_set(&e, pc, kind | RULE_RA_END, 0, 0, 0, module, 0);
-	else
-		sf_cache_set(&e, pc, kind | rule->kind, rule->cfa_off, rule->ra_off,
-			     (rule->kind & RULE_FP_SAME) ? 0 : rule->fp_off, module, 0);
+	/* (What a plain rule does not use is kept as 0: the end's offsets, an unchanged FP's.) */
+	if (rule && !(rule->kind & RULE_RA_END)) {
+		keep = *rule;
+		if (keep.kind & RULE_FP_SAME)
+			keep.fp_off = 0;
+	}
+	sf_cache_set(&e, pc, exact, rule ? rule_pack(&keep) : rule_packed_mark(RULE_PACKED_NONE),
+		     module, 0);
 	/*
 	 * The newcomer goes first, and the entry it displaces becomes the older
 	 * one. An exact PC (a sample's topmost frame, one of many) only takes
@@ -55,12 +56,11 @@ void sf_cache_insert(struct sframe_unwind_cache *cache, uint64_t pc, bool exact,
 	if (cache->mask && exact) {
 		if (!sf_cache_pc(&set[0]))
 			set[0] = e;
-		else if (!sf_cache_pc(&set[1]) || (sf_cache_kind(&set[1]) & SF_CACHE_EXACT))
+		else if (!sf_cache_pc(&set[1]) || sf_cache_exact(&set[1]))
 			set[1] = e;
 		return;
 	}
-	if (cache->mask && (sf_cache_pc(&set[0]) != pc ||
-			    (sf_cache_kind(&set[0]) & SF_CACHE_EXACT) != kind))
+	if (cache->mask && (sf_cache_pc(&set[0]) != pc || sf_cache_exact(&set[0]) != exact))
 		set[1] = set[0];
 	set[0] = e;
 }

@@ -14,13 +14,14 @@
  * the fields are packed into them with shifts (never by reading the words
  * as another struct, which would break the aliasing rules):
  *   word 0: PC (0: empty entry)
- *   word 1: cfa_off (bits 0-31), ra_off / 8 (bits 32-63)
- *   word 2: fp_off / 8 (bits 0-31), kind (bits 32-63: RULE_* | SF_CACHE_*)
- * The slot offsets are kept in units of 8 bytes: an entry holds aligned
- * slots only (a misaligned one fails every step), so that the step can
- * see that a slot is aligned when the CFA is.
- *   word 3: module (bits 0-31: 1 + index in the module table, 0: none),
- *           next (bits 32-63: the slot of the guessed next entry)
+ *   word 1: the rule, packed as the row table packs it (unwind_rule.h);
+ *           RULE_PACKED_NONE: no SFrame row for this PC
+ *   word 2: module (bits 0-31: 1 + index in the module table, 0: none),
+ *           SF_CACHE_EXACT (bits 32-63)
+ *   word 3: next (bits 0-31: the slot of the guessed next entry)
+ * An entry holds aligned slots only (a misaligned one fails every step),
+ * and says so to the compiler (sf_cache_rule()), so that the step can see
+ * that a slot is aligned when the CFA is.
  */
 #ifndef SF_CACHE_H
 #define SF_CACHE_H
@@ -28,9 +29,8 @@
 #include <sframe/sframe_unwind.h>
 #include "unwind_rule.h"
 
-/* Bits of an entry's kind besides the rule's. */
-#define SF_CACHE_EXACT		0x10000u	/* for an exact PC, not a return address */
-#define SF_CACHE_NOSF		0x20000u	/* no SFrame row for this PC */
+/* Word 2's high half: the entry is for an exact PC, not a return address. */
+#define SF_CACHE_EXACT		0x1u
 
 /*
  * The rule bits an entry can hold. Masking with this constant also tells
@@ -39,16 +39,9 @@
 #define SF_CACHE_RULE_BITS	(RULE_CFA_FP | RULE_RA_DEREF | RULE_RA_END | RULE_RA_MANGLED | \
 				 RULE_FP_DEREF | RULE_FP_SAME)
 
-/* The low and high halves of a word as signed 32-bit values. */
-static inline int32_t sf_cache_s32(uint32_t v)
+static inline uint64_t sf_cache_pack(uint32_t lo, uint32_t hi)
 {
-	/* (No conversion of an out-of-range value: that is implementation-defined.) */
-	return v < 0x80000000u ? (int32_t)v : (int32_t)(v - 0x80000000u) + SFRAME_INT32_MIN;
-}
-
-static inline uint64_t sf_cache_pack(int64_t lo, int64_t hi)
-{
-	return (uint64_t)(uint32_t)lo | (uint64_t)(uint32_t)hi << 32;
+	return (uint64_t)lo | (uint64_t)hi << 32;
 }
 
 static inline uint64_t sf_cache_pc(const struct sframe_cache_entry *e)
@@ -56,77 +49,63 @@ static inline uint64_t sf_cache_pc(const struct sframe_cache_entry *e)
 	return e->opaque[0];
 }
 
-static inline int32_t sf_cache_cfa_off(const struct sframe_cache_entry *e)
-{
-	return sf_cache_s32((uint32_t)e->opaque[1]);
-}
-
-static inline int32_t sf_cache_ra_off(const struct sframe_cache_entry *e)
-{
-	return sf_cache_s32((uint32_t)(e->opaque[1] >> 32)) * 8;
-}
-
-static inline int32_t sf_cache_fp_off(const struct sframe_cache_entry *e)
-{
-	return sf_cache_s32((uint32_t)e->opaque[2]) * 8;
-}
-
+/* The packed rule's kind bits: RULE_* of the rule, or RULE_PACKED_NONE. */
 static inline uint32_t sf_cache_kind(const struct sframe_cache_entry *e)
 {
-	return (uint32_t)(e->opaque[2] >> 32);
+	return rule_packed_kind(e->opaque[1]);
+}
+
+static inline bool sf_cache_exact(const struct sframe_cache_entry *e)
+{
+	return (e->opaque[2] >> 32) & SF_CACHE_EXACT;
 }
 
 static inline uint32_t sf_cache_module(const struct sframe_cache_entry *e)
 {
-	return (uint32_t)e->opaque[3];
+	return (uint32_t)e->opaque[2];
 }
 
 static inline uint32_t sf_cache_next(const struct sframe_cache_entry *e)
 {
-	return (uint32_t)(e->opaque[3] >> 32);
+	return (uint32_t)e->opaque[3];
 }
 
 static inline void sf_cache_set_next(struct sframe_cache_entry *e, uint32_t next)
 {
-	e->opaque[3] = sf_cache_pack(sf_cache_module(e), next);
+	e->opaque[3] = next;
 }
 
-/* Fill every field of @e (@ra_off and @fp_off multiples of 8). */
-static inline void sf_cache_set(struct sframe_cache_entry *e, uint64_t pc, uint32_t kind,
-				int32_t cfa_off, int32_t ra_off, int32_t fp_off, uint32_t module,
-				uint32_t next)
+/* Fill every field of @e (@rule packed). */
+static inline void sf_cache_set(struct sframe_cache_entry *e, uint64_t pc, bool exact,
+				uint64_t rule, uint32_t module, uint32_t next)
 {
 	e->opaque[0] = pc;
-	e->opaque[1] = sf_cache_pack(cfa_off, ra_off / 8);
-	e->opaque[2] = sf_cache_pack(fp_off / 8, kind);
-	e->opaque[3] = sf_cache_pack(module, next);
+	e->opaque[1] = rule;
+	e->opaque[2] = sf_cache_pack(module, exact ? SF_CACHE_EXACT : 0);
+	e->opaque[3] = next;
 }
 
 /*
- * The rule of @e, unless it has none (SF_CACHE_NOSF). The registers of
+ * The rule of @e, unless it has none (RULE_PACKED_NONE). The registers of
  * the *_REG kinds are never needed: an entry holds none of those kinds.
- * (Every rule an entry holds has its RA in a slot, the end aside, which
- * the step tests first: stated as a constant, for the compiler.)
+ * (Every rule an entry holds has its RA in an aligned slot, the end aside,
+ * which the step tests first: stated as constants, for the compiler.)
  */
 static SFRAME_ALWAYS_INLINE bool sf_cache_rule(const struct sframe_cache_entry *e,
 					       struct unwind_rule *r)
 {
-	uint32_t kind = sf_cache_kind(e);
-
-	r->kind = (kind & SF_CACHE_RULE_BITS) | RULE_RA_DEREF;
-	r->cfa_off = sf_cache_cfa_off(e);
-	r->ra_off = sf_cache_ra_off(e);
-	r->fp_off = sf_cache_fp_off(e);
-	r->cfa_reg = 0;
-	r->ra_reg = 0;
-	r->fp_reg = 0;
-	return !(kind & SF_CACHE_NOSF);
+	rule_unpack(e->opaque[1], r);
+	r->kind = (r->kind & SF_CACHE_RULE_BITS) | RULE_RA_DEREF;
+	r->ra_off &= ~7;
+	r->fp_off &= ~7;
+	return !(sf_cache_kind(e) & RULE_PACKED_NONE);
 }
 
 /*
  * The plain shape an entry holds: CFA = SP or FP + offset, RA in an
- * aligned stack slot, FP in one or unchanged; or the end of the stack (a misaligned slot fails every step
- * anyway). Rules of signal trampolines are left out: their step differs,
+ * aligned stack slot, FP in one or unchanged, the offsets in the packed
+ * form's 16 bits; or the end of the stack (a misaligned slot fails every
+ * step anyway). Rules of signal trampolines are left out: their step differs,
  * and a return address may have found one through the exact-PC retry of
  * the lookup.
  */
@@ -139,7 +118,9 @@ static SFRAME_ALWAYS_INLINE bool sf_rule_plain(const struct unwind_rule *r)
 	if (r->kind & RULE_RA_END)
 		return true;
 	return !(r->kind & ~SF_CACHE_RULE_BITS) && (r->kind & RULE_RA_DEREF) &&
-	       !(r->ra_off & 7) && (fp == RULE_FP_SAME || (fp == RULE_FP_DEREF && !(r->fp_off & 7)));
+	       !(r->ra_off & 7) && rule_off_fits(r->cfa_off) && rule_off_fits(r->ra_off) &&
+	       (fp == RULE_FP_SAME ||
+		(fp == RULE_FP_DEREF && !(r->fp_off & 7) && rule_off_fits(r->fp_off)));
 }
 
 /*
@@ -162,13 +143,10 @@ static SFRAME_ALWAYS_INLINE struct sframe_cache_entry *
 sf_cache_find(const struct sframe_unwind_cache *cache, uint64_t pc, bool exact)
 {
 	struct sframe_cache_entry *set = sf_cache_set_of(cache, pc);
-	const uint32_t want = exact ? SF_CACHE_EXACT : 0;
-
-	if (sf_cache_pc(&set[0]) == pc && (sf_cache_kind(&set[0]) & SF_CACHE_EXACT) == want)
+	if (sf_cache_pc(&set[0]) == pc && sf_cache_exact(&set[0]) == exact)
 		return &set[0];
 	/* (A one-entry cache has no second slot.) */
-	if (cache->mask && sf_cache_pc(&set[1]) == pc &&
-	    (sf_cache_kind(&set[1]) & SF_CACHE_EXACT) == want)
+	if (cache->mask && sf_cache_pc(&set[1]) == pc && sf_cache_exact(&set[1]) == exact)
 		return &set[1];
 	return NULL;
 }
@@ -185,7 +163,7 @@ sf_cache_follow(const struct sframe_unwind_cache *cache, struct sframe_cache_ent
 {
 	struct sframe_cache_entry *g = &cache->entries[sf_cache_next(e) & cache->mask];
 
-	if (SFRAME_LIKELY(sf_cache_pc(g) == pc && !(sf_cache_kind(g) & SF_CACHE_EXACT)))
+	if (SFRAME_LIKELY(sf_cache_pc(g) == pc && !sf_cache_exact(g)))
 		return g;
 	g = sf_cache_find(cache, pc, false);
 	if (g)

@@ -53,21 +53,49 @@ int sframe_modules_add(struct sframe_module_table *t, uint64_t start, uint64_t e
 	t->slots[pos].start = start;
 	t->slots[pos].end = end;
 	t->slots[pos].sec = sec;
+	t->slots[pos].rows = NULL;
 	t->slots[pos].user = user;
 	t->count++;
 	return 0;
 }
 
-int sframe_modules_remove(struct sframe_module_table *t, uint64_t start)
+/* The slot of the module that starts at @start, or -SFRAME_ERR_NOT_FOUND. */
+static int64_t slot_at(const struct sframe_module_table *t, uint64_t start)
 {
-	uint32_t pos, i;
+	uint32_t pos = upper_bound(t, start);
+
+	if (pos == 0 || t->slots[pos - 1].start != start)
+		return -SFRAME_ERR_NOT_FOUND;
+	return pos - 1;
+}
+
+int sframe_modules_set_rows(struct sframe_module_table *t, uint64_t start,
+			    const struct sframe_rows *rows)
+{
+	int64_t pos;
 
 	if (!t)
 		return -SFRAME_ERR_INVAL;
-	pos = upper_bound(t, start);
-	if (pos == 0 || t->slots[pos - 1].start != start)
-		return -SFRAME_ERR_NOT_FOUND;
-	for (i = pos - 1; i + 1 < t->count; i++)
+	pos = slot_at(t, start);
+	if (pos < 0)
+		return (int)pos;
+	if (rows && !t->slots[pos].sec)
+		return -SFRAME_ERR_INVAL;
+	t->slots[pos].rows = rows;
+	return 0;
+}
+
+int sframe_modules_remove(struct sframe_module_table *t, uint64_t start)
+{
+	int64_t pos;
+	uint32_t i;
+
+	if (!t)
+		return -SFRAME_ERR_INVAL;
+	pos = slot_at(t, start);
+	if (pos < 0)
+		return (int)pos;
+	for (i = (uint32_t)pos; i + 1 < t->count; i++)
 		t->slots[i] = t->slots[i + 1];
 	t->count--;
 	return 0;

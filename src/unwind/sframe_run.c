@@ -60,7 +60,7 @@ static SFRAME_ALWAYS_INLINE bool run_rule(const struct sframe_unwinder *u,
 			return false;
 		sf_cache_rule(e, r);
 		/* (An entry keeps a rule's bits as RULE_*: one test for both.) */
-		return !(sf_cache_kind(e) & (SF_CACHE_NOSF | hook));
+		return !(sf_cache_kind(e) & (RULE_PACKED_NONE | hook));
 	}
 	/* (Into a local whose address calls take: @r stays in registers.) */
 	found = find_rule(u, c->regs.pc, c->flags, &looked, mod);
@@ -89,7 +89,7 @@ run_follow(const struct sframe_unwind_cache *cache, struct sframe_cache_entry *e
 {
 	struct sframe_cache_entry *g = &cache->entries[sf_cache_next(e) & cache->mask];
 
-	if (SFRAME_LIKELY(sf_cache_pc(g) == pc && !(sf_cache_kind(g) & SF_CACHE_EXACT)))
+	if (SFRAME_LIKELY(sf_cache_pc(g) == pc && !sf_cache_exact(g)))
 		return g;
 	return run_search(cache, e, pc);
 }

@@ -158,14 +158,11 @@ int sframe_unwind_init(const struct sframe_unwinder *u, struct sframe_cursor *c,
  * *@mod receives the module of the PC itself, the frame's: a return
  * address is looked up at PC - 1, which lies in another module when the
  * call was the last instruction of its module. On entry, *@mod is a guess
- * at the module of PC - 1 (the last frame's, in a walk) or NULL. @tried:
- * what find_rule() got from sframe_lookup_rules() in that guess, which
- * then is PC - 1's module and the PC's (NOT_FOUND or an error), else
- * NOT_TRIED.
+ * at the module of PC - 1 (the last frame's, in a walk) or NULL.
  */
 static int find_row(const struct sframe_unwinder *u, uint64_t pc, uint32_t frame_flags,
 		    struct sframe_row *row, const struct sframe_section **sec,
-		    const struct sframe_module **mod, int tried)
+		    const struct sframe_module **mod)
 {
 	const bool exact = exact_pc(frame_flags);
 	const uint64_t at = lookup_pc(pc, frame_flags);
@@ -178,14 +175,7 @@ static int find_row(const struct sframe_unwinder *u, uint64_t pc, uint32_t frame
 	if (m && m->sec) {
 		if (m->sec->abi != u->abi)
 			return -SFRAME_ERR_ABI;
-		/*
-		 * find_rule()'s try, or the whole row: its code is the one
-		 * sframe_lookup() would give, and only NOT_FOUND needs the
-		 * row it leaves out.
-		 */
-		ret = tried;
-		if (tried == NOT_TRIED || tried == -SFRAME_ERR_NOT_FOUND)
-			ret = sframe_lookup(m->sec, at, row);
+		ret = sframe_lookup(m->sec, at, row);
 		/* Found a row, a function without rows, or an error: done. */
 		if (ret != -SFRAME_ERR_NOT_FOUND || exact || row->fde.index != SFRAME_NO_INDEX)
 			return ret;
@@ -220,15 +210,15 @@ static int find_row(const struct sframe_unwinder *u, uint64_t pc, uint32_t frame
  */
 SFRAME_NOINLINE int sf_find_rule_row(const struct sframe_unwinder *u, uint64_t pc,
 				      uint32_t frame_flags, struct unwind_rule *r,
-				      const struct sframe_module **mod, int tried)
+				      const struct sframe_module **mod)
 {
 	const struct sframe_section *sec;
 	struct sframe_row row;
 	int ret;
 
-	ret = find_row(u, pc, frame_flags, &row, &sec, mod, tried);
+	ret = find_row(u, pc, frame_flags, &row, &sec, mod);
 	if (ret == 0) {
-		rule_from_rules(unwind_abi_of(u->abi), &row.rules, r);
+		rule_from_rules(&unwind_abi_of(u->abi)->reg, &row.rules, r);
 		return 0;
 	}
 	/* A function without rows that the reader says is a frame of its own. */

@@ -16,6 +16,7 @@
 #include "sframe_cache.h"
 #include "unwind_abi.h"
 #include "unwind_rule.h"
+#include "unwind_rows.h"
 
 /*
  * What a step reads of the unwinder, loaded once per walk: the walks keep
@@ -479,73 +480,17 @@ module_of(const struct sframe_unwinder *u, const struct sframe_module *m, uint64
 	return m;
 }
 
-/* find_row()'s @tried when find_rule() did not look the PC up. */
-#define NOT_TRIED 1
-
-/* A row table in @sec's index: sframe_lookup_rules() answers from it. */
-static SFRAME_ALWAYS_INLINE bool has_row_table(const struct sframe_section *sec)
-{
-	return sec->index && sec->index->row_blocks;
-}
-
-/*
- * RULE_* bits of the RA or FP rule @loc, given that register's bits for
- * "unchanged", "from a register", "loaded" and "no rule".
- */
-static SFRAME_ALWAYS_INLINE uint32_t loc_kind(const struct sframe_loc *loc, uint32_t same,
-					      uint32_t reg, uint32_t deref, uint32_t none)
-{
-	const uint32_t load = loc->deref ? deref : 0;
-
-	switch (loc->kind) {
-	case SFRAME_LOC_SAME:
-		return same;
-	case SFRAME_LOC_CFA:
-		return load;
-	case SFRAME_LOC_REG:
-		return reg | load;
-	default:
-		return none;
-	}
-}
-
-/* The rule of a decoded row, its registers sorted into roles once. */
-static SFRAME_ALWAYS_INLINE void rule_from_rules(const struct unwind_abi *abi,
-						 const struct sframe_rules *s, struct unwind_rule *r)
-{
-	r->kind = loc_kind(&s->ra, RULE_RA_LINK, RULE_RA_REG, RULE_RA_DEREF, RULE_RA_END) |
-		  loc_kind(&s->fp, RULE_FP_SAME, RULE_FP_REG, RULE_FP_DEREF, RULE_FP_NONE);
-	if (s->ra_undefined)
-		r->kind |= RULE_RA_END;
-	if (s->cfa.reg == abi->reg.fp_reg)
-		r->kind |= RULE_CFA_FP;
-	else if (s->cfa.reg != abi->reg.sp_reg)
-		r->kind |= RULE_CFA_REG;
-	if (s->cfa.deref)
-		r->kind |= RULE_CFA_DEREF;
-	if (s->ra_mangled)
-		r->kind |= RULE_RA_MANGLED;
-	if (s->signal)
-		r->kind |= RULE_SIGNAL;
-	r->cfa_off = s->cfa.offset;
-	r->ra_off = s->ra.offset;
-	r->fp_off = s->fp.offset;
-	r->cfa_reg = s->cfa.reg;
-	r->ra_reg = s->ra.reg;
-	r->fp_reg = s->fp.reg;
-}
-
 /* find_rule(): a v3 signal trampoline without rows (step_signal()). */
 #define ROWLESS_SIGNAL 1
 
 /*
  * find_rule() for the frames its first try does not serve: the row from
- * find_row() (@tried as there), the rule from the row. Out of line: its
- * row stays off the walks' frames.
+ * find_row(), the rule from the row. Out of line: its row stays off the
+ * walks' frames.
  */
 SFRAME_NOINLINE int sf_find_rule_row(const struct sframe_unwinder *u, uint64_t pc,
 				      uint32_t frame_flags, struct unwind_rule *r,
-				      const struct sframe_module **mod, int tried);
+				      const struct sframe_module **mod);
 
 /*
  * The rule for the frame at @pc (@frame_flags its flags) from its row: 0
@@ -555,7 +500,7 @@ SFRAME_NOINLINE int sf_find_rule_row(const struct sframe_unwinder *u, uint64_t p
  * flags by value: a walk's cursor stays in registers.)
  *
  * What most frames of a walk are, it tries first: PC - 1 and the PC in one
- * module (the last frame's, mostly), and a row there from the section's
+ * module (the last frame's, mostly), and a row there from the module's
  * row table. The rest as find_row() finds it.
  */
 static SFRAME_ALWAYS_INLINE int find_rule(const struct sframe_unwinder *u, uint64_t pc,
@@ -564,19 +509,19 @@ static SFRAME_ALWAYS_INLINE int find_rule(const struct sframe_unwinder *u, uint6
 {
 	const uint64_t at = lookup_pc(pc, frame_flags);
 	const struct sframe_module *m = module_of(u, *mod, at);
-	struct sframe_rules rules;
-	int ret = NOT_TRIED;
+	uint64_t v;
 
 	/* (The guess find_row() takes: it does not search again.) */
 	*mod = m;
-	if (m && pc < m->end && m->sec && m->sec->abi == u->abi && has_row_table(m->sec)) {
-		ret = sframe_lookup_rules(m->sec, at, &rules);
-		if (ret == 0) {
-			rule_from_rules(unwind_abi_of(u->abi), &rules, r);
+	if (m && pc < m->end && m->rows && m->sec && m->sec->abi == u->abi &&
+	    rows_of(m->rows, m->sec)) {
+		v = rows_find(m->rows, sf_s64(at - m->sec->vaddr));
+		if (!(rule_packed_kind(v) & (RULE_PACKED_NONE | RULE_PACKED_ASK))) {
+			rule_unpack(v, r);
 			return 0;
 		}
 	}
-	return sf_find_rule_row(u, pc, frame_flags, r, mod, ret);
+	return sf_find_rule_row(u, pc, frame_flags, r, mod);
 }
 
 /*
