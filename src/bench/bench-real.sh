@@ -54,7 +54,8 @@ for f in src/core/*.c src/unwind/*.c src/convert/*.c; do
 done
 "$cc" $flags -fno-omit-frame-pointer -Wa,--gsframe -Iinclude -c src/bench/bench_chain.c \
 	-o "$w/obj/bench_chain.o"
-"$cc" $flags -D_GNU_SOURCE -DBENCH_HEAP_WRAP -Iinclude -Isrc/tool -o "$w/sframe-bench" \
+"$cc" $flags -D_GNU_SOURCE -DBENCH_HEAP_WRAP -Iinclude -Isrc/tool -Isrc/core -Isrc/unwind \
+	-o "$w/sframe-bench" \
 	src/bench/sframe_bench.c src/bench/bench_util.c src/bench/bench_heap.c \
 	src/bench/bench_synth.c src/bench/bench_peer.c src/bench/bench_unwind.c \
 	src/bench/bench_gen.c src/bench/bench_stack.c src/bench/bench_convert.c \
@@ -100,8 +101,8 @@ for f in real689.so real60000; do
 	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --callback
 	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --index
 	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --index --callback
-	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --rules --index $peer_arg
-	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --rules --index --callback
+	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --rows --index $peer_arg
+	run lookup "$w/$f" "$w/$f.pcs" --seconds "$seconds" --rows --index --callback
 done
 for v in v1 v2 v3; do
 	run lookup "fixtures/$v-x86_64/lib.so" "fixtures/$v-x86_64/lib.so.pcs" --seconds "$seconds" \
