@@ -21,42 +21,22 @@ static uint64_t lookup_pc(const struct sframe_frame *f)
 }
 
 /*
- * Does SFrame describe this frame's PC (as the unwinder looks it up)? In
- * which part of its file's (@part, when not NULL)?
+ * The section whose row the walk's step from @f applied (its lookup PC's
+ * module's), or NULL: the walk marks the frames no SFrame row described
+ * (SFRAME_FRAME_NO_SFRAME: a gap, a function without rows that is not an
+ * outermost or signal frame, a module without a section). The last frame
+ * of a walk the frame array ended was looked at by no step: it counts as
+ * its module's.
  */
-static bool has_sframe(const struct sf_proc_modules *pm, const struct sframe_frame *f,
-		       const struct sframe_section **part)
+static const struct sframe_section *frame_section(const struct sf_proc_modules *pm,
+						  const struct sframe_frame *f)
 {
-	uint64_t at = lookup_pc(f);
-	const struct sf_proc_image *img = sf_proc_image_at(pm, at);
-	const struct sframe_section *dummy;
-	const struct sframe_section **sec = part ? part : &dummy;
-	struct sframe_row row;
-	int r;
+	const struct sframe_module *m;
 
-	*sec = NULL;
 	if (f->flags & SFRAME_FRAME_NO_SFRAME)
-		return false;
-	if (!img || !img->has_sec)
-		return false;
-	r = sf_parts_lookup(&img->parts, at, &row, sec);
-	if (r == -SFRAME_ERR_NOT_FOUND && at != f->pc) {
-		/* A signal trampoline is looked up at its exact address. */
-		const struct sframe_section *sig_sec;
-		struct sframe_row sig;
-		int r2 = sf_parts_lookup(&img->parts, f->pc, &sig, &sig_sec);
-
-		if ((r2 == 0 || r2 == -SFRAME_ERR_NOT_FOUND) && sig.fde.index != SFRAME_NO_INDEX &&
-		    sig.fde.signal) {
-			r = r2;
-			row = sig;
-			*sec = sig_sec;
-		}
-	}
-	if (r != -SFRAME_ERR_NOT_FOUND)
-		return true;
-	/* A v3 function without rows: an outermost or signal frame, described. */
-	return row.fde.index != SFRAME_NO_INDEX && row.fde.rowless != SFRAME_ROWLESS_NONE;
+		return NULL;
+	m = sframe_modules_find(&pm->table, lookup_pc(f));
+	return m ? m->sec : NULL;
 }
 
 static void print_frame(FILE *out, const struct sf_proc_modules *pm,
@@ -64,7 +44,7 @@ static void print_frame(FILE *out, const struct sf_proc_modules *pm,
 {
 	uint64_t at = lookup_pc(f);
 	const struct sf_proc_image *img = sf_proc_image_at(pm, at);
-	const struct sframe_section *part;
+	const struct sframe_section *part = frame_section(pm, f);
 	const struct sf_symbol *s = NULL;
 
 	/* "#%-2u 0x%016" as eu-stack prints it: "#0  0x...", "#10 0x...". */
@@ -79,7 +59,7 @@ static void print_frame(FILE *out, const struct sf_proc_modules *pm,
 		fprintf(out, " - %s", img->file->key_path);
 	if (f->flags & SFRAME_FRAME_FP_FALLBACK)
 		fputs(" [fp]", out);
-	if (!has_sframe(pm, f, &part))
+	if (!part)
 		fputs(" [no sframe]", out);
 	else if (img && (img->file->found.from >= SF_SFRAME_SIDECAR ||
 			 sf_parts_is_supplement(&img->parts, part)))
@@ -95,7 +75,7 @@ static void print_stop(FILE *out, const struct sf_proc_modules *pm,
 		       const struct sframe_frame *last, int r, bool fp_fallback)
 {
 	if (r == SFRAME_UNWIND_END) {
-		if (last && !has_sframe(pm, last, NULL))
+		if (last && !frame_section(pm, last))
 			fputs("stop: end of the frame-pointer chain\n", out);
 		else
 			fputs("stop: outermost frame\n", out);
