@@ -55,23 +55,14 @@ static bool round_up(uint64_t v, uint64_t a, uint64_t *out)
 	return true;
 }
 
-/* The PT_LOAD segments: where they end, their largest alignment, the first one. */
-struct loads {
-	uint64_t end;
-	uint64_t align;
-	uint64_t last;
-	struct sf_elf_segment first;
-	bool any;
-};
-
+/* The PT_LOAD segments (where they end, their largest alignment, the first one). */
 static int scan_segments(const unsigned char *file, const struct sf_elf_phdrs *ph,
-			 bool replace, struct sf_elf_add_plan *p, struct loads *l,
+			 bool replace, struct sf_elf_add_plan *p, struct sf_elf_loads *l,
 			 const char *path, char *err, size_t errlen)
 {
 	uint64_t i;
 
-	memset(l, 0, sizeof(*l));
-	l->align = 4096;
+	sf_elf_loads_init(l);
 	p->old_ph_sframe = SF_ELF_ADD_NONE;
 	for (i = 0; i < ph->phnum; i++) {
 		struct sf_elf_segment seg;
@@ -87,25 +78,14 @@ static int scan_segments(const unsigned char *file, const struct sf_elf_phdrs *p
 		}
 		if (seg.type != PT_LOAD)
 			continue;
-		if (seg.vaddr > UINT64_MAX - seg.memsz) {
-			sf_errf(err, errlen, path, "PT_LOAD segment %" PRIu64 " wraps around the end of "
-			        "the address space", i);
+		if (sf_elf_loads_add(l, &seg, i, path, err, errlen))
 			return -1;
-		}
 		/* The loaders' own demand: offsets and addresses agree modulo p_align. */
 		if (seg.align > 1 && (seg.align & (seg.align - 1))) {
 			sf_errf(err, errlen, path, "PT_LOAD segment %" PRIu64 " has an alignment "
 			        "(0x%" PRIx64 ") that is not a power of two", i, seg.align);
 			return -1;
 		}
-		if (!l->any)
-			l->first = seg;
-		l->any = true;
-		l->last = i;
-		if (seg.vaddr + seg.memsz > l->end)
-			l->end = seg.vaddr + seg.memsz;
-		if (seg.align > l->align)
-			l->align = seg.align;
 	}
 	if (!l->any) {
 		sf_errf(err, errlen, path, "no PT_LOAD segment: nothing to add one beside");
@@ -165,8 +145,8 @@ static int scan_sections(const unsigned char *file, size_t size, bool replace,
  * The new segment's offset and address, see the top of the file. @l->align
  * is a power of two of at least 4096 (scan_segments()).
  */
-static int place_segment(struct sf_elf_add_plan *p, const struct loads *l, const char *path,
-			 char *err, size_t errlen)
+static int place_segment(struct sf_elf_add_plan *p, const struct sf_elf_loads *l,
+			 const char *path, char *err, size_t errlen)
 {
 	uint64_t a = l->align, delta = l->first.vaddr - l->first.offset, top, past, v, o;
 
@@ -260,7 +240,7 @@ int sf_elf_add_plan(const unsigned char *file, size_t size, bool replace,
 {
 	const uint64_t limit = SF_ELF_ADD_ADDR_LIMIT;
 	struct sf_elf_phdrs ph;
-	struct loads l;
+	struct sf_elf_loads l;
 	uint64_t table;
 	char msg[256];
 

@@ -689,6 +689,31 @@ void sf_elf_segment_get(const unsigned char *file, const struct sf_elf_phdrs *ph
 	get_phdr(&ef, idx, seg);
 }
 
+void sf_elf_loads_init(struct sf_elf_loads *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->align = 4096;
+}
+
+int sf_elf_loads_add(struct sf_elf_loads *l, const struct sf_elf_segment *seg, uint64_t idx,
+		     const char *path, char *err, size_t errlen)
+{
+	if (seg->vaddr > UINT64_MAX - seg->memsz) {
+		sf_errf(err, errlen, path, "PT_LOAD segment %" PRIu64 " wraps around the end of "
+		        "the address space", idx);
+		return -1;
+	}
+	if (!l->any)
+		l->first = *seg;
+	l->any = true;
+	l->last = idx;
+	if (seg->vaddr + seg->memsz > l->end)
+		l->end = seg->vaddr + seg->memsz;
+	if (seg->align > l->align)
+		l->align = seg->align;
+	return 0;
+}
+
 /*
  * The header as written: a program header table at offset 0 or a count of
  * PN_XNUM is taken as it stands here, unlike when looking for SFrame.
