@@ -51,8 +51,88 @@ static int reloc_width(uint16_t machine, uint32_t type, bool *pcrel)
 	return -1;
 }
 
+/* A REL or RELA section, checked against the file, and its symbol table. */
+struct rel_table {
+	bool rela;
+	unsigned entsize;
+	const unsigned char *rel;
+	uint64_t nrel;
+	const unsigned char *syms;
+	uint64_t nsyms;
+	char what[64];		/* "relocation section N", for messages */
+};
+
+/* The copy a relocation section is applied to: section @name, by @rule. */
+struct rel_target {
+	unsigned char *sec;
+	uint64_t size;
+	const char *name;
+	bool be;
+	enum reloc_rule rule;
+};
+
+/* Relocation section @rsh_idx (@rsh) and the symbol table it names, into @t. */
+static int open_rel_table(const struct elf_file *ef, const struct elf_shdr *rsh, uint64_t rsh_idx,
+			  struct rel_table *t, const char *path, char *err, size_t errlen)
+{
+	struct elf_shdr symsh;
+
+	t->rela = rsh->type == SHT_RELA;
+	t->entsize = t->rela ? ef->L->relaentsize : ef->L->relentsize;
+	snprintf(t->what, sizeof(t->what), "relocation section %" PRIu64, rsh_idx);
+	if (rsh->entsize != 0 && rsh->entsize != t->entsize) {
+		sf_errf(err, errlen, path, "%s: unexpected entry size %" PRIu64, t->what,
+		        rsh->entsize);
+		return -1;
+	}
+	if (elf_section_bytes(ef, rsh, t->what, &t->rel, path, err, errlen))
+		return -1;
+	if (rsh->size % t->entsize != 0) {
+		sf_errf(err, errlen, path, "%s: size 0x%" PRIx64 " is not a multiple of %u",
+		        t->what, rsh->size, t->entsize);
+		return -1;
+	}
+	t->nrel = rsh->size / t->entsize;
+	if (rsh->link == 0 || rsh->link >= ef->shnum) {
+		sf_errf(err, errlen, path, "%s: symbol table index %" PRIu32 " out of range",
+		        t->what, rsh->link);
+		return -1;
+	}
+	get_shdr(ef, rsh->link, &symsh);
+	if (symsh.type != SHT_SYMTAB && symsh.type != SHT_DYNSYM) {
+		sf_errf(err, errlen, path, "%s: section %" PRIu32 " is not a symbol table", t->what,
+		        rsh->link);
+		return -1;
+	}
+	if (elf_section_bytes(ef, &symsh, "symbol table", &t->syms, path, err, errlen))
+		return -1;
+	t->nsyms = symsh.size / ef->L->symentsize;
+	return 0;
+}
+
 /*
- * Apply one REL or RELA section to @sec (a copy of section @name), by @rule.
+ * The value entry @i of @t writes: its symbol's address plus its addend
+ * (from the entry, or for REL from the field it relocates), less the
+ * field's address P when @pcrel. Wrapping unsigned arithmetic: the caller
+ * reads it back as two's complement.
+ */
+static uint64_t rel_value(const struct elf_file *ef, const struct rel_table *t, uint64_t i,
+			  const struct rel_target *dst, uint64_t sym, unsigned width, bool pcrel)
+{
+	const unsigned char *r = t->rel + i * t->entsize;
+	uint64_t r_offset = get(ef, r, ef->L->r_offset);
+	int64_t addend;
+
+	if (t->rela)
+		addend = sign_extend(get(ef, r, ef->L->r_addend), ef->L->r_addend.width);
+	else
+		addend = sign_extend(sf_get_uint(dst->sec + r_offset, width, dst->be), width);
+	return get(ef, t->syms + sym * ef->L->symentsize, ef->L->st_value) + (uint64_t)addend -
+	       (pcrel ? r_offset : 0);
+}
+
+/*
+ * Apply entry @i of @t to @dst.
  *
  * Sections of a .o all sit at address 0, so a symbol's address is its
  * st_value (for STT_SECTION symbols 0 + 0) and a field's address P its
@@ -66,99 +146,66 @@ static int reloc_width(uint16_t machine, uint32_t type, bool *pcrel)
  * PC-relative pointers) it gives each function's offset in its section, as
  * .sframe's starts do.
  */
+static int apply_rel(const struct elf_file *ef, const struct rel_table *t, uint64_t i,
+		     const struct rel_target *dst, const char *path, char *err, size_t errlen)
+{
+	const unsigned char *r = t->rel + i * t->entsize;
+	uint64_t r_offset = get(ef, r, ef->L->r_offset), r_info = get(ef, r, ef->L->r_info);
+	uint64_t sym = r_info >> ef->L->r_sym_shift, value;
+	uint32_t type = (uint32_t)(r_info & (((uint64_t)1 << ef->L->r_sym_shift) - 1));
+	bool type_pcrel, pcrel;
+	int64_t result;
+	int width = reloc_width(ef->machine, type, &type_pcrel);
+
+	if (width < 0 || (width > 0 && dst->rule != RELOC_BY_TYPE && !type_pcrel)) {
+		char m[32];
+
+		sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": unsupported relocation type %"
+		        PRIu32 " for %s", t->what, i, type, sf_machine_name(ef->machine, m, sizeof(m)));
+		return -1;
+	}
+	if (width == 0)
+		return 0;
+	if (sym >= t->nsyms) {
+		sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": symbol index %" PRIu64
+		        " out of range (%" PRIu64 " symbol%s)", t->what, i, sym, t->nsyms,
+		        t->nsyms == 1 ? "" : "s");
+		return -1;
+	}
+	if (!in_bounds(r_offset, (uint64_t)width, dst->size)) {
+		sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": offset 0x%" PRIx64
+		        " outside the %s section (size 0x%" PRIx64 ")", t->what, i,
+		        r_offset, dst->name, dst->size);
+		return -1;
+	}
+	pcrel = dst->rule == RELOC_BY_TYPE ? type_pcrel : dst->rule == RELOC_SFRAME_PCREL;
+	value = rel_value(ef, t, i, dst, sym, (unsigned)width, pcrel);
+	result = sign_extend(value, 8);
+	/* Signed fields for PC-relative types; either kind for absolute ones. */
+	if (width == 4 && (result < INT32_MIN ||
+			   result > (type_pcrel ? INT32_MAX : (int64_t)UINT32_MAX))) {
+		sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": value %" PRId64
+		        " does not fit a 32-bit field", t->what, i, result);
+		return -1;
+	}
+	sf_put_uint(dst->sec + r_offset, (unsigned)width, dst->be, value);
+	return 0;
+}
+
+/* Apply one REL or RELA section to @sec (a copy of section @name), by @rule. */
 static int apply_rel_section(const struct elf_file *ef, const struct elf_shdr *rsh, uint64_t rsh_idx,
 			     unsigned char *sec, uint64_t sec_size, const char *name, bool sec_be,
 			     enum reloc_rule rule, const char *path, char *err, size_t errlen)
 {
-	bool rela = rsh->type == SHT_RELA;
-	unsigned entsize = rela ? ef->L->relaentsize : ef->L->relentsize;
-	unsigned symentsize = ef->L->symentsize;
-	const unsigned char *rel, *syms;
-	struct elf_shdr symsh;
-	uint64_t nsyms, nrel, i;
-	char what[64];
+	const struct rel_target dst = { sec, sec_size, name, sec_be, rule };
+	struct rel_table t;
+	uint64_t i;
 
-	snprintf(what, sizeof(what), "relocation section %" PRIu64, rsh_idx);
-	if (rsh->entsize != 0 && rsh->entsize != entsize) {
-		sf_errf(err, errlen, path, "%s: unexpected entry size %" PRIu64, what, rsh->entsize);
+	if (open_rel_table(ef, rsh, rsh_idx, &t, path, err, errlen))
 		return -1;
-	}
-	if (elf_section_bytes(ef, rsh, what, &rel, path, err, errlen))
-		return -1;
-	if (rsh->size % entsize != 0) {
-		sf_errf(err, errlen, path, "%s: size 0x%" PRIx64 " is not a multiple of %u", what,
-		        rsh->size, entsize);
-		return -1;
-	}
-	nrel = rsh->size / entsize;
-	if (rsh->link == 0 || rsh->link >= ef->shnum) {
-		sf_errf(err, errlen, path, "%s: symbol table index %" PRIu32 " out of range", what,
-		        rsh->link);
-		return -1;
-	}
-	get_shdr(ef, rsh->link, &symsh);
-	if (symsh.type != SHT_SYMTAB && symsh.type != SHT_DYNSYM) {
-		sf_errf(err, errlen, path, "%s: section %" PRIu32 " is not a symbol table", what,
-		        rsh->link);
-		return -1;
-	}
-	if (elf_section_bytes(ef, &symsh, "symbol table", &syms, path, err, errlen))
-		return -1;
-	nsyms = symsh.size / symentsize;
-
-	for (i = 0; i < nrel; i++) {
-		const unsigned char *r = rel + i * entsize;
-		uint64_t r_offset, r_info, sym, value;
-		int64_t addend, result;
-		uint32_t type;
-		bool type_pcrel, pcrel;
-		int width;
-
-		r_offset = get(ef, r, ef->L->r_offset);
-		r_info = get(ef, r, ef->L->r_info);
-		sym = r_info >> ef->L->r_sym_shift;
-		type = (uint32_t)(r_info & (((uint64_t)1 << ef->L->r_sym_shift) - 1));
-		width = reloc_width(ef->machine, type, &type_pcrel);
-		if (width < 0 || (width > 0 && rule != RELOC_BY_TYPE && !type_pcrel)) {
-			char m[32];
-
-			sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": unsupported relocation type %"
-			        PRIu32 " for %s", what, i, type, sf_machine_name(ef->machine, m, sizeof(m)));
+	for (i = 0; i < t.nrel; i++)
+		if (apply_rel(ef, &t, i, &dst, path, err, errlen))
 			return -1;
-		}
-		if (width == 0)
-			continue;
-		if (sym >= nsyms) {
-			sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": symbol index %" PRIu64
-			        " out of range (%" PRIu64 " symbol%s)", what, i, sym, nsyms,
-			        nsyms == 1 ? "" : "s");
-			return -1;
-		}
-		if (!in_bounds(r_offset, (uint64_t)width, sec_size)) {
-			sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": offset 0x%" PRIx64
-			        " outside the %s section (size 0x%" PRIx64 ")", what, i,
-			        r_offset, name, sec_size);
-			return -1;
-		}
-		if (rela)
-			addend = sign_extend(get(ef, r, ef->L->r_addend), ef->L->r_addend.width);
-		else
-			addend = sign_extend(sf_get_uint(sec + r_offset, (unsigned)width, sec_be),
-					     (unsigned)width);
-		value = get(ef, syms + sym * symentsize, ef->L->st_value);
-		/* Wrapping unsigned arithmetic, then read back as two's complement. */
-		pcrel = rule == RELOC_BY_TYPE ? type_pcrel : rule == RELOC_SFRAME_PCREL;
-		value = value + (uint64_t)addend - (pcrel ? r_offset : 0);
-		result = sign_extend(value, 8);
-		/* Signed fields for PC-relative types; either kind for absolute ones. */
-		if (width == 4 && (result < INT32_MIN ||
-				   result > (type_pcrel ? INT32_MAX : (int64_t)UINT32_MAX))) {
-			sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": value %" PRId64
-			        " does not fit a 32-bit field", what, i, result);
-			return -1;
-		}
-		sf_put_uint(sec + r_offset, (unsigned)width, sec_be, value);
-	}
 	return 0;
 }
 
