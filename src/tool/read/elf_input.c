@@ -105,40 +105,36 @@ void sf_errf(char *err, size_t errlen, const char *path, const char *fmt, ...)
  * every file in builds with SF_INPUT_NO_MMAP (the fuzz targets: the heap
  * copy lets the sanitizer see a read past the end), is read into memory.
  */
-static int read_file(const char *path, unsigned char **data, size_t *size, bool *mapped,
-		     char *err, size_t errlen)
+#ifndef SF_INPUT_NO_MMAP
+/* @fd mapped when it is a regular file with bytes: 1; 0 to read it instead; or SF_INPUT_EIO. */
+static int map_file(int fd, const char *path, unsigned char **data, size_t *size, char *err,
+		    size_t errlen)
+{
+	struct stat st;
+	void *p;
+
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+		return 0;
+	if ((uintmax_t)st.st_size > SIZE_MAX) {
+		sf_errf(err, errlen, path, "file too large");
+		return SF_INPUT_EIO;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	*data = p;
+	*size = (size_t)st.st_size;
+	return 1;
+}
+#endif
+
+/* Every byte @fd gives, into an allocation of their size. */
+static int read_all(int fd, const char *path, unsigned char **data, size_t *size, char *err,
+		    size_t errlen)
 {
 	unsigned char *buf = NULL;
 	size_t cap = 0, len = 0;
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	*mapped = false;
-	if (fd < 0) {
-		sf_errf(err, errlen, path, "%s", strerror(errno));
-		return SF_INPUT_EIO;
-	}
-#ifndef SF_INPUT_NO_MMAP
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *p;
-
-		if ((uintmax_t)st.st_size > SIZE_MAX) {
-			sf_errf(err, errlen, path, "file too large");
-			close(fd);
-			return SF_INPUT_EIO;
-		}
-		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p != MAP_FAILED) {
-			close(fd);
-			*data = p;
-			*size = (size_t)st.st_size;
-			*mapped = true;
-			return SF_INPUT_OK;
-		}
-	}
-#else
-	(void)st;
-#endif
 	for (;;) {
 		ssize_t n;
 
@@ -169,7 +165,6 @@ static int read_file(const char *path, unsigned char **data, size_t *size, bool 
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
 	/* Exactly the bytes read: a read past them is outside the allocation. */
 	if (len) {
 		unsigned char *nbuf = realloc(buf, len);
@@ -183,8 +178,30 @@ static int read_file(const char *path, unsigned char **data, size_t *size, bool 
 
 out_err:
 	free(buf);
-	close(fd);
 	return SF_INPUT_EIO;
+}
+
+static int read_file(const char *path, unsigned char **data, size_t *size, bool *mapped,
+		     char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	*mapped = false;
+	if (fd < 0) {
+		sf_errf(err, errlen, path, "%s", strerror(errno));
+		return SF_INPUT_EIO;
+	}
+#ifndef SF_INPUT_NO_MMAP
+	ret = map_file(fd, path, data, size, err, errlen);
+	if (ret) {
+		close(fd);
+		*mapped = ret == 1;
+		return ret == 1 ? SF_INPUT_OK : ret;
+	}
+#endif
+	ret = read_all(fd, path, data, size, err, errlen);
+	close(fd);
+	return ret;
 }
 
 /* ---- ELF header and tables ------------------------------------------------ */

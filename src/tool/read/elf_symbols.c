@@ -105,14 +105,37 @@ void elf_add_symbol(struct sf_elf_info *info, const struct sec_range *sec, uint6
 	s->name = name;
 }
 
+/*
+ * Section indices too large for st_shndx: in the SHT_SYMTAB_SHNDX section
+ * of symbol table @idx, *@n of them; NULL (and *@n 0) without one.
+ */
+static const unsigned char *shndx_table(const struct elf_file *ef, uint64_t idx, uint64_t *n)
+{
+	uint64_t i;
+
+	*n = 0;
+	for (i = 1; i < ef->shnum; i++) {
+		struct elf_shdr xs;
+
+		get_shdr(ef, i, &xs);
+		if (xs.type == SHT_SYMTAB_SHNDX && xs.link == idx) {
+			if (!in_bounds(xs.offset, xs.size, ef->size))
+				return NULL;
+			*n = xs.size / 4;
+			return ef->data + xs.offset;
+		}
+	}
+	return NULL;
+}
+
 /* Function symbols of symbol table section @idx (room for all of them made here). */
 static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec_range *secs,
 		       struct sf_elf_info *info, char *err, size_t errlen)
 {
 	unsigned entsize = ef->L->symentsize;
-	const unsigned char *tab, *str, *xtab = NULL;
+	const unsigned char *tab, *str, *xtab;
 	struct elf_shdr sh, strsh;
-	uint64_t n, i, nx = 0;
+	uint64_t n, i, nx;
 	bool str_ends;
 
 	get_shdr(ef, idx, &sh);
@@ -124,19 +147,7 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
 	if (elf_section_bytes(ef, &sh, "symbol table", &tab, "ELF", err, errlen) ||
 	    elf_section_bytes(ef, &strsh, "symbol string table", &str, "ELF", err, errlen))
 		return -1;
-	/* Section indices too large for st_shndx: in the table's SHT_SYMTAB_SHNDX section. */
-	for (i = 1; i < ef->shnum; i++) {
-		struct elf_shdr xs;
-
-		get_shdr(ef, i, &xs);
-		if (xs.type == SHT_SYMTAB_SHNDX && xs.link == idx) {
-			if (in_bounds(xs.offset, xs.size, ef->size)) {
-				xtab = ef->data + xs.offset;
-				nx = xs.size / 4;
-			}
-			break;
-		}
-	}
+	xtab = shndx_table(ef, idx, &nx);
 	/* A table ending in NUL ends every name in it. */
 	str_ends = strsh.size && str[strsh.size - 1] == '\0';
 	n = sh.size / entsize;
@@ -147,7 +158,7 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
 	}
 	for (i = 0; i < n; i++) {
 		const unsigned char *s = tab + i * entsize;
-		uint64_t name = get(ef, s, ef->L->st_name), value, size, shndx;
+		uint64_t name = get(ef, s, ef->L->st_name), value, size, shndx, rank;
 		unsigned st_info = (unsigned)get(ef, s, ef->L->st_info);
 		unsigned type = ELF64_ST_TYPE(st_info), bind = ELF64_ST_BIND(st_info);
 
@@ -165,9 +176,8 @@ static int load_symtab(const struct elf_file *ef, uint64_t idx, const struct sec
 		/* The name must end inside the string table. */
 		if (name >= strsh.size || (!str_ends && !memchr(str + name, 0, strsh.size - name)))
 			continue;
-		elf_add_symbol(info, &secs[shndx], value, size,
-			       (bind == STB_LOCAL ? RANK_LOCAL : bind == STB_WEAK ? RANK_WEAK : 0) | i,
-			       (const char *)str + name);
+		rank = bind == STB_LOCAL ? RANK_LOCAL : bind == STB_WEAK ? RANK_WEAK : 0;
+		elf_add_symbol(info, &secs[shndx], value, size, rank | i, (const char *)str + name);
 	}
 	return 0;
 }
@@ -265,6 +275,45 @@ static int finish_symbols(struct sf_elf_info *info, enum sf_names names)
 	return 0;
 }
 
+/* The executable PT_LOAD segments (but those whose addresses wrap) into @info->text. */
+static void load_text(const struct elf_file *ef, struct sf_elf_info *info)
+{
+	uint64_t i;
+
+	if (!ef->phnum || !phdr_table_ok(ef))
+		return;
+	for (i = 0; i < ef->phnum && info->ntext < SF_MAX_TEXT; i++) {
+		struct sf_elf_segment ph;
+
+		get_phdr(ef, i, &ph);
+		if (ph.type != PT_LOAD || !(ph.flags & PF_X) || ph.memsz == 0 ||
+		    ph.vaddr > UINT64_MAX - ph.memsz)
+			continue;
+		info->text[info->ntext].start = ph.vaddr;
+		info->text[info->ntext].end = ph.vaddr + ph.memsz;
+		info->text[info->ntext].offset = ph.offset;
+		info->ntext++;
+	}
+}
+
+/* The symbol table the names come from: the first .symtab, else .dynsym; UINT64_MAX: none. */
+static uint64_t find_symtab(const struct elf_file *ef, struct sf_elf_info *info)
+{
+	uint64_t i, symtab = UINT64_MAX, dynsym = UINT64_MAX;
+
+	for (i = 0; i < ef->shnum; i++) {
+		struct elf_shdr sh;
+
+		get_shdr(ef, i, &sh);
+		if (sh.type == SHT_SYMTAB && symtab == UINT64_MAX)
+			symtab = i;
+		else if (sh.type == SHT_DYNSYM && dynsym == UINT64_MAX)
+			dynsym = i;
+	}
+	info->has_symtab = symtab != UINT64_MAX;
+	return symtab != UINT64_MAX ? symtab : dynsym;
+}
+
 int sf_elf_info_load(const struct sf_input *in, struct sf_elf_info *info, char *err,
 		     size_t errlen)
 {
@@ -276,7 +325,7 @@ int sf_elf_info_load_names(const struct sf_input *in, struct sf_elf_info *info,
 {
 	struct sec_range *secs = NULL;
 	struct elf_file ef;
-	uint64_t i, symtab = UINT64_MAX, dynsym = UINT64_MAX;
+	uint64_t symtab;
 
 	memset(info, 0, sizeof(*info));
 	if (!sf_input_is_elf(in)) {
@@ -290,32 +339,8 @@ int sf_elf_info_load_names(const struct sf_input *in, struct sf_elf_info *info,
 		return -1;
 	info->machine = ef.machine;
 
-	if (ef.phnum && phdr_table_ok(&ef)) {
-		for (i = 0; i < ef.phnum && info->ntext < SF_MAX_TEXT; i++) {
-			struct sf_elf_segment ph;
-
-			get_phdr(&ef, i, &ph);
-			if (ph.type != PT_LOAD || !(ph.flags & PF_X) || ph.memsz == 0 ||
-			    ph.vaddr > UINT64_MAX - ph.memsz)
-				continue;
-			info->text[info->ntext].start = ph.vaddr;
-			info->text[info->ntext].end = ph.vaddr + ph.memsz;
-			info->text[info->ntext].offset = ph.offset;
-			info->ntext++;
-		}
-	}
-	for (i = 0; i < ef.shnum; i++) {
-		struct elf_shdr sh;
-
-		get_shdr(&ef, i, &sh);
-		if (sh.type == SHT_SYMTAB && symtab == UINT64_MAX)
-			symtab = i;
-		else if (sh.type == SHT_DYNSYM && dynsym == UINT64_MAX)
-			dynsym = i;
-	}
-	info->has_symtab = symtab != UINT64_MAX;
-	if (symtab == UINT64_MAX)
-		symtab = dynsym;
+	load_text(&ef, info);
+	symtab = find_symtab(&ef, info);
 	if (symtab == UINT64_MAX && ef.shnum == 0)
 		return 0;
 	secs = section_ranges(&ef);
