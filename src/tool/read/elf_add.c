@@ -371,6 +371,39 @@ static void put_sframe_shdr(unsigned char *e, const struct sf_elf_add_plan *p, u
 	sf_put_uint(e + L->sh_entsize.off, L->sh_entsize.width, be, 0);
 }
 
+/*
+ * The grown name table at @str_off and the section header table at
+ * @sh_off of @img: the input's, then a .sframe section (@shnum counts it).
+ */
+static void append_shdrs(unsigned char *img, const unsigned char *file,
+			 const struct sf_elf_add_plan *p, size_t len, uint64_t str_off,
+			 uint64_t sh_off, uint64_t shnum)
+{
+	const struct elf_layout *L = &sf_elf64_layout;
+	unsigned char *s0 = img + sh_off, *strh, *e;
+	uint64_t old = p->sh.shnum * p->sh.shentsize;
+	bool be = p->be;
+
+	memcpy(img + str_off, file + p->strtab_offset, (size_t)p->strtab_size);
+	memcpy(img + str_off + p->strtab_size, sframe_name, sizeof(sframe_name));
+	memcpy(s0, file + p->sh.shoff, (size_t)old);
+	strh = s0 + p->sh.shstrndx * p->sh.shentsize;
+	sf_put_uint(strh + L->sh_offset.off, L->sh_offset.width, be, str_off);
+	sf_put_uint(strh + L->sh_size.off, L->sh_size.width, be,
+		    p->strtab_size + sizeof(sframe_name));
+	e = s0 + old;
+	sf_put_uint(e + L->sh_name.off, L->sh_name.width, be, p->strtab_size);
+	put_sframe_shdr(e, p, len);
+	sf_put_uint(img + L->e_shoff.off, L->e_shoff.width, be, sh_off);
+	/* A count that no longer fits e_shnum goes to section 0 (extended numbering). */
+	if (p->sh.ext_shnum || shnum >= SHN_LORESERVE) {
+		sf_put_uint(img + L->e_shnum.off, L->e_shnum.width, be, 0);
+		sf_put_uint(s0 + L->sh_size.off, L->sh_size.width, be, shnum);
+	} else {
+		sf_put_uint(img + L->e_shnum.off, L->e_shnum.width, be, shnum);
+	}
+}
+
 unsigned char *sf_elf_add_image(const unsigned char *file, const struct sf_elf_add_plan *p,
 				const void *sec, size_t len, size_t *out_size, const char *path,
 				char *err, size_t errlen)
@@ -412,31 +445,10 @@ unsigned char *sf_elf_add_image(const unsigned char *file, const struct sf_elf_a
 		sf_put_uint(img + L->e_phoff.off, L->e_phoff.width, be, p->seg_offset);
 	sf_put_uint(img + L->e_phnum.off, L->e_phnum.width, be, p->new_phnum);
 
-	if (append) {
-		unsigned char *s0 = img + sh_off, *strh, *e;
-		uint64_t old = p->sh.shnum * p->sh.shentsize;
-
-		memcpy(img + str_off, file + p->strtab_offset, (size_t)p->strtab_size);
-		memcpy(img + str_off + p->strtab_size, sframe_name, sizeof(sframe_name));
-		memcpy(s0, file + p->sh.shoff, (size_t)old);
-		strh = s0 + p->sh.shstrndx * p->sh.shentsize;
-		sf_put_uint(strh + L->sh_offset.off, L->sh_offset.width, be, str_off);
-		sf_put_uint(strh + L->sh_size.off, L->sh_size.width, be,
-			    p->strtab_size + sizeof(sframe_name));
-		e = s0 + old;
-		sf_put_uint(e + L->sh_name.off, L->sh_name.width, be, p->strtab_size);
-		put_sframe_shdr(e, p, len);
-		sf_put_uint(img + L->e_shoff.off, L->e_shoff.width, be, sh_off);
-		/* A count that no longer fits e_shnum goes to section 0 (extended numbering). */
-		if (p->sh.ext_shnum || shnum >= SHN_LORESERVE) {
-			sf_put_uint(img + L->e_shnum.off, L->e_shnum.width, be, 0);
-			sf_put_uint(s0 + L->sh_size.off, L->sh_size.width, be, shnum);
-		} else {
-			sf_put_uint(img + L->e_shnum.off, L->e_shnum.width, be, shnum);
-		}
-	} else if (shnum) {
+	if (append)
+		append_shdrs(img, file, p, len, str_off, sh_off, shnum);
+	else if (shnum)
 		put_sframe_shdr(img + p->sh.shoff + p->old_sh_sframe * p->sh.shentsize, p, len);
-	}
 	*out_size = (size_t)total;
 	return img;
 }

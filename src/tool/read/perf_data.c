@@ -698,6 +698,18 @@ static int payload_size(const struct sf_perf_file *f, const struct sf_perf_recor
 	return 0;
 }
 
+/* The record at @p (file offset @off) as far as its header says. */
+static void record_header(const struct sf_perf_file *f, const unsigned char *p, uint64_t off,
+			  struct sf_perf_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->type = (uint32_t)sf_get_uint(p, 4, f->be);
+	rec->misc = (uint16_t)sf_get_uint(p + 4, 2, f->be);
+	rec->size = (uint16_t)sf_get_uint(p + 6, 2, f->be);
+	rec->offset = off;
+	rec->bytes = p;
+}
+
 int sf_perf_next(const struct sf_perf_file *f, uint64_t *pos, struct sf_perf_record *rec,
 		 char *err, size_t errlen)
 {
@@ -719,12 +731,7 @@ int sf_perf_next(const struct sf_perf_file *f, uint64_t *pos, struct sf_perf_rec
 			       "record header (8 bytes) runs past the data section (%" PRIu64
 			       " bytes left)", left);
 	}
-	memset(rec, 0, sizeof(*rec));
-	rec->type = (uint32_t)sf_get_uint(p, 4, f->be);
-	rec->misc = (uint16_t)sf_get_uint(p + 4, 2, f->be);
-	rec->size = (uint16_t)sf_get_uint(p + 6, 2, f->be);
-	rec->offset = off;
-	rec->bytes = p;
+	record_header(f, p, off, rec);
 	/* A size below the header's would never move the iteration on. */
 	if (rec->size < RECORD_HEADER_SIZE)
 		return fail_at(err, errlen, f->path, off,

@@ -260,11 +260,10 @@ static void skip_branch_stack(struct rd *r, uint64_t bst)
 		skip_u64s(r, nr, 1, "branch counters");
 }
 
-/* A sample's fields, in the order perf_event.h lays them out. */
-static void read_sample(struct rd *r, const struct sf_perf_attr *a, struct sf_perf_sample *s)
+/* A sample's fixed-size fields up to its period, and its read values. */
+static void read_sample_head(struct rd *r, const struct sf_perf_attr *a, struct sf_perf_sample *s)
 {
-	uint64_t type = a->sample_type, word;
-	uint32_t nregs_intr;
+	uint64_t type = a->sample_type;
 
 	if (type & SF_PERF_SAMPLE_IDENTIFIER)
 		s->sid.id = get_u64(r, "identifier");
@@ -288,6 +287,31 @@ static void read_sample(struct rd *r, const struct sf_perf_attr *a, struct sf_pe
 		s->period = get_u64(r, "period");
 	if (type & SF_PERF_SAMPLE_READ)
 		skip_read(r, a->read_format);
+}
+
+/* The copy of the user stack, and how much of it the kernel filled. */
+static void get_user_stack(struct rd *r, struct sf_perf_sample *s)
+{
+	s->stack_size = get_u64(r, "user stack size");
+	s->stack = take(r, s->stack_size, 1, "user stack");
+	/* dyn_size follows only a stack copy. */
+	if (s->stack_size) {
+		s->stack_dyn_size = get_u64(r, "user stack dyn_size");
+		if (!r->ret && s->stack_dyn_size > s->stack_size)
+			r->ret = fail_at(r->err, r->errlen, r->f->path, r->off + r->pos - 8,
+					 "%s: user stack dyn_size %" PRIu64
+					 " is above its size %" PRIu64, r->what,
+					 s->stack_dyn_size, s->stack_size);
+	}
+}
+
+/* A sample's fields, in the order perf_event.h lays them out. */
+static void read_sample(struct rd *r, const struct sf_perf_attr *a, struct sf_perf_sample *s)
+{
+	uint64_t type = a->sample_type, word;
+	uint32_t nregs_intr;
+
+	read_sample_head(r, a, s);
 	if (type & SF_PERF_SAMPLE_CALLCHAIN) {
 		s->callchain_nr = get_u64(r, "callchain nr");
 		s->callchain = take(r, s->callchain_nr, 8, "callchain");
@@ -300,19 +324,8 @@ static void read_sample(struct rd *r, const struct sf_perf_attr *a, struct sf_pe
 		skip_branch_stack(r, a->branch_sample_type);
 	if (type & SF_PERF_SAMPLE_REGS_USER)
 		get_regs(r, a->sample_regs_user, "user registers", &s->regs_abi, &s->nregs, s->regs);
-	if (type & SF_PERF_SAMPLE_STACK_USER) {
-		s->stack_size = get_u64(r, "user stack size");
-		s->stack = take(r, s->stack_size, 1, "user stack");
-		/* dyn_size follows only a stack copy. */
-		if (s->stack_size) {
-			s->stack_dyn_size = get_u64(r, "user stack dyn_size");
-			if (!r->ret && s->stack_dyn_size > s->stack_size)
-				r->ret = fail_at(r->err, r->errlen, r->f->path, r->off + r->pos - 8,
-						 "%s: user stack dyn_size %" PRIu64
-						 " is above its size %" PRIu64, r->what,
-						 s->stack_dyn_size, s->stack_size);
-		}
-	}
+	if (type & SF_PERF_SAMPLE_STACK_USER)
+		get_user_stack(r, s);
 	/* WEIGHT and WEIGHT_STRUCT are one u64 either way. */
 	if (type & (SF_PERF_SAMPLE_WEIGHT | SF_PERF_SAMPLE_WEIGHT_STRUCT))
 		skip_u64s(r, 1, 1, "weight");
