@@ -2,10 +2,10 @@
 /*
  * cfi_input.c - the converter's input from an ELF file (see cfi_input.h).
  *
- * Only what elf_input.c decodes is used here: its program header, section
- * and note readers, which check every offset and size against the file; the
- * few bytes read here directly (e_ident, e_flags, the segments' bytes) are
- * checked the same way, overflow first.
+ * Only what the ELF reader (elf_input.c, elf_notes.c) decodes is used here:
+ * its program header, section and note readers, which check every offset
+ * and size against the file; the few bytes read here directly (e_ident,
+ * e_flags, the segments' bytes) are checked the same way, overflow first.
  */
 #include "read/cfi_input.h"
 

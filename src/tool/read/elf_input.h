@@ -59,7 +59,7 @@ struct sf_input {
  * @errlen: size of @err.
  *
  * Relocatable objects get the relocations of their .sframe section applied
- * to a private copy (see elf_input.c for the value written).
+ * to a private copy (see elf_rel.c for the value written).
  *
  * Return: SF_INPUT_OK, SF_INPUT_EIO or SF_INPUT_EFORMAT.
  */
