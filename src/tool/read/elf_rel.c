@@ -161,7 +161,8 @@ static int apply_rel(const struct elf_file *ef, const struct rel_table *t, uint6
 		char m[32];
 
 		sf_errf(err, errlen, path, "%s, entry %" PRIu64 ": unsupported relocation type %"
-		        PRIu32 " for %s", t->what, i, type, sf_machine_name(ef->machine, m, sizeof(m)));
+		        PRIu32 " for %s", t->what, i, type,
+		        sf_machine_name(ef->machine, m, sizeof(m)));
 		return -1;
 	}
 	if (width == 0)
