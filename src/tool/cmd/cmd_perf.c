@@ -40,6 +40,7 @@
 #include <sframe/sframe_unwind.h>
 
 #include "out/flamegraph.h"
+#include "out/perf_print.h"
 #include "perf/buildid_cache.h"
 #include "perf/kallsyms.h"
 #include "perf/perf_order.h"
@@ -52,11 +53,6 @@
 #include "target/unwind_target.h"
 
 #define DEFAULT_MAX_STACK 127	/* perf's own default (kernel.perf_event_max_stack) */
-
-/* Callchain context markers (perf_event.h). */
-#define CONTEXT_MAX		((uint64_t)-4095)
-#define CONTEXT_KERNEL		((uint64_t)-128)
-#define CONTEXT_USER		((uint64_t)-512)
 
 const char sf_perf_usage[] =
 	"Usage: sframe perf [--folded | --flamegraph OUT] [--max-stack N] [--symfs DIR] [--buildid-dir DIR] [--fp-fallback] [--sframe-dir DIR]... [--no-convert] [--quiet] FILE\n"
@@ -107,28 +103,11 @@ const char sf_perf_usage[] =
 
 enum out_mode { OUT_SCRIPT, OUT_FOLDED, OUT_FLAMEGRAPH };
 
-/* Why user walks ended, for the summary. */
-enum stop_class {
-	STOP_END,	/* the outermost frame */
-	STOP_NO_SFRAME,	/* code without SFrame (a file without it, or outside any file) */
-	STOP_COPY,	/* the stack copy ended */
-	STOP_DEPTH,	/* --max-stack */
-	STOP_ERROR,	/* anything else: a bad section, an implausible frame */
-	STOP_NO_REGS,	/* the sample has no user registers or stack (kernel thread) */
-	STOP_CLASSES
-};
-
-static const char *const stop_names[STOP_CLASSES] = {
-	"reached the outermost frame", "no SFrame", "stack copy too short",
-	"--max-stack reached", "errors", "no user registers",
-};
-
 struct run {
 	const char *path;
 	struct sf_perf_file f;
 	enum out_mode mode;
-	FILE *out;
-	struct sf_fold fold;
+	struct sf_perf_out po;		/* the text, or the folded stacks; kallsyms */
 	bool quiet;
 	struct sf_perf_files files;	/* --symfs, the build-id cache, the recorded ids */
 	bool ordered;		/* every record carries a time: sort them */
@@ -139,15 +118,8 @@ struct run {
 
 	struct sf_perf_order order;	/* the records waiting for their turn */
 
-	struct sf_kallsyms ksyms;	/* loaded at the first kernel frame */
-
-	const char **names;	/* --folded/--flamegraph: one stack's frame names */
-	size_t *offs;		/* and where each starts in @namebuf */
-	char *namebuf;
-	size_t namebuf_len;
-
 	uint64_t samples;
-	uint64_t walks[STOP_CLASSES];
+	uint64_t walks[SF_PERF_STOP_CLASSES];
 	uint64_t frames_out;
 	uint64_t lost;
 	uint64_t bad_records;
@@ -159,287 +131,17 @@ struct run {
 	char err[1024];
 };
 
-/* ---- Output ---------------------------------------------------------------------------- */
-
-/* The event's name as the recording gives it, else perf's name of a generic event. */
-static const char *event_name(const struct sf_perf_attr *a, char *buf, size_t len)
-{
-	static const char *const hw[] = {
-		"cycles", "instructions", "cache-references", "cache-misses", "branches",
-		"branch-misses", "bus-cycles", "stalled-cycles-frontend",
-		"stalled-cycles-backend", "ref-cycles",
-	};
-	static const char *const sw[] = {
-		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
-		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-		"bpf-output", "cgroup-switches",
-	};
-
-	if (a->name)
-		return a->name;
-	if (a->type == 0 && a->config < sizeof(hw) / sizeof(hw[0]))
-		return hw[a->config];
-	if (a->type == 1 && a->config < sizeof(sw) / sizeof(sw[0]))
-		return sw[a->config];
-	snprintf(buf, len, "event %" PRIu32 ":0x%" PRIx64, a->type, a->config);
-	return buf;
-}
-
-/* perf script right-aligns the event names to the longest one. */
-static int event_width(struct run *run)
-{
-	char ev[64];
-	size_t i, len;
-
-	if (!run->event_width) {
-		for (i = 0; i < run->f.nattrs; i++) {
-			len = strlen(event_name(&run->f.attrs[i], ev, sizeof(ev)));
-			if (len > (size_t)run->event_width && len < 4096)
-				run->event_width = (int)len;
-		}
-	}
-	return run->event_width;
-}
-
-/* A caller's PC is its return address: the call is the byte before (perf prints that too). */
-static uint64_t frame_pc(const struct sframe_frame *fr)
-{
-	bool exact = fr->flags & (SFRAME_FRAME_TOPMOST | SFRAME_FRAME_INTERRUPTED);
-
-	return !exact && fr->pc ? fr->pc - 1 : fr->pc;
-}
-
-/**
- * struct where - what a user address is in a process.
- * @addr: the address as perf prints it: its offset in the mapped file (the
- *	mapping's file offset plus the distance from its start: for most
- *	shared libraries and position-independent programs the ELF address,
- *	not for an executable linked at 0x400000) when the file is known,
- *	else the address itself.
- * @sym: its symbol, or NULL.
- * @off: the offset into @sym.
- * @dso: the mapped file's path, or "[unknown]".
- * @short_dso: its last path component.
- */
-struct where {
-	uint64_t addr;
-	const struct sf_symbol *sym;
-	uint64_t off;
-	const char *dso;
-	const char *short_dso;
-};
-
-static void locate(const struct sf_perf_proc *p, uint64_t pc, struct where *w)
-{
-	const struct sf_proc_image *img = p->built ? sf_proc_image_at(&p->pm, pc) : NULL;
-	const char *slash;
-
-	memset(w, 0, sizeof(*w));
-	w->addr = pc;
-	w->dso = "[unknown]";
-	if (img) {
-		w->dso = img->file->key_path;
-		if (img->bias_known) {
-			const struct sf_elf_info *info = &img->file->info;
-			const uint64_t at = pc - img->bias;
-			size_t i;
-
-			w->addr = at;
-			w->sym = sf_symbol_find(info, at);
-			if (w->sym)
-				w->off = at - w->sym->addr;
-			for (i = 0; i < info->ntext; i++) {
-				if (at >= info->text[i].start && at < info->text[i].end) {
-					w->addr = at - info->text[i].start + info->text[i].offset;
-					break;
-				}
-			}
-		}
-	}
-	slash = strrchr(w->dso, '/');
-	w->short_dso = slash ? slash + 1 : w->dso;
-}
-
-/*
- * One frame line, "\t%16" PRIx64 " NAME+0xOFF (DSO)\n" as perf script
- * prints it, formatted here: printf's parsing was most of the time spent
- * printing a profile.
- */
-static void put_frame(FILE *out, uint64_t addr, const char *name, uint64_t off, const char *dso)
-{
-	static const char digits[] = "0123456789abcdef";
-	char buf[48], *p = buf + sizeof(buf), *start;
-	uint64_t v = addr;
-
-	do {
-		*--p = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	while (p > buf + sizeof(buf) - 16)
-		*--p = ' ';
-	*--p = '\t';
-	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), out);
-	fputc(' ', out);
-	fputs(name ? name : "[unknown]", out);
-	if (name) {
-		p = buf + sizeof(buf);
-		v = off;
-		do {
-			*--p = digits[v & 15];
-			v >>= 4;
-		} while (v);
-		start = p - 3;
-		memcpy(start, "+0x", 3);
-		fwrite(start, 1, (size_t)(buf + sizeof(buf) - start), out);
-	}
-	fputs(" (", out);
-	fputs(dso, out);
-	fputs(")\n", out);
-}
-
-static void print_line(struct run *run, uint64_t addr, const struct where *w)
-{
-	put_frame(run->out, addr, w->sym ? w->sym->name : NULL, w->off, w->dso);
-}
-
-/* Why a walk ended, for the "# stop:" line; the class for the summary. */
-static enum stop_class stop_reason(const struct sf_perf_proc *p,
-				   const struct sframe_frame *last, uint32_t n, int r,
-				   const struct sf_sample *smp, char *buf, size_t len)
-{
-	struct where w;
-
-	buf[0] = '\0';
-	if (r == SFRAME_UNWIND_END)
-		return STOP_END;
-	if (r == SFRAME_UNWIND_FULL || r == -SFRAME_ERR_DEPTH) {
-		snprintf(buf, len, "%" PRIu32 " frames shown, more not walked (--max-stack)", n);
-		return STOP_DEPTH;
-	}
-	if (r == -SFRAME_ERR_NOT_FOUND && last) {
-		const struct sf_proc_image *img = p->built ? sf_proc_image_at(&p->pm, frame_pc(last))
-							   : NULL;
-
-		locate(p, frame_pc(last), &w);
-		if (!img)
-			snprintf(buf, len, "no SFrame for 0x%" PRIx64 ": not in a mapped file",
-				 last->pc);
-		else
-			snprintf(buf, len, "no SFrame for 0x%" PRIx64 " in %s%s%s", last->pc,
-				 w.dso, img->file->why[0] ? ": " : "", img->file->why);
-		return STOP_NO_SFRAME;
-	}
-	if (r == -SFRAME_ERR_READ) {
-		snprintf(buf, len, "the stack copy ends: %" PRIu64 " bytes from SP 0x%" PRIx64
-			 " recorded", smp->stack_len, smp->stack_addr);
-		return STOP_COPY;
-	}
-	snprintf(buf, len, "%s, %s", sframe_strerror(r), sframe_errname(r));
-	return STOP_ERROR;
-}
-
-/* Append @name to the name buffer; its offset goes to offs[(*count)++]. */
-static int put_name(struct run *run, size_t *used, const char *name, size_t *offs, size_t *count)
-{
-	size_t len = strlen(name) + 1;
-
-	if (len > run->namebuf_len - *used) {
-		size_t nl = (run->namebuf_len + len) * 2;
-		char *nb = realloc(run->namebuf, nl);
-
-		if (!nb)
-			return -ENOMEM;
-		run->namebuf = nb;
-		run->namebuf_len = nl;
-	}
-	memcpy(run->namebuf + *used, name, len);
-	offs[(*count)++] = *used;
-	*used += len;
-	return 0;
-}
-
-/* ---- Kernel symbols ------------------------------------------------------------------ */
-
-static void print_kernel_line(struct run *run, uint64_t addr)
-{
-	const struct sf_ksym *k = sf_kallsyms_find(&run->ksyms, &run->files, run->quiet, addr);
-
-	put_frame(run->out, addr, k ? k->name : NULL, k ? addr - k->addr : 0,
-		  k && k->module ? k->module : "[kernel.kallsyms]");
-}
-
 /* ---- One sample ------------------------------------------------------------------------ */
-
-/* The kernel part of the callchain: its entries between PERF_CONTEXT_KERNEL and the next marker. */
-static uint64_t kernel_frames(const struct run *run, const struct sf_perf_sample *s,
-			      uint64_t *first)
-{
-	uint64_t i, n = 0;
-	bool kernel = false;
-
-	*first = 0;
-	for (i = 0; i < s->callchain_nr; i++) {
-		uint64_t ip = sf_perf_u64(&run->f, s->callchain + 8 * i);
-
-		if (ip >= CONTEXT_MAX) {
-			if (kernel)
-				break;
-			kernel = ip == CONTEXT_KERNEL;
-			*first = i + 1;
-			continue;
-		}
-		if (kernel)
-			n++;
-	}
-	return n;
-}
-
-#define MAX_FOLD_KERNEL 1024	/* kernel frames kept per folded stack */
-
-static int fold_sample(struct run *run, struct sf_perf_proc *p, const char *comm,
-		       const struct sf_perf_sample *s, const struct sf_perf_user_walk *w, uint64_t kfirst,
-		       uint64_t nk)
-{
-	size_t used = 0, count = 0, i, *offs = run->offs;
-
-	if (nk > MAX_FOLD_KERNEL)
-		nk = MAX_FOLD_KERNEL;
-	/* Outermost first: the process, its user frames, then the kernel's. */
-	if (put_name(run, &used, comm, offs, &count))
-		return -ENOMEM;
-	for (i = w->n; i-- > 0;) {
-		struct where wh;
-		char b[300];
-
-		locate(p, frame_pc(&run->walk.frames[i]), &wh);
-		if (!wh.sym)
-			snprintf(b, sizeof(b), "[%.290s]", wh.short_dso);
-		if (put_name(run, &used, wh.sym ? wh.sym->name : b, offs, &count))
-			return -ENOMEM;
-	}
-	for (i = nk; i-- > 0;) {
-		const struct sf_ksym *k = sf_kallsyms_find(&run->ksyms, &run->files, run->quiet, sf_perf_u64(&run->f, s->callchain +
-								  8 * (kfirst + i)));
-
-		if (put_name(run, &used, k ? k->name : "[kernel.kallsyms]", offs, &count))
-			return -ENOMEM;
-	}
-	/* The buffer may have moved while it grew: point at the names now. */
-	for (i = 0; i < count; i++)
-		run->names[i] = run->namebuf + offs[i];
-	return sf_fold_add(&run->fold, run->names, count, 1);
-}
 
 static int do_sample(struct run *run, const struct sf_perf_record *rec)
 {
 	struct sf_perf_sample s;
 	struct sf_perf_user_walk w;
+	struct sf_perf_shown sh;
 	struct sf_perf_thread *t;
 	struct sf_perf_proc *p;
-	uint64_t kfirst, nk, i;
-	enum stop_class cls = STOP_NO_REGS;
-	char why[600], ev[64], tidname[24];
-	const char *comm;
+	enum sf_perf_stop cls = SF_PERF_STOP_NO_REGS;
+	char why[600], tidname[24];
 
 	if (sf_perf_decode_sample(&run->f, rec, &s, run->err, sizeof(run->err))) {
 		run->bad_records++;
@@ -450,37 +152,27 @@ static int do_sample(struct run *run, const struct sf_perf_record *rec)
 	run->samples++;
 	t = sf_perf_thread_find(&run->ps, s.sid.tid);
 	snprintf(tidname, sizeof(tidname), ":%" PRIu32, s.sid.tid);
-	comm = t && t->comm ? t->comm : tidname;
 	/* A process without mapping records still gets its topmost frame. */
 	p = sf_perf_proc_get(&run->ps, s.sid.pid);
 	if (!p || sf_perf_walk_user(&run->walk, p, &s, &w))
 		return -ENOMEM;
-	nk = kernel_frames(run, &s, &kfirst);
+	sh = (struct sf_perf_shown){ .s = &s, .comm = t && t->comm ? t->comm : tidname, .p = p,
+				     .frames = run->walk.frames, .n = w.n, .why = why };
+	sh.nk = sf_perf_kernel_frames(&run->f, &s, &sh.kfirst);
 	snprintf(why, sizeof(why), "%s", w.why);
 	if (w.have_regs)
-		cls = stop_reason(p, w.n ? &run->walk.frames[w.n - 1] : NULL, w.n, w.r, &w.smp, why,
-				  sizeof(why));
+		cls = sf_perf_stop_reason(p, w.n ? &run->walk.frames[w.n - 1] : NULL, w.n, w.r,
+					  &w.smp, why, sizeof(why));
 	else if (why[0])
-		cls = STOP_ERROR;
+		cls = SF_PERF_STOP_ERROR;
 	run->walks[cls]++;
 	run->frames_out += w.n;
 	if (run->mode != OUT_SCRIPT)
-		return fold_sample(run, p, comm, &s, &w, kfirst, nk);
-
-	fprintf(run->out, "%s %5" PRIu32 " %5" PRIu64 ".%06" PRIu64 ": %10" PRIu64 " %*s: \n",
-		comm, s.sid.tid, s.sid.time / 1000000000u, s.sid.time % 1000000000u / 1000u,
-		s.period, event_width(run), event_name(s.attr, ev, sizeof(ev)));
-	for (i = 0; i < nk; i++)
-		print_kernel_line(run, sf_perf_u64(&run->f, s.callchain + 8 * (kfirst + i)));
-	for (i = 0; i < w.n; i++) {
-		struct where wh;
-
-		locate(p, frame_pc(&run->walk.frames[i]), &wh);
-		print_line(run, wh.addr, &wh);
-	}
-	if (why[0])
-		fprintf(run->out, "\t# stop: %s\n", why);
-	fputc('\n', run->out);
+		return sf_perf_fold_sample(&run->po, &sh);
+	/* perf script right-aligns the event names to the longest one. */
+	if (!run->event_width)
+		run->event_width = sf_perf_event_width(&run->f);
+	sf_perf_print_sample(&run->po, &sh, run->event_width);
 	return 0;
 }
 
@@ -578,14 +270,14 @@ static void summary(const struct run *run)
 
 	if (run->quiet)
 		return;
-	for (i = 0; i < STOP_NO_REGS; i++)
+	for (i = 0; i < SF_PERF_STOP_NO_REGS; i++)
 		walks += run->walks[i];
 	fprintf(stderr, "sframe perf: %" PRIu64 " samples, %" PRIu64 " user stacks unwound "
 		"(%" PRIu64 " frames, %.2f us per stack)", run->samples, walks, run->frames_out,
 		walks ? (double)run->walk.unwind_ns / 1000.0 / (double)walks : 0.0);
-	for (i = 0; i < STOP_CLASSES; i++) {
+	for (i = 0; i < SF_PERF_STOP_CLASSES; i++) {
 		if (run->walks[i])
-			fprintf(stderr, "; %s: %" PRIu64, stop_names[i], run->walks[i]);
+			fprintf(stderr, "; %s: %" PRIu64, sf_perf_stop_names[i], run->walks[i]);
 	}
 	fputc('\n', stderr);
 	if (run->lost)
@@ -740,14 +432,10 @@ static void run_free(struct run *run)
 {
 	sf_perf_procs_free(&run->ps);
 	sf_image_set_free(&run->walk.set);
-	sf_fold_free(&run->fold);
-	sf_kallsyms_free(&run->ksyms);
+	sf_perf_out_free(&run->po);
 	sf_perf_files_free(&run->files);
 	sf_perf_order_free(&run->order);
 	free(run->walk.frames);
-	free(run->names);
-	free(run->offs);
-	free(run->namebuf);
 	sf_perf_close(&run->f);
 }
 
@@ -875,10 +563,11 @@ static bool prepare_run(struct run *run, const struct sf_sframe_opts *opts, char
 		run->walk.set.debug_dir = debug_dir;
 	}
 	run->ordered = all_timed(&run->f);
+	run->po.f = &run->f;
+	run->po.files = &run->files;
+	run->po.quiet = run->quiet;
 	run->walk.frames = calloc(run->walk.max_stack, sizeof(*run->walk.frames));
-	run->names = calloc((size_t)run->walk.max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run->names));
-	run->offs = calloc((size_t)run->walk.max_stack + 1 + MAX_FOLD_KERNEL, sizeof(*run->offs));
-	if (!run->walk.frames || !run->names || !run->offs || sf_fold_init(&run->fold)) {
+	if (!run->walk.frames || sf_perf_out_init(&run->po, run->walk.max_stack)) {
 		fprintf(stderr, "sframe: perf: out of memory\n");
 		run_free(run);
 		return false;
@@ -889,13 +578,13 @@ static bool prepare_run(struct run *run, const struct sf_sframe_opts *opts, char
 /* The folded stacks or the flame graph, then standard output flushed. Returns the status. */
 static int finish_output(struct run *run, const struct perf_args *a, FILE *svg, int status)
 {
-	if (run->mode == OUT_FOLDED && sf_fold_write(&run->fold, stdout))
+	if (run->mode == OUT_FOLDED && sf_fold_write(&run->po.fold, stdout))
 		status = SF_EXIT_USAGE;
 	if (svg) {
 		char title[600];
 
 		snprintf(title, sizeof(title), "%.500s (unwound with SFrame)", a->file);
-		if (sf_flamegraph_write(&run->fold, svg, title) || fclose(svg)) {
+		if (sf_flamegraph_write(&run->po.fold, svg, title) || fclose(svg)) {
 			fprintf(stderr, "sframe: perf: %s: write error\n", a->flame);
 			status = SF_EXIT_USAGE;
 		}
@@ -934,7 +623,7 @@ int sf_cmd_perf(int argc, char **argv)
 			return SF_EXIT_USAGE;
 		}
 	}
-	run.out = stdout;
+	run.po.out = stdout;
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 
 	r = read_records(&run);

@@ -2,10 +2,10 @@
 /*
  * cfi_input.c - the converter's input from an ELF file (see cfi_input.h).
  *
- * Only what elf_input.c decodes is used here: its program header, section
- * and note readers, which check every offset and size against the file; the
- * few bytes read here directly (e_ident, e_flags, the segments' bytes) are
- * checked the same way, overflow first.
+ * Only what the ELF reader (elf_input.c, elf_notes.c) decodes is used here:
+ * its program header, section and note readers, which check every offset
+ * and size against the file; the few bytes read here directly (e_ident,
+ * e_flags, the segments' bytes) are checked the same way, overflow first.
  */
 #include "read/cfi_input.h"
 
@@ -43,39 +43,30 @@ static int read_phdrs(const unsigned char *file, size_t size, struct sf_elf_phdr
 int sf_elf_free_addr(const unsigned char *file, size_t size, uint64_t *addr, const char *path,
 		     char *err, size_t errlen)
 {
-	uint64_t end = 0, align = 4096, i;
 	struct sf_elf_phdrs ph;
-	bool any = false;
+	struct sf_elf_loads l;
+	uint64_t i;
 
 	*addr = 0;
 	if (read_phdrs(file, size, &ph, path, err, errlen))
 		return -1;
+	sf_elf_loads_init(&l);
 	for (i = 0; i < ph.phnum; i++) {
 		struct sf_elf_segment seg;
 
 		sf_elf_segment_get(file, &ph, i, &seg);
-		if (seg.type != PT_LOAD)
-			continue;
-		if (seg.vaddr > UINT64_MAX - seg.memsz) {
-			sf_errf(err, errlen, path, "PT_LOAD segment %" PRIu64 " wraps around the end of "
-			        "the address space", i);
+		if (seg.type == PT_LOAD && sf_elf_loads_add(&l, &seg, i, path, err, errlen))
 			return -1;
-		}
-		any = true;
-		if (seg.vaddr + seg.memsz > end)
-			end = seg.vaddr + seg.memsz;
-		if (seg.align > align)
-			align = seg.align;
 	}
-	if (!any)
+	if (!l.any)
 		return 0;
 	/* Any p_align, not only powers of two: a multiple of it, by division. */
-	if (end > UINT64_MAX - (align - 1)) {
+	if (l.end > UINT64_MAX - (l.align - 1)) {
 		sf_errf(err, errlen, path, "no address after the segments (they end at 0x%" PRIx64
-		        ", aligned to 0x%" PRIx64 ")", end, align);
+		        ", aligned to 0x%" PRIx64 ")", l.end, l.align);
 		return -1;
 	}
-	*addr = (end + align - 1) / align * align;
+	*addr = (l.end + l.align - 1) / l.align * l.align;
 	return 0;
 }
 

@@ -55,23 +55,14 @@ static bool round_up(uint64_t v, uint64_t a, uint64_t *out)
 	return true;
 }
 
-/* The PT_LOAD segments: where they end, their largest alignment, the first one. */
-struct loads {
-	uint64_t end;
-	uint64_t align;
-	uint64_t last;
-	struct sf_elf_segment first;
-	bool any;
-};
-
+/* The PT_LOAD segments (where they end, their largest alignment, the first one). */
 static int scan_segments(const unsigned char *file, const struct sf_elf_phdrs *ph,
-			 bool replace, struct sf_elf_add_plan *p, struct loads *l,
+			 bool replace, struct sf_elf_add_plan *p, struct sf_elf_loads *l,
 			 const char *path, char *err, size_t errlen)
 {
 	uint64_t i;
 
-	memset(l, 0, sizeof(*l));
-	l->align = 4096;
+	sf_elf_loads_init(l);
 	p->old_ph_sframe = SF_ELF_ADD_NONE;
 	for (i = 0; i < ph->phnum; i++) {
 		struct sf_elf_segment seg;
@@ -87,25 +78,14 @@ static int scan_segments(const unsigned char *file, const struct sf_elf_phdrs *p
 		}
 		if (seg.type != PT_LOAD)
 			continue;
-		if (seg.vaddr > UINT64_MAX - seg.memsz) {
-			sf_errf(err, errlen, path, "PT_LOAD segment %" PRIu64 " wraps around the end of "
-			        "the address space", i);
+		if (sf_elf_loads_add(l, &seg, i, path, err, errlen))
 			return -1;
-		}
 		/* The loaders' own demand: offsets and addresses agree modulo p_align. */
 		if (seg.align > 1 && (seg.align & (seg.align - 1))) {
 			sf_errf(err, errlen, path, "PT_LOAD segment %" PRIu64 " has an alignment "
 			        "(0x%" PRIx64 ") that is not a power of two", i, seg.align);
 			return -1;
 		}
-		if (!l->any)
-			l->first = seg;
-		l->any = true;
-		l->last = i;
-		if (seg.vaddr + seg.memsz > l->end)
-			l->end = seg.vaddr + seg.memsz;
-		if (seg.align > l->align)
-			l->align = seg.align;
 	}
 	if (!l->any) {
 		sf_errf(err, errlen, path, "no PT_LOAD segment: nothing to add one beside");
@@ -165,8 +145,8 @@ static int scan_sections(const unsigned char *file, size_t size, bool replace,
  * The new segment's offset and address, see the top of the file. @l->align
  * is a power of two of at least 4096 (scan_segments()).
  */
-static int place_segment(struct sf_elf_add_plan *p, const struct loads *l, const char *path,
-			 char *err, size_t errlen)
+static int place_segment(struct sf_elf_add_plan *p, const struct sf_elf_loads *l,
+			 const char *path, char *err, size_t errlen)
 {
 	uint64_t a = l->align, delta = l->first.vaddr - l->first.offset, top, past, v, o;
 
@@ -260,7 +240,7 @@ int sf_elf_add_plan(const unsigned char *file, size_t size, bool replace,
 {
 	const uint64_t limit = SF_ELF_ADD_ADDR_LIMIT;
 	struct sf_elf_phdrs ph;
-	struct loads l;
+	struct sf_elf_loads l;
 	uint64_t table;
 	char msg[256];
 
@@ -391,6 +371,39 @@ static void put_sframe_shdr(unsigned char *e, const struct sf_elf_add_plan *p, u
 	sf_put_uint(e + L->sh_entsize.off, L->sh_entsize.width, be, 0);
 }
 
+/*
+ * The grown name table at @str_off and the section header table at
+ * @sh_off of @img: the input's, then a .sframe section (@shnum counts it).
+ */
+static void append_shdrs(unsigned char *img, const unsigned char *file,
+			 const struct sf_elf_add_plan *p, size_t len, uint64_t str_off,
+			 uint64_t sh_off, uint64_t shnum)
+{
+	const struct elf_layout *L = &sf_elf64_layout;
+	unsigned char *s0 = img + sh_off, *strh, *e;
+	uint64_t old = p->sh.shnum * p->sh.shentsize;
+	bool be = p->be;
+
+	memcpy(img + str_off, file + p->strtab_offset, (size_t)p->strtab_size);
+	memcpy(img + str_off + p->strtab_size, sframe_name, sizeof(sframe_name));
+	memcpy(s0, file + p->sh.shoff, (size_t)old);
+	strh = s0 + p->sh.shstrndx * p->sh.shentsize;
+	sf_put_uint(strh + L->sh_offset.off, L->sh_offset.width, be, str_off);
+	sf_put_uint(strh + L->sh_size.off, L->sh_size.width, be,
+		    p->strtab_size + sizeof(sframe_name));
+	e = s0 + old;
+	sf_put_uint(e + L->sh_name.off, L->sh_name.width, be, p->strtab_size);
+	put_sframe_shdr(e, p, len);
+	sf_put_uint(img + L->e_shoff.off, L->e_shoff.width, be, sh_off);
+	/* A count that no longer fits e_shnum goes to section 0 (extended numbering). */
+	if (p->sh.ext_shnum || shnum >= SHN_LORESERVE) {
+		sf_put_uint(img + L->e_shnum.off, L->e_shnum.width, be, 0);
+		sf_put_uint(s0 + L->sh_size.off, L->sh_size.width, be, shnum);
+	} else {
+		sf_put_uint(img + L->e_shnum.off, L->e_shnum.width, be, shnum);
+	}
+}
+
 unsigned char *sf_elf_add_image(const unsigned char *file, const struct sf_elf_add_plan *p,
 				const void *sec, size_t len, size_t *out_size, const char *path,
 				char *err, size_t errlen)
@@ -432,31 +445,10 @@ unsigned char *sf_elf_add_image(const unsigned char *file, const struct sf_elf_a
 		sf_put_uint(img + L->e_phoff.off, L->e_phoff.width, be, p->seg_offset);
 	sf_put_uint(img + L->e_phnum.off, L->e_phnum.width, be, p->new_phnum);
 
-	if (append) {
-		unsigned char *s0 = img + sh_off, *strh, *e;
-		uint64_t old = p->sh.shnum * p->sh.shentsize;
-
-		memcpy(img + str_off, file + p->strtab_offset, (size_t)p->strtab_size);
-		memcpy(img + str_off + p->strtab_size, sframe_name, sizeof(sframe_name));
-		memcpy(s0, file + p->sh.shoff, (size_t)old);
-		strh = s0 + p->sh.shstrndx * p->sh.shentsize;
-		sf_put_uint(strh + L->sh_offset.off, L->sh_offset.width, be, str_off);
-		sf_put_uint(strh + L->sh_size.off, L->sh_size.width, be,
-			    p->strtab_size + sizeof(sframe_name));
-		e = s0 + old;
-		sf_put_uint(e + L->sh_name.off, L->sh_name.width, be, p->strtab_size);
-		put_sframe_shdr(e, p, len);
-		sf_put_uint(img + L->e_shoff.off, L->e_shoff.width, be, sh_off);
-		/* A count that no longer fits e_shnum goes to section 0 (extended numbering). */
-		if (p->sh.ext_shnum || shnum >= SHN_LORESERVE) {
-			sf_put_uint(img + L->e_shnum.off, L->e_shnum.width, be, 0);
-			sf_put_uint(s0 + L->sh_size.off, L->sh_size.width, be, shnum);
-		} else {
-			sf_put_uint(img + L->e_shnum.off, L->e_shnum.width, be, shnum);
-		}
-	} else if (shnum) {
+	if (append)
+		append_shdrs(img, file, p, len, str_off, sh_off, shnum);
+	else if (shnum)
 		put_sframe_shdr(img + p->sh.shoff + p->old_sh_sframe * p->sh.shentsize, p, len);
-	}
 	*out_size = (size_t)total;
 	return img;
 }

@@ -59,7 +59,7 @@ struct sf_input {
  * @errlen: size of @err.
  *
  * Relocatable objects get the relocations of their .sframe section applied
- * to a private copy (see elf_input.c for the value written).
+ * to a private copy (see elf_rel.c for the value written).
  *
  * Return: SF_INPUT_OK, SF_INPUT_EIO or SF_INPUT_EFORMAT.
  */
@@ -430,6 +430,45 @@ int sf_elf_phdrs_read(const unsigned char *file, size_t size, struct sf_elf_phdr
  */
 void sf_elf_segment_get(const unsigned char *file, const struct sf_elf_phdrs *ph, uint64_t idx,
 			struct sf_elf_segment *seg);
+
+/**
+ * struct sf_elf_loads - where a file's PT_LOAD segments lie, for the
+ * writers that put something after them.
+ * @end: the highest p_vaddr + p_memsz.
+ * @align: the largest p_align, at least 4096.
+ * @first: the first PT_LOAD segment.
+ * @last: the index of the last one.
+ * @any: there is one.
+ */
+struct sf_elf_loads {
+	uint64_t end;
+	uint64_t align;
+	struct sf_elf_segment first;
+	uint64_t last;
+	bool any;
+};
+
+/**
+ * sf_elf_loads_init() - @l with no segment yet.
+ * @l: to be filled by sf_elf_loads_add().
+ */
+void sf_elf_loads_init(struct sf_elf_loads *l);
+
+/**
+ * sf_elf_loads_add() - one more PT_LOAD segment into @l, in program
+ * header order.
+ * @l: from sf_elf_loads_init().
+ * @seg: PT_LOAD segment @idx.
+ * @idx: its index, for @l->last and messages.
+ * @path: the file's name, for messages.
+ * @err: "PATH: message" on failure.
+ * @errlen: its size.
+ *
+ * Return: 0, or -1 when the segment's addresses wrap around the end of the
+ * address space (@l then unchanged).
+ */
+int sf_elf_loads_add(struct sf_elf_loads *l, const struct sf_elf_segment *seg, uint64_t idx,
+		     const char *path, char *err, size_t errlen);
 
 /**
  * struct sf_elf_note - one ELF note.

@@ -282,6 +282,95 @@ static int reopen_dir(int root_fd, const char *dir)
 }
 
 /*
+ * Where walk_in_root() is: the directory reached (@fd) and its path from
+ * the root (@dir, @dirlen bytes), the path still to walk (@rest), the
+ * links followed so far.
+ */
+struct root_walk {
+	int root_fd;
+	int fd;
+	char rest[2 * PATH_MAX + 2];
+	char dir[PATH_MAX];
+	size_t dirlen;
+	int links;
+};
+
+/* "." stays; ".." goes up @w->dir (never above the root) and walks it again from the root. */
+static void walk_up(struct root_walk *w, size_t len)
+{
+	char *slash;
+
+	if (len != 2)
+		return;
+	slash = strrchr(w->dir, '/');
+	w->dirlen = slash ? (size_t)(slash - w->dir) : 0;
+	w->dir[w->dirlen] = '\0';
+	close(w->fd);
+	w->fd = reopen_dir(w->root_fd, w->dir);
+}
+
+/*
+ * Component @name of @w->fd opened without following it, and its status:
+ * the O_PATH descriptor, or -1 with errno set and @w->fd closed.
+ */
+static int walk_open(struct root_walk *w, const char *name, struct stat *st)
+{
+	int next = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (next < 0 || fstat(next, st) != 0) {
+		int e = errno;
+
+		if (next >= 0)
+			close(next);
+		close(w->fd);
+		errno = e;
+		return -1;
+	}
+	return next;
+}
+
+/*
+ * The link @next (closed here) read and spliced before @after, the path
+ * left behind it, from the root again when it is absolute. Return: 0, or
+ * -1 with errno set and @w->fd closed.
+ */
+static int walk_link(struct root_walk *w, int next, const char *after)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(next, "", target, sizeof(target));
+
+	close(next);
+	if (n < 0 || (size_t)n >= sizeof(target) || ++w->links > MAX_LINKS ||
+	    (size_t)n + 1 + strlen(after) >= sizeof(w->rest)) {
+		int e = n < 0 ? errno : w->links > MAX_LINKS ? ELOOP : ENAMETOOLONG;
+
+		close(w->fd);
+		errno = e;
+		return -1;
+	}
+	/* TARGET/AFTER: AFTER moves up to its place behind TARGET. */
+	memmove(w->rest + n + 1, after, strlen(after) + 1);
+	memcpy(w->rest, target, (size_t)n);
+	w->rest[n] = '/';
+	if (target[0] == '/') {
+		w->dirlen = 0;
+		w->dir[0] = '\0';
+		close(w->fd);
+		w->fd = fcntl(w->root_fd, F_DUPFD_CLOEXEC, 0);
+	}
+	return 0;
+}
+
+/* Down into the directory @name (@len bytes, now @w->fd); @after is left to walk. */
+static void walk_down(struct root_walk *w, const char *name, size_t len, const char *after)
+{
+	w->dir[w->dirlen++] = '/';
+	memcpy(w->dir + w->dirlen, name, len + 1);
+	w->dirlen += len;
+	memmove(w->rest, after, strlen(after) + 1);
+}
+
+/*
  * RESOLVE_IN_ROOT by hand, for kernels before 5.6: one component at a time
  * with O_NOFOLLOW, ".." never above the root, each symbolic link read and
  * spliced into what is left of the path (an absolute one from the root
@@ -292,91 +381,56 @@ static int reopen_dir(int root_fd, const char *dir)
  */
 static int walk_in_root(int root_fd, const char *path)
 {
-	char rest[2 * PATH_MAX + 2], dir[PATH_MAX], target[PATH_MAX];
-	size_t dirlen = 0;
-	int fd, links = 0;
+	struct root_walk w;
 
-	if (strlen(path) >= sizeof(rest)) {
+	if (strlen(path) >= sizeof(w.rest)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	snprintf(rest, sizeof(rest), "%s", path);
-	dir[0] = '\0';
-	fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
-	while (fd >= 0) {
-		char *name = rest + strspn(rest, "/"), *end = strchr(name, '/');
+	snprintf(w.rest, sizeof(w.rest), "%s", path);
+	w.root_fd = root_fd;
+	w.dir[0] = '\0';
+	w.dirlen = 0;
+	w.links = 0;
+	w.fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
+	while (w.fd >= 0) {
+		char *name = w.rest + strspn(w.rest, "/"), *end = strchr(name, '/');
 		size_t len = end ? (size_t)(end - name) : strlen(name);
 		const char *after = end ? end + strspn(end, "/") : name + len;
 		struct stat st;
-		ssize_t n;
 		int next;
 
 		if (len == 0)
-			return fd;	/* "/" or a path ending in "/" names a directory */
-		if (len >= NAME_MAX + 1 || dirlen + 1 + len >= sizeof(dir)) {
-			close(fd);
+			return w.fd;	/* "/" or a path ending in "/" names a directory */
+		if (len >= NAME_MAX + 1 || w.dirlen + 1 + len >= sizeof(w.dir)) {
+			close(w.fd);
 			errno = ENAMETOOLONG;
 			return -1;
 		}
 		if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.')) {
-			if (len == 2) {
-				char *slash = strrchr(dir, '/');
-
-				dirlen = slash ? (size_t)(slash - dir) : 0;
-				dir[dirlen] = '\0';
-				close(fd);
-				fd = reopen_dir(root_fd, dir);
-			}
-			memmove(rest, after, strlen(after) + 1);
+			walk_up(&w, len);
+			memmove(w.rest, after, strlen(after) + 1);
 			continue;
 		}
 		name[len] = '\0';
-		next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0 || fstat(next, &st) != 0) {
-			int e = errno;
-
-			if (next >= 0)
-				close(next);
-			close(fd);
-			errno = e;
+		next = walk_open(&w, name, &st);
+		if (next < 0)
 			return -1;
-		}
 		if (S_ISLNK(st.st_mode)) {
-			n = readlinkat(next, "", target, sizeof(target));
-			close(next);
-			if (n < 0 || (size_t)n >= sizeof(target) || ++links > MAX_LINKS ||
-			    (size_t)n + 1 + strlen(after) >= sizeof(rest)) {
-				int e = n < 0 ? errno : links > MAX_LINKS ? ELOOP : ENAMETOOLONG;
-
-				close(fd);
-				errno = e;
+			if (walk_link(&w, next, after))
 				return -1;
-			}
-			/* TARGET/AFTER: AFTER moves up to its place behind TARGET. */
-			memmove(rest + n + 1, after, strlen(after) + 1);
-			memcpy(rest, target, (size_t)n);
-			rest[n] = '/';
-			if (target[0] == '/') {
-				dirlen = 0;
-				dir[0] = '\0';
-				close(fd);
-				fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
-			}
 			continue;
 		}
-		close(fd);
-		fd = next;
+		close(w.fd);
+		w.fd = next;
 		if (!*after)
-			return fd;
+			return w.fd;
 		if (!S_ISDIR(st.st_mode)) {
-			close(fd);
+			close(w.fd);
 			errno = ENOTDIR;
 			return -1;
 		}
-		dir[dirlen++] = '/';
-		memcpy(dir + dirlen, name, len + 1);
-		dirlen += len;
-		memmove(rest, after, strlen(after) + 1);
+		walk_down(&w, name, len, after);
 	}
 	return -1;
 }

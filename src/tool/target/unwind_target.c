@@ -52,34 +52,31 @@ static int load_without_sframe(const char *path, const struct sf_sframe_opts *op
 	return SF_INPUT_OK;
 }
 
-int sf_target_load(const char *path, const struct sf_sframe_opts *opts, struct sf_target *t,
-		   char *err, size_t errlen)
+/* @path into @t->in: its own SFrame, else what stands in for it. */
+static int load_input(const char *path, const struct sf_sframe_opts *opts, struct sf_target *t,
+		      char *err, size_t errlen)
 {
-	struct sf_range *ranges = NULL;
-	size_t i, nranges = 0;
-	int r;
+	int r = sf_input_load(path, 0, 0, &t->in, err, errlen);
 
-	memset(t, 0, sizeof(*t));
-	r = sf_input_load(path, 0, 0, &t->in, err, errlen);
 	if (r == SF_INPUT_EFORMAT)
 		r = load_without_sframe(path, opts, t, err, errlen);
 	else if (r == SF_INPUT_OK && !t->in.sec_size && !t->in.is_rel && t->in.how &&
 		 strcmp(t->in.how, "raw") != 0)
 		(void)sf_sframe_find(opts, &t->in, path, false, &t->found);
-	if (r)
-		return r;
-	if (t->in.is_rel || strcmp(t->in.how, "raw") == 0) {
-		snprintf(err, errlen, "%s: not a linked ELF executable or library", path);
-		goto fail;
-	}
-	if (sf_elf_info_load(&t->in, &t->info, err, errlen))
-		goto fail;
-	r = sf_parts_open(&t->parts, t->in.sec, t->in.sec_size, t->in.vaddr);
-	if (r && r != -SFRAME_ERR_EMPTY) {
-		if (sf_parts_error(r, path, t->in.how, err, errlen))
-			goto oom;
-		goto fail;
-	}
+	return r;
+}
+
+/*
+ * The section's parts, and the ABI, which must be the section's: 0,
+ * SF_INPUT_EFORMAT with @err set, or SF_INPUT_EIO when out of memory.
+ */
+static int open_sframe(const char *path, struct sf_target *t, char *err, size_t errlen)
+{
+	int r = sf_parts_open(&t->parts, t->in.sec, t->in.sec_size, t->in.vaddr);
+
+	if (r && r != -SFRAME_ERR_EMPTY)
+		return sf_parts_error(r, path, t->in.how, err, errlen) ? SF_INPUT_EIO
+								       : SF_INPUT_EFORMAT;
 	/* An empty section: no SFrame at all, as for code without a section. */
 	t->has_sframe = r == 0;
 	if (t->has_sframe)
@@ -90,9 +87,20 @@ int sf_target_load(const char *path, const struct sf_sframe_opts *opts, struct s
 
 		snprintf(err, errlen, "%s: an ELF file for %s with an SFrame section for %s", path,
 			 sf_machine_name(t->info.machine, m, sizeof(m)), sf_abi_name(t->sec.abi));
-		goto fail;
+		return SF_INPUT_EFORMAT;
 	}
-	/* Every segment's ranges first, then one table over them all. */
+	return 0;
+}
+
+/*
+ * Every executable segment's ranges (one per part of the section that
+ * covers it, or the whole segment without SFrame) appended to *@ranges.
+ * Return: 0, or -1 when out of memory (*@ranges holds those appended).
+ */
+static int text_ranges(const struct sf_target *t, struct sf_range **ranges, size_t *nranges)
+{
+	size_t i;
+
 	for (i = 0; i < t->info.ntext; i++) {
 		struct sf_range *rs, *nv;
 		size_t n;
@@ -100,27 +108,37 @@ int sf_target_load(const char *path, const struct sf_sframe_opts *opts, struct s
 		if (t->has_sframe) {
 			if (sf_parts_ranges(&t->parts, t->info.text[i].start, t->info.text[i].end,
 					    &rs, &n))
-				goto oom;
+				return -1;
 		} else {
 			rs = malloc(sizeof(*rs));
 			if (!rs)
-				goto oom;
+				return -1;
 			rs[0] = (struct sf_range){ t->info.text[i].start, t->info.text[i].end, NULL };
 			n = 1;
 		}
-		nv = realloc(ranges, (nranges + n) * sizeof(*nv));
+		nv = realloc(*ranges, (*nranges + n) * sizeof(*nv));
 		if (!nv) {
 			free(rs);
-			goto oom;
+			return -1;
 		}
-		ranges = nv;
-		memcpy(ranges + nranges, rs, n * sizeof(*rs));
-		nranges += n;
+		*ranges = nv;
+		memcpy(*ranges + *nranges, rs, n * sizeof(*rs));
+		*nranges += n;
 		free(rs);
 	}
+	return 0;
+}
+
+/* One module table over all the ranges; return as open_sframe(). */
+static int add_modules(const char *path, struct sf_target *t, const struct sf_range *ranges,
+		       size_t nranges, char *err, size_t errlen)
+{
+	size_t i;
+	int r;
+
 	t->slots = calloc(nranges ? nranges : 1, sizeof(*t->slots));
 	if (!t->slots || nranges > UINT32_MAX)
-		goto oom;
+		return SF_INPUT_EIO;
 	sframe_modules_init(&t->modules, t->slots, (uint32_t)nranges);
 	for (i = 0; i < nranges; i++) {
 		r = sframe_modules_add(&t->modules, ranges[i].start, ranges[i].end, ranges[i].sec,
@@ -128,22 +146,43 @@ int sf_target_load(const char *path, const struct sf_sframe_opts *opts, struct s
 		if (r) {
 			snprintf(err, errlen, "%s: executable segment at 0x%" PRIx64 ": %s", path,
 				 ranges[i].start, sframe_strerror(r));
-			goto fail;
+			return SF_INPUT_EFORMAT;
 		}
 	}
-	free(ranges);
 	return 0;
+}
 
-oom:
-	/* Not the file's fault: the same exit status as a failed read. */
-	snprintf(err, errlen, "%s: out of memory", path);
+int sf_target_load(const char *path, const struct sf_sframe_opts *opts, struct sf_target *t,
+		   char *err, size_t errlen)
+{
+	struct sf_range *ranges = NULL;
+	size_t nranges = 0;
+	int r;
+
+	memset(t, 0, sizeof(*t));
+	r = load_input(path, opts, t, err, errlen);
+	if (r)
+		return r;
+	if (t->in.is_rel || strcmp(t->in.how, "raw") == 0) {
+		snprintf(err, errlen, "%s: not a linked ELF executable or library", path);
+		r = SF_INPUT_EFORMAT;
+	} else if (sf_elf_info_load(&t->in, &t->info, err, errlen)) {
+		r = SF_INPUT_EFORMAT;
+	} else {
+		r = open_sframe(path, t, err, errlen);
+	}
+	/* Every segment's ranges first, then one table over them all. */
+	if (!r && text_ranges(t, &ranges, &nranges))
+		r = SF_INPUT_EIO;
+	if (!r)
+		r = add_modules(path, t, ranges, nranges, err, errlen);
 	free(ranges);
-	sf_target_free(t);
-	return SF_INPUT_EIO;
-fail:
-	free(ranges);
-	sf_target_free(t);
-	return SF_INPUT_EFORMAT;
+	/* Out of memory is not the file's fault: the same exit status as a failed read. */
+	if (r == SF_INPUT_EIO)
+		snprintf(err, errlen, "%s: out of memory", path);
+	if (r)
+		sf_target_free(t);
+	return r;
 }
 
 void sf_target_free(struct sf_target *t)
