@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause */
 /*
- * fuzz_elf.c - the tool's ELF reader (src/tool/read/elf_input.c): finding the
+ * fuzz_elf.c - the tool's ELF reader (src/tool/read/elf_*.c): finding the
  * .sframe section or the PT_GNU_SFRAME segment, relocating a relocatable
  * object's section, symbols and executable segments.
  *

@@ -59,7 +59,8 @@ done
 	src/bench/sframe_bench.c src/bench/bench_util.c src/bench/bench_heap.c \
 	src/bench/bench_synth.c src/bench/bench_peer.c src/bench/bench_unwind.c \
 	src/bench/bench_gen.c src/bench/bench_stack.c src/bench/bench_convert.c \
-	src/tool/read/elf_input.c src/tool/target/snapshot.c src/tool/target/unwind_target.c src/tool/read/parts.c \
+	src/tool/read/elf_input.c src/tool/read/elf_rel.c src/tool/read/elf_symbols.c \
+	src/tool/read/elf_plt.c src/tool/read/elf_notes.c src/tool/target/snapshot.c src/tool/target/unwind_target.c src/tool/read/parts.c \
 	src/tool/read/cfi_input.c src/tool/read/sframe_find.c src/tool/abi/tool_abi.c \
 	"$w"/obj/core_*.o "$w/obj/bench_chain.o" -ldl \
 	-Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
