@@ -137,10 +137,11 @@ static inline void run_state(struct sframe_cursor *c, uint32_t depth)
  * *@pend for step_found(). The rule's constant mask leaves out the branches
  * of apply_rule() such a rule never takes. Measured on the bench's
  * in-process chain (33 frames, release build), ns a frame: warm cache
- * 4.65-4.7 for the PCs and 5.3-5.45 for the frame records, against 10-11
+ * 4.8-4.9 for the PCs and 5.3-5.4 for the frame records, against 10-11
  * through step() for every frame and 6.1-6.3 for libunwind's
- * unw_backtrace(); no cache, row table: 18.6-18.9 over a stack copy and
- * 23.2-23.4 through the callback, against 24.5 and 32 through step().
+ * unw_backtrace(); no cache, the modules' row table: 13.8-14.0 over a
+ * stack copy and 18.6-18.9 through the callback, against 20.4-20.5 and
+ * 24.8-25.0 through step().
  *
  * Fills either @pcs (a PC per frame) or @frames (the other is NULL, a
  * constant in each copy), as the walks do, from index @n on. Stops, the
