@@ -25,18 +25,6 @@ static uint64_t index_bytes(const struct sframe_index *h)
 	return sizeof(*h) + ((uint64_t)h->blocks + 1) * sizeof(uint32_t);
 }
 
-/*
- * Starts that decrease: corrupt when the section is flagged sorted; valid
- * but not indexable in assembler output (gas writes FDEs in the order of
- * its text sections, not of their final addresses).
- */
-static int order_error(const struct sframe_section *sec)
-{
-	if (sec->flags & SFRAME_F_FDE_SORTED)
-		return -SFRAME_ERR_FDE_ORDER;
-	return -SFRAME_ERR_UNSUPPORTED;
-}
-
 /* The header of @sec's index for @bits: the first start and the blocks. */
 static int index_shape(const struct sframe_section *sec, unsigned int bits,
 		       struct sframe_index *h)
@@ -56,7 +44,7 @@ static int index_shape(const struct sframe_section *sec, unsigned int bits,
 	if (ret)
 		return ret;
 	if (last < first)
-		return order_error(sec);
+		return sf_order_error(sec);
 	span = (uint64_t)last - (uint64_t)first;
 	if (bits == SFRAME_INDEX_AUTO) {
 		/* At most one block per FDE; ends by SFRAME_INDEX_MAX_BITS. */
@@ -77,37 +65,12 @@ static int index_shape(const struct sframe_section *sec, unsigned int bits,
 int sframe_index_size(const struct sframe_section *sec, unsigned int bits, size_t *size)
 {
 	struct sframe_index h;
-	uint64_t n;
 	int ret;
 
 	if (!size)
 		return -SFRAME_ERR_INVAL;
 	ret = index_shape(sec, bits, &h);
-	if (ret)
-		return ret;
-	n = index_bytes(&h);
-	/* (A 32-bit host cannot hold some indexes.) */
-	if ((uint64_t)(size_t)n != n)
-		return -SFRAME_ERR_INVAL;
-	*size = (size_t)n;
-	return 0;
-}
-
-/* How many blocks of 2^@bits bytes start before offset @d: those an item at @d follows. */
-static uint64_t blocks_before(uint64_t d, unsigned int bits)
-{
-	return d ? ((d - 1) >> bits) + 1 : 0;
-}
-
-/*
- * The entries of the block table, in FDE order: the blocks from *@next up
- * to @upto (not included) begin inside FDE @item (or after it, in a gap it
- * precedes).
- */
-static void fill_blocks(uint32_t *first, uint64_t *next, uint64_t upto, uint32_t item)
-{
-	for (; *next < upto; (*next)++)
-		first[*next] = item;
+	return ret ? ret : sf_size_of(index_bytes(&h), size);
 }
 
 /*
@@ -128,13 +91,13 @@ static int fde_blocks(const struct sframe_section *sec, const struct sframe_inde
 		if (ret)
 			return ret;
 		if (key < prev)
-			return order_error(sec);
+			return sf_order_error(sec);
 		prev = key;
-		c = blocks_before((uint64_t)key - (uint64_t)h->start, h->bits);
+		c = sf_blocks_before((uint64_t)key - (uint64_t)h->start, h->bits);
 		/* (Only bytes read differently than by index_shape() pass h->blocks.) */
-		fill_blocks(first, &next, c < h->blocks ? c : h->blocks, i - 1);
+		sf_fill_blocks(first, &next, c < h->blocks ? c : h->blocks, i - 1);
 	}
-	fill_blocks(first, &next, (uint64_t)h->blocks + 1, h->num_fdes - 1);
+	sf_fill_blocks(first, &next, (uint64_t)h->blocks + 1, h->num_fdes - 1);
 	return 0;
 }
 

@@ -254,4 +254,49 @@ int sf_fde_key(const struct sframe_section *sec, uint32_t index, int64_t *key, u
 /* The PCMASK block size of @fde, or a negative error (v1 has none). */
 int sf_rep_size(const struct sframe_section *sec, const struct sframe_fde *fde);
 
+/*
+ * Block tables: the lookup index (sframe_index.c) and the unwinder's row
+ * table (src/unwind/sframe_rows.c) cut text into blocks of 2^bits bytes,
+ * each entry the first item (FDE, span) a lookup in the block may settle
+ * on, and both are built from items in address order.
+ */
+
+/* How many blocks of 2^@bits bytes start before offset @d: those an item at @d follows. */
+static inline uint64_t sf_blocks_before(uint64_t d, unsigned int bits)
+{
+	return d ? ((d - 1) >> bits) + 1 : 0;
+}
+
+/*
+ * The entries of a block table, in item order: the blocks from *@next up
+ * to @upto (not included) begin inside item @item (or after it, in a gap
+ * it precedes).
+ */
+static inline void sf_fill_blocks(uint32_t *first, uint64_t *next, uint64_t upto, uint32_t item)
+{
+	for (; *next < upto; (*next)++)
+		first[*next] = item;
+}
+
+/*
+ * Starts that decrease: corrupt when the section is flagged sorted; valid
+ * but not indexable in assembler output (gas writes FDEs in the order of
+ * its text sections, not of their final addresses).
+ */
+static inline int sf_order_error(const struct sframe_section *sec)
+{
+	if (sec->flags & SFRAME_F_FDE_SORTED)
+		return -SFRAME_ERR_FDE_ORDER;
+	return -SFRAME_ERR_UNSUPPORTED;
+}
+
+/* @n bytes as a size_t in *@size, or -SFRAME_ERR_INVAL (a 32-bit host). */
+static inline int sf_size_of(uint64_t n, size_t *size)
+{
+	if ((uint64_t)(size_t)n != n)
+		return -SFRAME_ERR_INVAL;
+	*size = (size_t)n;
+	return 0;
+}
+
 #endif /* SFRAME_INTERNAL_H */

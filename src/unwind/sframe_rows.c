@@ -38,17 +38,6 @@
 #define SF_ROWS_MAX_BITS	4u
 
 /*
- * Starts that decrease: corrupt when the section is flagged sorted; valid
- * but not indexable in assembler output.
- */
-static int order_error(const struct sframe_section *sec)
-{
-	if (sec->flags & SFRAME_F_FDE_SORTED)
-		return -SFRAME_ERR_FDE_ORDER;
-	return -SFRAME_ERR_UNSUPPORTED;
-}
-
-/*
  * The spans as they are found, in order of start. With @starts NULL only
  * counted (sframe_rows_size()); the build's second pass stores them.
  */
@@ -185,7 +174,7 @@ static int section_spans(const struct sframe_section *sec, int64_t *first, struc
 			next_key = next.func_offset;
 		}
 		if (next_key < fde.func_offset)
-			return order_error(sec);
+			return sf_order_error(sec);
 		/* A later FDE with the same start takes every PC. */
 		if (next_key == fde.func_offset)
 			continue;
@@ -243,33 +232,12 @@ static int rows_shape(const struct sframe_section *sec, unsigned int bits, struc
 int sframe_rows_size(const struct sframe_section *sec, unsigned int bits, size_t *size)
 {
 	struct sframe_rows h;
-	uint64_t n;
 	int ret;
 
 	if (!size)
 		return -SFRAME_ERR_INVAL;
 	ret = rows_shape(sec, bits, &h);
-	if (ret)
-		return ret;
-	n = rows_bytes(&h);
-	/* (A 32-bit host cannot hold some tables.) */
-	if ((uint64_t)(size_t)n != n)
-		return -SFRAME_ERR_INVAL;
-	*size = (size_t)n;
-	return 0;
-}
-
-/* How many blocks of 2^@bits bytes start before offset @d: those an item at @d follows. */
-static uint64_t blocks_before(uint64_t d, unsigned int bits)
-{
-	return d ? ((d - 1) >> bits) + 1 : 0;
-}
-
-/* The block entries from *@next up to @upto (not included): span @item. */
-static void fill_blocks(uint32_t *first, uint64_t *next, uint64_t upto, uint32_t item)
-{
-	for (; *next < upto; (*next)++)
-		first[*next] = item;
+	return ret ? ret : sf_size_of(rows_bytes(&h), size);
 }
 
 /* The arrays of table @h at @mem: the spans, then their blocks' entries. */
@@ -299,8 +267,8 @@ static int rows_fill(const struct sframe_section *sec, const struct sframe_rows 
 	first = o.starts + h->spans + SF_ROWS_PAD;
 	/* Each block's entry: the span holding its first byte. */
 	for (k = 1; k < h->spans; k++)
-		fill_blocks(first, &next, blocks_before(o.starts[k], h->bits), k - 1);
-	fill_blocks(first, &next, (uint64_t)h->blocks + 1, h->spans - 1);
+		sf_fill_blocks(first, &next, sf_blocks_before(o.starts[k], h->bits), k - 1);
+	sf_fill_blocks(first, &next, (uint64_t)h->blocks + 1, h->spans - 1);
 	return 0;
 }
 
