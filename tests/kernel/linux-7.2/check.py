@@ -13,7 +13,7 @@ from there on is called by a function that the program's source allows as
 its caller (CALLERS below, written down from the .c files next to this
 script), up to main, or for a thread other than the main one, up to its start
 routine.  The programs whose library is corrupt (cor-header, cor-fde,
-cor-fre) are judged differently: a walk that starts in the corrupt library
+cor-fre, cor-rep) are judged differently: a walk that starts in the corrupt library
 must not leave it (the kernel cannot trust its SFrame, so it must stop
 there), and the kernel must have said so in its log.
 
@@ -80,6 +80,7 @@ PROGRAMS = {
     "cor-header": (COR, "/sft/cor/header/libsfcor.so"),
     "cor-fde": (COR, "/sft/cor/fde/libsfcor.so"),
     "cor-fre": (COR, "/sft/cor/fre/libsfcor.so"),
+    "cor-rep": (COR, "/sft/cor/rep/libsfcor.so"),
     # The static program built with frame pointers: a control that the
     # stock kernel's frame-pointer walk must complete, kept out of the totals.
     "static-fp": (STATIC, None),
@@ -333,7 +334,7 @@ def main():
             failures.append("unmap: not run")
         elif u["n"] and u["ok"] < 0.99 * u["n"]:
             failures.append(f"unmap: only {u['ok']}/{u['n']} complete")
-        for name in ("cor-header", "cor-fde", "cor-fre"):
+        for name in ("cor-header", "cor-fde", "cor-fre", "cor-rep"):
             if name not in res:
                 failures.append(f"{name}: not run")
         ok, n = totals["sframe"]

@@ -260,7 +260,7 @@ if [ -f "$recode" ]; then
 		set -e
 		python3 "$recode" to-v2 "$sft/bin/prog-static" "$sft/bin/prog-static-v2"
 		python3 "$recode" to-v2 "$sft/bin/prog-static" "$sft/bin/prog-static-v2pcrel" --pcrel
-		for kind in header fde fre; do
+		for kind in header fde fre rep; do
 			mkdir -p "$sft/cor/$kind"
 			args=""
 			[ "$kind" = header ] || args="--func cor_entry"
@@ -322,7 +322,7 @@ secs=1.0
 	if [ "$hostile" = 1 ]; then
 		echo "static-v2 $secs /sft/bin/prog-static-v2"
 		echo "static-v2pcrel $secs /sft/bin/prog-static-v2pcrel"
-		for kind in header fde fre; do
+		for kind in header fde fre rep; do
 			echo "cor-$kind $secs LD_LIBRARY_PATH=/sft/cor/$kind /sft/bin/prog-cor"
 		done
 	fi

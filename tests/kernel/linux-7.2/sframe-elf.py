@@ -30,6 +30,9 @@ wrote and broken ones. Commands:
         fre     NAME's FRE count becomes the least count whose FREs, at two bytes each
                 (the least an FRE takes), cannot end inside the FRE area (v3 refuses
                 an area so large that the count would not fit in its 16 bits)
+        rep     NAME's FDE becomes a PCMASK one (rows repeating, as a PLT's) of
+                repetition size 0: a lookup in NAME would divide by zero, were it
+                not refused
       v2 and v3 sections both work.
 
   info FILE
@@ -55,6 +58,7 @@ HDR = struct.Struct("<HBBBbbBIIIII")  # 28 bytes: preamble, ABI, fixed offsets, 
 V2_FDE = struct.Struct("<iIIIBBH")  # start, size, FRE offset, FRE count, info, rep size, pad
 V3_FDE = struct.Struct("<qII")  # start, size, offset of the attribute record
 V3_ATTR = struct.Struct("<HBBB")  # FRE count, info, info2, rep size
+PC_TYPE_MASK = 0x10  # the info byte's PC type: rows repeat every rep size bytes
 FDE_SIZE = {2: V2_FDE.size, 3: V3_FDE.size}
 ADDR_BYTES = (1, 2, 4)  # FRE start address by FRE type (info bits 0-3)
 WORD_BYTES = (1, 2, 4)  # data word by size code (fre_info bits 5-6; 3 is invalid)
@@ -343,6 +347,19 @@ def cmd_corrupt(args):
             struct.pack_into("<I", elf.data, elf.offset + field, sec.fre_len)
             msg = (f"fde: {func}: FRE offset 0x{fde['fre_off']:x} -> 0x{sec.fre_len:x} "
                    "(the FRE area's length)")
+        elif args.kind == "rep":
+            # The info byte's PC type bit (4) and the repetition size: in v3's
+            # attribute record (count, info, info2, rep), in v2's FDE itself.
+            if sec.version == 3:
+                info_at = sec.fre_start + fde["fre_off"] + 2
+                rep_at = info_at + 2
+            else:
+                info_at = fde["entry"] + 16
+                rep_at = info_at + 1
+            elf.data[elf.offset + info_at] = fde["info"] | PC_TYPE_MASK
+            elf.data[elf.offset + rep_at] = 0
+            msg = (f"rep: {func}: PC type PCMASK, repetition size {fde['rep']} -> 0 "
+                   f"(info 0x{fde['info']:x} -> 0x{fde['info'] | PC_TYPE_MASK:x})")
         else:
             count = (sec.fre_len - fde["run"]) // FRE_MIN_BYTES + 1
             if sec.version == 3:
@@ -393,7 +410,7 @@ def main():
     s = sub.add_parser("corrupt", help="break the section one way")
     s.add_argument("input")
     s.add_argument("output")
-    s.add_argument("kind", choices=("header", "fde", "fre"))
+    s.add_argument("kind", choices=("header", "fde", "fre", "rep"))
     s.add_argument("--func", help="the function whose FDE or FREs break (fde, fre)")
     s.set_defaults(run=cmd_corrupt)
     s = sub.add_parser("info", help="print the section's header facts")

@@ -14,12 +14,13 @@
 #    v2 PCREL one back byte for byte from their decoded form;
 #  - what v2 cannot say, or what is not a 64-bit little-endian x86_64 file,
 #    is refused with exit status 1;
-#  - corrupt header/fde/fre (on v3 and on both v2 forms): "sframe check" and a
+#  - corrupt header/fde/fre/rep (on v3 and on both v2 forms): "sframe check" and a
 #    lookup of the first and last byte of the function named by --func report
 #    the corruption (the header: SFRAME_ERR_TRUNCATED; fde and fre:
 #    SFRAME_ERR_FDE, since its FREs would start at the FRE area's end, or need
-#    more bytes than the area has left at two bytes per FRE), while another
-#    function still answers as before.
+#    more bytes than the area has left at two bytes per FRE; rep:
+#    SFRAME_ERR_REP_SIZE, a PCMASK function repeating every 0 bytes), while
+#    another function still answers as before.
 # Usage: test-sframe-elf.sh PYTHON3 SFRAME_TOOL SOURCE_ROOT
 # (SFRAME_TEST_WRAPPER, if set, runs the tool, as for the other tests.)
 set -eu
@@ -184,10 +185,11 @@ corrupt_case() {
 	other=$(pcs "$in" | sed -n '1s/ .*//p')
 	[ -n "$other" ] || { fail "$in: no function in the dump"; return; }
 	sf lookup "$in" "$other" >"$tmp/other.good"
-	for kind in header fde fre; do
+	for kind in header fde fre rep; do
 		out=$tmp/corrupt-$kind
 		case $kind in
 		header) err=SFRAME_ERR_TRUNCATED ;;
+		rep) err=SFRAME_ERR_REP_SIZE ;;
 		*) err=SFRAME_ERR_FDE ;;
 		esac
 		"$py" "$script" corrupt "$in" "$out" $kind --func "$func" >"$tmp/said" ||
