@@ -41,6 +41,22 @@
  * index was built: a lookup may then settle on another FDE than one
  * without the index would, but reads nothing outside the section or the
  * index, and user.c checks each frame as always.
+ *
+ * A profiled program's walks pass the same few return addresses again and
+ * again, so each mm also remembers the frames it described (the rule
+ * memo: a PC, whether it was the topmost frame's, and the frame
+ * description or "outermost"). A walk asks the memo first, under the
+ * table's spinlock only: no mmap_lock, no VMA, no section copy, no user
+ * read. The memo is never trusted across a removal: removing any file
+ * mapping (munmap, mremap, exit) or finding a section corrupt empties it
+ * and advances its generation, and a frame is remembered only if the
+ * generation is still the one seen when its section was found in the
+ * table, so that no description made before a removal is added after it.
+ * "No SFrame here" is not remembered (anonymous memory, a JIT's, may be
+ * replaced without a file mapping's removal). A program that rewrites its
+ * own section after a walk keeps the walks of the section as it was;
+ * user.c checks every frame as always. The knob "cache" (default on)
+ * decides whether the memo is used.
  */
 #include <linux/elf.h>
 #include <linux/file.h>
@@ -72,6 +88,8 @@
 #define SFRAME_MM_MODULES	16
 /* Program headers read per module; real programs have about a dozen. */
 #define SFRAME_MAX_PHDRS	64
+/* Frames remembered per mm, in pairs (a PC has two slots). */
+#define SFRAME_MM_RULES		128
 
 /* Runtime switch, e.g. to compare with the frame-pointer walk. */
 static bool enabled = true;
@@ -80,6 +98,10 @@ module_param(enabled, bool, 0644);
 /* Build and use lookup indexes; off, e.g. to compare. */
 static bool use_index = true;
 module_param_named(index, use_index, bool, 0644);
+
+/* Remember each mm's frame descriptions (the rule memo); off, e.g. to compare. */
+static bool use_cache = true;
+module_param_named(cache, use_cache, bool, 0644);
 
 enum sframe_mod_state {
 	SFRAME_MOD_FREE,
@@ -107,9 +129,29 @@ struct sframe_mod {
 	struct sframe_section sec;
 };
 
+/*
+ * A frame description remembered: @ip 0 marks an empty slot; @kind has
+ * SFRAME_RULE_TOPMOST for the topmost frame's (looked up at @ip, not
+ * @ip - 1) and SFRAME_RULE_OUTERMOST for the outermost frame.
+ */
+struct sframe_rule {
+	unsigned long ip;
+	s32 cfa_off;
+	s32 ra_off;
+	s32 fp_off;
+	u8 use_fp;
+	u8 kind;
+};
+
+#define SFRAME_RULE_TOPMOST	0x1
+#define SFRAME_RULE_OUTERMOST	0x2
+
 struct unwind_user_sframe_mm {
-	spinlock_t lock;	/* protects clock and mod[] */
+	spinlock_t lock;	/* protects clock, gen, rules[] and mod[] */
 	u32 clock;
+	u32 gen;		/* advanced each time rules[] is emptied */
+	bool rules_used;	/* rules[] holds a frame */
+	struct sframe_rule *rules;	/* SFRAME_MM_RULES, or NULL: set once, with the table */
 	struct sframe_mod mod[SFRAME_MM_MODULES];
 };
 
@@ -218,8 +260,11 @@ static struct unwind_user_sframe_mm *sframe_mm_get(struct mm_struct *mm)
 	if (!sm)
 		return NULL;
 	spin_lock_init(&sm->lock);
+	/* Without it, walks in this mm remember nothing. */
+	sm->rules = kzalloc_objs(*sm->rules, SFRAME_MM_RULES, GFP_KERNEL | __GFP_NOWARN);
 	if (cmpxchg(&mm->sframe, NULL, sm)) {
 		/* Another thread of this mm got there first. */
+		kfree(sm->rules);
 		kfree(sm);
 		sm = sframe_mm(mm);
 	}
@@ -321,10 +366,13 @@ out:
 	return ret;
 }
 
-/* Remembers what was found, if the mapping of @ip is still the same. */
+/*
+ * Remembers what was found, if the mapping of @ip is still the same; then
+ * sets *@gen to the rule memo's generation (else leaves it as it was).
+ */
 static void sframe_mod_add(struct mm_struct *mm, unsigned long ip,
 			   const struct file *file, unsigned long map_base,
-			   int state, const struct sframe_section *sec)
+			   int state, const struct sframe_section *sec, s64 *gen)
 {
 	struct unwind_user_sframe_mm *sm = sframe_mm_get(mm);
 	struct vm_area_struct *vma;
@@ -335,6 +383,7 @@ static void sframe_mod_add(struct mm_struct *mm, unsigned long ip,
 	vma = vma_lookup(mm, ip);
 	if (vma && vma->vm_file == file && vma_map_base(vma) == map_base) {
 		spin_lock(&sm->lock);
+		*gen = sm->gen;
 		if (!sframe_mod_find(sm, file, map_base)) {
 			m = sframe_mod_victim(sm);
 			sframe_mod_drop_index(m);
@@ -356,13 +405,16 @@ static void sframe_mod_add(struct mm_struct *mm, unsigned long ip,
 /*
  * Copies the section describing @ip to @sec, with its index attached when
  * there is one and the knob is on: the caller then holds a reference to it
- * (sframe_index_of(@sec)), which it puts when the lookup is done.
+ * (sframe_index_of(@sec)), which it puts when the lookup is done. *@gen
+ * receives the rule memo's generation when the mapping was seen in the
+ * table, else -1: a frame described from @sec may be remembered only under
+ * that generation. (Not inlined: bench.sh times it as the module's finding.)
  *
  * Return: an enum sframe_mod_state (SFRAME_MOD_OK: @sec is set), or a
  * negative errno.
  */
-static int sframe_mod_get(struct mm_struct *mm, unsigned long ip,
-			  struct sframe_section *sec)
+static noinline_for_tracing __noclone int
+sframe_mod_get(struct mm_struct *mm, unsigned long ip, struct sframe_section *sec, s64 *gen)
 {
 	struct unwind_user_sframe_mm *sm;
 	struct vm_area_struct *vma;
@@ -371,6 +423,7 @@ static int sframe_mod_get(struct mm_struct *mm, unsigned long ip,
 	struct file *file;
 	int state = -ENOENT;
 
+	*gen = -1;
 	if (mmap_read_lock_killable(mm))
 		return -EINTR;
 	vma = vma_lookup(mm, ip);
@@ -386,6 +439,7 @@ static int sframe_mod_get(struct mm_struct *mm, unsigned long ip,
 		spin_lock(&sm->lock);
 		m = sframe_mod_find(sm, file, map_base);
 		if (m) {
+			*gen = sm->gen;
 			m->last_use = ++sm->clock;
 			state = m->state;
 			if (state == SFRAME_MOD_OK) {
@@ -409,9 +463,92 @@ static int sframe_mod_get(struct mm_struct *mm, unsigned long ip,
 	if (state == SFRAME_MOD_OK && READ_ONCE(use_index))
 		sframe_index_new(sec);
 	if (state >= 0)
-		sframe_mod_add(mm, ip, file, map_base, state, sec);
+		sframe_mod_add(mm, ip, file, map_base, state, sec, gen);
 	fput(file);
 	return state;
+}
+
+/* Called with sm->lock held: forget every frame, and say so to insertions to come. */
+static void sframe_rules_empty(struct unwind_user_sframe_mm *sm)
+{
+	/* (An exiting mm removes all its mappings: most find it empty.) */
+	if (sm->rules_used)
+		memset(sm->rules, 0, SFRAME_MM_RULES * sizeof(*sm->rules));
+	sm->rules_used = false;
+	sm->gen++;
+}
+
+/* The pair of slots of @ip: the hash folds in the bits of the page number. */
+static struct sframe_rule *sframe_rule_pair(struct sframe_rule *rules, unsigned long ip)
+{
+	return &rules[(ip ^ (ip >> 12)) & (SFRAME_MM_RULES - 2)];
+}
+
+/*
+ * The memo's frame for @ip (@kind: SFRAME_RULE_TOPMOST or 0) into @frame.
+ *
+ * Return: 0 (a frame), -ESRCH (the outermost frame), or -ENOENT (not
+ * remembered).
+ */
+static int sframe_rule_find(struct mm_struct *mm, unsigned long ip, u8 kind,
+			    struct unwind_user_frame *frame)
+{
+	struct unwind_user_sframe_mm *sm = sframe_mm(mm);
+	struct sframe_rule *pair, r = { 0 };
+	unsigned int i;
+
+	if (!sm || !sm->rules)
+		return -ENOENT;
+	spin_lock(&sm->lock);
+	pair = sframe_rule_pair(sm->rules, ip);
+	for (i = 0; i < 2; i++) {
+		if (pair[i].ip == ip && (pair[i].kind & SFRAME_RULE_TOPMOST) == kind) {
+			r = pair[i];
+			break;
+		}
+	}
+	spin_unlock(&sm->lock);
+	if (!r.ip)
+		return -ENOENT;
+	if (r.kind & SFRAME_RULE_OUTERMOST)
+		return -ESRCH;
+	frame->cfa_off = r.cfa_off;
+	frame->ra_off = r.ra_off;
+	frame->fp_off = r.fp_off;
+	frame->use_fp = r.use_fp;
+	return 0;
+}
+
+/*
+ * Remembers the frame @ret/@frame (0 or -ESRCH) for @ip, unless the memo
+ * was emptied since generation @gen (-1: never seen).
+ */
+static void sframe_rule_keep(struct mm_struct *mm, s64 gen, unsigned long ip, u8 kind,
+			     int ret, const struct unwind_user_frame *frame)
+{
+	struct unwind_user_sframe_mm *sm = sframe_mm(mm);
+	struct sframe_rule *pair;
+
+	if (!sm || !sm->rules || gen < 0 || !ip)
+		return;
+	spin_lock(&sm->lock);
+	if (sm->gen == (u32)gen) {
+		pair = sframe_rule_pair(sm->rules, ip);
+		sm->rules_used = true;
+		/* The newcomer first; the pair's older one goes. */
+		pair[1] = pair[0];
+		pair[0] = (struct sframe_rule){
+			.ip = ip,
+			.kind = kind | (ret ? SFRAME_RULE_OUTERMOST : 0),
+		};
+		if (!ret) {
+			pair[0].cfa_off = frame->cfa_off;
+			pair[0].ra_off = frame->ra_off;
+			pair[0].fp_off = frame->fp_off;
+			pair[0].use_fp = frame->use_fp;
+		}
+	}
+	spin_unlock(&sm->lock);
 }
 
 /* A lookup found damage the header checks could not see. */
@@ -435,6 +572,8 @@ static void sframe_mod_corrupt(struct mm_struct *mm,
 			first = true;
 		}
 	}
+	if (first)
+		sframe_rules_empty(sm);
 	spin_unlock(&sm->lock);
 	if (first)
 		pr_warn_ratelimited("sframe: %s[%d]: corrupt .sframe at %#llx (ip %#lx): %s; walk stopped\n",
@@ -449,11 +588,8 @@ static void sframe_mod_corrupt(struct mm_struct *mm,
  */
 static int sframe_row_frame(const struct sframe_section *sec,
 			    const struct sframe_rules *r,
-			    const struct unwind_user_state *state,
 			    struct unwind_user_frame *frame)
 {
-	unsigned long cfa;
-
 	if (r->ra_undefined)
 		return -ESRCH;	/* the outermost frame: the walk is complete */
 	if (r->cfa.deref || r->ra.kind != SFRAME_LOC_CFA || !r->ra.deref)
@@ -480,12 +616,19 @@ static int sframe_row_frame(const struct sframe_section *sec,
 	default:
 		return -ENOENT;
 	}
+	return 0;
+}
 
-	/*
-	 * In the topmost frame, just after an epilogue popped FP, the row may
-	 * still name FP's save slot, now below SP: the register already holds
-	 * the caller's value, and the slot may have been overwritten.
-	 */
+/*
+ * In the topmost frame, just after an epilogue popped FP, the row may
+ * still name FP's save slot, now below SP: the register already holds the
+ * caller's value, and the slot may have been overwritten.
+ */
+static int sframe_frame_for(const struct unwind_user_state *state,
+			    struct unwind_user_frame *frame)
+{
+	unsigned long cfa;
+
 	if (state->topmost && frame->fp_off) {
 		cfa = (frame->use_fp ? state->fp : state->sp) + frame->cfa_off;
 		if (cfa + frame->fp_off < state->sp)
@@ -498,16 +641,24 @@ int unwind_user_sframe_frame(struct unwind_user_state *state,
 			     struct unwind_user_frame *frame)
 {
 	struct mm_struct *mm = current->mm;
+	const u8 kind = state->topmost ? SFRAME_RULE_TOPMOST : 0;
+	const bool cache = READ_ONCE(use_cache);
 	struct sframe_section sec;
 	struct sframe_row row;
 	unsigned long pc;
+	s64 gen;
 	int ret;
 
 	if (!READ_ONCE(enabled) || !mm || state->ws != sizeof(long))
 		return -ENOENT;
 	might_fault();
 
-	ret = sframe_mod_get(mm, state->ip, &sec);
+	if (cache) {
+		ret = sframe_rule_find(mm, state->ip, kind, frame);
+		if (ret != -ENOENT)
+			return ret ? ret : sframe_frame_for(state, frame);
+	}
+	ret = sframe_mod_get(mm, state->ip, &sec, &gen);
 	if (ret == SFRAME_MOD_NONE || ret == -ENOMEM)
 		return -ENOENT;
 	if (ret != SFRAME_MOD_OK)
@@ -525,7 +676,10 @@ int unwind_user_sframe_frame(struct unwind_user_state *state,
 		sframe_mod_corrupt(mm, &sec, state->ip, ret);
 		return -EINVAL;
 	}
-	return sframe_row_frame(&sec, &row.rules, state, frame);
+	ret = sframe_row_frame(&sec, &row.rules, frame);
+	if (cache && (ret == 0 || ret == -ESRCH))
+		sframe_rule_keep(mm, gen, state->ip, kind, ret, frame);
+	return ret ? ret : sframe_frame_for(state, frame);
 }
 
 void unwind_user_sframe_mm_init(struct mm_struct *mm)
@@ -542,6 +696,7 @@ void unwind_user_sframe_mm_free(struct mm_struct *mm)
 		/* No lookup runs any more: the table's references are the last. */
 		for (i = 0; i < SFRAME_MM_MODULES; i++)
 			sframe_index_put(sframe_index_of(&sm->mod[i].sec));
+		kfree(sm->rules);
 		kfree(sm);
 	}
 	mm->sframe = NULL;
@@ -561,5 +716,10 @@ void unwind_user_sframe_vma_removed(struct vm_area_struct *vma)
 			sm->mod[i].state = SFRAME_MOD_FREE;
 		}
 	}
+	/*
+	 * Any file mapping: the memo may hold frames of a mapping made
+	 * executable once and not now, which its removal must not outlive.
+	 */
+	sframe_rules_empty(sm);
 	spin_unlock(&sm->lock);
 }
