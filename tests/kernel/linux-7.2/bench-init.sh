@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later OR BSD-2-Clause
-# init of bench.sh's guests.  Three methods: the static test program without
-# frame pointers with the SFrame walk and its lookup index (sframe: knobs
-# enabled 1, index 1), the same without the index (noindex: enabled 1,
-# index 0), and its frame-pointer build with the SFrame walk off (fp:
+# init of bench.sh's guests.  Four methods: the static test program without
+# frame pointers with the SFrame walk, its lookup index and its rule memo
+# (sframe: knobs enabled 1, index 1, cache 1), the same without the index
+# (noindex: enabled 1, index 0, cache 1), the same without the memo
+# (nocache: enabled 1, index 1, cache 0: every frame's module found and
+# looked up), and its frame-pointer build with the SFrame walk off (fp:
 # enabled 0); in the walk part also prog-static-big (prog-static with 4000
-# more functions in its section) with and without the index (big,
-# bignoindex).  sfpart (kernel command line) picks the part:
+# more functions in its section) the same three ways (big, bignoindex,
+# bignocache).  sfpart (kernel command line) picks the part:
 #
 # sfpart=sample (default): the program's own system and user time for a
 #   fixed amount of work, unsampled and sampled with perf --call-graph
@@ -16,8 +18,9 @@
 #     METHOD base|sampled RUN sys_us=N user_us=N samples=N
 #   and /sft/out/bench/done.
 # sfpart=walk (a kernel with ftrace's function profiler): the time of each
-#   deferred user walk, measured by the kernel around unwind_user_faultable()
-#   and sframe_lookup() (the profiler's Hit, Time and Avg), and the user
+#   deferred user walk, measured by the kernel around unwind_user_faultable(),
+#   sframe_mod_get() (finding the module) and sframe_lookup() (the
+#   profiler's Hit, Time and Avg), and the user
 #   frames per walk from perf script.  First one short sampled run of each
 #   method, not counted: under emulation, code runs slower the first time
 #   (qemu translates it), which favoured whichever SFrame method ran second
@@ -43,23 +46,27 @@ runs=${sfruns:-5}
 rate=${sfrate:-4000}
 knob=/sys/module/sframe_user/parameters/enabled
 iknob=/sys/module/sframe_user/parameters/index
-methods="sframe noindex fp"
+cknob=/sys/module/sframe_user/parameters/cache
+methods="sframe noindex nocache fp"
 # No throttling: every sample must be taken at the rate asked for.
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 echo 200000 >/proc/sys/kernel/perf_event_max_sample_rate
 
-# use METHOD: set $prog and the knobs for METHOD (sframe, noindex, fp, big
-# or bignoindex).
+# use METHOD: set $prog and the knobs for METHOD (sframe, noindex, nocache,
+# fp, big, bignoindex or bignocache).
 use() {
 	case $1 in
-	sframe) prog=/sft/bin/prog-static v=1 i=1 ;;
-	noindex) prog=/sft/bin/prog-static v=1 i=0 ;;
-	big) prog=/sft/bin/prog-static-big v=1 i=1 ;;
-	bignoindex) prog=/sft/bin/prog-static-big v=1 i=0 ;;
-	*) prog=/sft/bin/prog-static-fp v=0 i=1 ;;
+	sframe) prog=/sft/bin/prog-static v=1 i=1 c=1 ;;
+	noindex) prog=/sft/bin/prog-static v=1 i=0 c=1 ;;
+	nocache) prog=/sft/bin/prog-static v=1 i=1 c=0 ;;
+	big) prog=/sft/bin/prog-static-big v=1 i=1 c=1 ;;
+	bignoindex) prog=/sft/bin/prog-static-big v=1 i=0 c=1 ;;
+	bignocache) prog=/sft/bin/prog-static-big v=1 i=1 c=0 ;;
+	*) prog=/sft/bin/prog-static-fp v=0 i=1 c=1 ;;
 	esac
 	[ -e "$knob" ] && echo "$v" >"$knob"
 	[ -e "$iknob" ] && echo "$i" >"$iknob"
+	[ -e "$cknob" ] && echo "$c" >"$cknob"
 }
 # record [ROUNDS]: one sampled run of $prog into /tmp/b.data; prints its
 # own line.
@@ -71,15 +78,16 @@ record() {
 if [ "$part" = walk ]; then
 	t=/sys/kernel/tracing
 	mount -t tracefs nodev "$t"
-	echo unwind_user_faultable sframe_lookup >"$t/set_ftrace_filter"
+	echo unwind_user_faultable sframe_mod_get sframe_lookup >"$t/set_ftrace_filter"
 	echo 1 >"$t/function_profile_enabled"
-	for method in $methods big bignoindex; do
+	for method in $methods big bignoindex bignocache; do
 		use "$method"
 		record $((rounds / 5 + 1)) >/dev/null
 	done
 	rm -f /tmp/b.data
 	cat "$t"/trace_stat/function* >"$out/walk-0.txt"
-	order="sframe noindex fp big bignoindex bignoindex big fp noindex sframe"
+	order="sframe noindex nocache fp big bignoindex bignocache"
+	order="$order bignocache bignoindex big fp nocache noindex sframe"
 	echo "$order" >"$out/walk-order.txt"
 	n=0
 	for method in $order; do
@@ -109,6 +117,7 @@ res=$out/results.txt
 echo "kernel $(uname -r) rounds $rounds runs $runs rate $rate" >>"$res"
 [ -e "$knob" ] || echo "knob absent" >>"$res"
 [ -e "$iknob" ] || echo "index knob absent" >>"$res"
+[ -e "$cknob" ] || echo "cache knob absent" >>"$res"
 # Not counted: the first run of new code is slower (see the walk part).
 for method in $methods; do
 	use "$method"

@@ -12,10 +12,12 @@
 #   guest delivers about 1000, its tick rate).
 #
 # What it runs (bench-init.sh in the guest, part "sample"): prog-static
-# (no frame pointers) with the sframe_user knobs enabled and index at 1
-# ("sframe": the SFrame walk with the lookup index), the same with index at
-# 0 ("noindex": without it), prog-static-fp (the same source with frame
-# pointers) with enabled at 0 ("fp"), RUNS times each without perf and
+# (no frame pointers) with the sframe_user knobs enabled, index and cache at
+# 1 ("sframe": the SFrame walk with the lookup index and the rule memo), the
+# same with index at 0 ("noindex": without the index), the same with cache
+# at 0 ("nocache": without the memo, every frame's module found and looked
+# up), prog-static-fp (the same source with frame pointers) with enabled at
+# 0 ("fp"), RUNS times each without perf and
 # under perf record -e cpu-clock -F RATE --call-graph fp,defer.  Each run reports its own system and user time (getrusage) and
 # elapsed time; the cost per sample is the mean sampled time less the mean
 # unsampled one, divided by the mean sample count.  The kernel splits a
@@ -29,12 +31,15 @@
 # Then the walk alone (bench-init.sh, part "walk"): a kernel built once more
 # from run.sh's patched tree with ftrace's function profiler
 # (WORKDIR/bzImage-profile) times every call of unwind_user_faultable(),
-# the deferred walk, and of sframe_lookup() in the kernel; perf script
-# counts the user frames of each walk. Printed per method: microseconds per
-# walk and per frame, and their ratios.  The walk part also runs
-# prog-static-big (prog-static with 4000 more functions in its section, so
-# that the index has something to shorten: prog-static's section has 6
-# FDEs) with and without the index.
+# the deferred walk, of sframe_mod_get() (finding a frame's module: the
+# mmap_lock, the VMA, the table and the section's copy) and of
+# sframe_lookup() in the kernel; perf script counts the user frames of each
+# walk. Printed per method: microseconds per walk and per frame, the part
+# of each frame spent finding modules and looking up (the rest: the memo,
+# the row's translation and user.c's applying it), and the ratios.  The
+# walk part also runs prog-static-big (prog-static with 4000 more
+# functions in its section, so that the index has something to shorten:
+# prog-static's section has 6 FDEs) the same three ways.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 WORKDIR [BZIMAGE]" >&2; exit 2; }
@@ -59,7 +64,8 @@ mkdir -p "$work/logs"
 res=$sft/out/bench/results.txt
 [ -e "$sft/out/bench/done" ] || { tail -30 "$work/logs/qemu-bench.log"; echo "bench.sh: the guest did not finish" >&2; exit 1; }
 echo "kernel: $kernel"
-echo "ran: prog-static (knob 1: SFrame walk; index 1: sframe, index 0: noindex) and prog-static-fp (knob 0: fp),"
+echo "ran: prog-static (knob 1: SFrame walk; index 1, cache 1: sframe; index 0: noindex; cache 0: nocache)"
+echo "     and prog-static-fp (knob 0: fp),"
 echo "     $rounds rounds each, $runs runs unsampled and $runs under perf record -e cpu-clock -F $rate --call-graph fp,defer"
 cat "$res"
 status=0
@@ -69,6 +75,10 @@ grep -q "knob absent" "$res" && {
 }
 grep -q "index knob absent" "$res" && {
 	echo "NOTE: no /sys/module/sframe_user/parameters/index: the sframe and noindex rows are the same walk"
+	status=1
+}
+grep -q "cache knob absent" "$res" && {
+	echo "NOTE: no /sys/module/sframe_user/parameters/cache: the sframe and nocache rows are the same walk"
 	status=1
 }
 awk '
@@ -83,7 +93,7 @@ awk '
 function per(a, m) { return (a[m, "sampled"] / n[m, "sampled"] - a[m, "base"] / n[m, "base"]) / c[m] }
 END {
 	printf "%-7s %9s | %12s %12s %12s (us per sample, from the means)\n", "method", "samples", "system time", "user+system", "elapsed"
-	nm = split("sframe noindex fp", order)
+	nm = split("sframe noindex nocache fp", order)
 	for (j = 1; j <= nm; j++) {
 		m = order[j]
 		if (!(m in seen))
@@ -109,6 +119,8 @@ END {
 		printf "SFrame without index / frame pointers, user+system time per sample: %.2fx\n", u_["noindex"] / u_["fp"]
 	if (("noindex" in seen) && ("sframe" in seen) && u_["noindex"] > 0)
 		printf "SFrame with index / without, user+system time per sample: %.2fx\n", u_["sframe"] / u_["noindex"]
+	if (("nocache" in seen) && ("fp" in seen) && u_["fp"] > 0)
+		printf "SFrame without the memo / frame pointers, user+system time per sample: %.2fx\n", u_["nocache"] / u_["fp"]
 }' "$res"
 if grep -E 'Oops|BUG|WARNING|general protection' "$sft/out/bench/dmesg.txt"; then
 	echo "bench.sh: the kernel log has the lines above" >&2
@@ -154,45 +166,53 @@ walk_sums() {
 	} END { printf "%d %.3f\n", hit, time }' "$1"
 }
 # Per counted run (bench-init.sh's walk-order.txt): the method, the
-# profiler's cumulative walks and time and sframe_lookup()'s calls and time
-# before and after it, perf's walks and user frames.
+# profiler's cumulative walks and time, sframe_mod_get()'s and
+# sframe_lookup()'s calls and time before and after it, perf's walks and
+# user frames.
+walk_cols() {
+	echo "$(walk_sums "$1") $(walk_sums "$1" sframe_mod_get) $(walk_sums "$1" sframe_lookup)"
+}
 walk_rows() {
 	local m n=0 prev cur
-	prev="$(walk_sums "$sft/out/bench/walk-0.txt") $(walk_sums "$sft/out/bench/walk-0.txt" sframe_lookup)"
+	prev=$(walk_cols "$sft/out/bench/walk-0.txt")
 	for m in $(cat "$sft/out/bench/walk-order.txt"); do
 		n=$((n + 1))
-		cur="$(walk_sums "$sft/out/bench/walk-$n.txt") $(walk_sums "$sft/out/bench/walk-$n.txt" sframe_lookup)"
+		cur=$(walk_cols "$sft/out/bench/walk-$n.txt")
 		read -r _ walks _ frames <"$sft/out/bench/frames-$n.txt"
 		echo "$m $prev $cur $walks $frames"
 		prev=$cur
 	done
 }
 walk_rows | awk '{
-	m = $1; ph = $2; pt = $3; plh = $4; plt = $5
-	h[m] += $6 - ph; t[m] += $7 - pt; lh[m] += $8 - plh; lt[m] += $9 - plt; pw[m] += $10; pf[m] += $11
+	m = $1
+	h[m] += $8 - $2; t[m] += $9 - $3; gh[m] += $10 - $4; gt[m] += $11 - $5
+	lh[m] += $12 - $6; lt[m] += $13 - $7; pw[m] += $14; pf[m] += $15
 }
 END {
-	nm = split("sframe noindex fp big bignoindex", order)
+	nm = split("sframe noindex nocache fp big bignoindex bignocache", order)
 	for (j = 1; j <= nm; j++) {
 		m = order[j]
 		if (h[m] <= 0 || pw[m] <= 0) { printf "%-10s no walks profiled\n", m; bad = 1; continue }
-		w[m] = t[m] / h[m]; f[m] = w[m] / (pf[m] / pw[m])
-		printf "%-10s walks %d (perf: %d, %.1f user frames each) | %.2f us per walk, %.2f us per frame", m, h[m], pw[m], pf[m] / pw[m], w[m], f[m]
-		if (lh[m] > 0)
-			printf " | sframe_lookup(): %d calls, %.2f us each, %.0f%% of the walks", lh[m], lt[m] / lh[m], 100 * lt[m] / t[m]
+		w[m] = t[m] / h[m]; fw = pf[m] / pw[m]; f[m] = w[m] / fw
+		printf "%-10s walks %d (perf: %d, %.1f user frames each) | %.2f us per walk, %.2f us per frame", m, h[m], pw[m], fw, w[m], f[m]
+		if (gh[m] > 0 || lh[m] > 0) {
+			# Per frame: finding modules, looking up, the rest.
+			g = gt[m] / h[m] / fw; l = lt[m] / h[m] / fw
+			printf " | per frame: module %.2f, lookup %.2f, the rest %.2f us", g, l, f[m] - g - l
+			printf " | sframe_mod_get(): %d calls, sframe_lookup(): %d calls", gh[m], lh[m]
+		}
 		printf "\n"
 	}
 	if (bad)
 		exit 1
 	printf "SFrame with index / frame pointers: %.2fx per walk, %.2fx per frame\n", w["sframe"] / w["fp"], f["sframe"] / f["fp"]
 	printf "SFrame without index / frame pointers: %.2fx per walk, %.2fx per frame\n", w["noindex"] / w["fp"], f["noindex"] / f["fp"]
+	printf "SFrame without the memo / frame pointers: %.2fx per walk, %.2fx per frame\n", w["nocache"] / w["fp"], f["nocache"] / f["fp"]
 	printf "SFrame with index / without: %.2fx per walk, %.2fx per frame\n", w["sframe"] / w["noindex"], f["sframe"] / f["noindex"]
-	if (lh["sframe"] > 0 && lh["noindex"] > 0)
-		printf "sframe_lookup() with index / without: %.2fx per call\n", (lt["sframe"] / lh["sframe"]) / (lt["noindex"] / lh["noindex"])
+	if (lh["nocache"] > 0 && lh["sframe"] > 0)
+		printf "sframe_lookup() calls per frame: %.2f with the memo, %.2f without\n", lh["sframe"] / (pf["sframe"] / pw["sframe"] * h["sframe"]), lh["nocache"] / (pf["nocache"] / pw["nocache"] * h["nocache"])
 	printf "prog-static-big, SFrame with index / without: %.2fx per walk, %.2fx per frame\n", w["big"] / w["bignoindex"], f["big"] / f["bignoindex"]
-	printf "prog-static-big, SFrame with index / frame pointers (prog-static-fp): %.2fx per frame; without index: %.2fx\n", f["big"] / f["fp"], f["bignoindex"] / f["fp"]
-	if (lh["big"] > 0 && lh["bignoindex"] > 0)
-		printf "prog-static-big, sframe_lookup() with index / without: %.2fx per call\n", (lt["big"] / lh["big"]) / (lt["bignoindex"] / lh["bignoindex"])
+	printf "prog-static-big, SFrame / frame pointers (prog-static-fp): %.2fx per frame; without index: %.2fx; without the memo: %.2fx\n", f["big"] / f["fp"], f["bignoindex"] / f["fp"], f["bignocache"] / f["fp"]
 }' || status=1
 if grep -E 'Oops|BUG|WARNING|general protection' "$sft/out/bench/walk-dmesg.txt"; then
 	echo "bench.sh: the profiling kernel's log has the lines above" >&2
