@@ -44,6 +44,17 @@ while [ "$i" -lt 4000 ]; do
 done >"$src/sft_pad.c"
 cc -static -o "$out/bin/prog-static-big" "$src/prog-static.c" "$src/sft_pad.c"
 
+# Stress programs, for run-debug.sh's debug kernel only (run.sh's table
+# leaves them out): libraries opened, closed, re-protected and unmapped
+# under the walks (prog-dlstress, with libsfs0.so and libsfs1.so), a fork
+# and exec storm (prog-forkexec), a program that overwrites its own
+# .sframe while it is walked (prog-scribble).
+lib sfs0 sfs0_outer sfs0_inner
+lib sfs1 sfs1_outer sfs1_inner
+cc -pthread -o "$out/bin/prog-dlstress" "$src/prog-dlstress.c" -Wl,-rpath,"$out/lib"
+cc -o "$out/bin/prog-forkexec" "$src/prog-forkexec.c"
+cc -pthread -o "$out/bin/prog-scribble" "$src/prog-scribble.c"
+
 # Every program and library must carry a .sframe section.
 for f in "$out"/bin/* "$out"/lib/*; do
 	if ! readelf -S "$f" | grep -q '\.sframe'; then
