@@ -3,7 +3,9 @@
 # init of the guest (the Debian sid root over 9p): records every program of
 # /sft/progs.list with perf and copies the data and the kernel log to
 # /sft/out/$sfout/.  sfout comes from the kernel command line.  Ends by
-# exiting: with panic=-1 and -no-reboot that stops qemu.
+# exiting: with panic=-1 and -no-reboot that stops qemu.  sflist (in the
+# environment: run-debug.sh's guest-debug-init.sh runs this script as a
+# child) names another list than /sft/progs.list.
 # progs.list lines:
 #   NAME SECONDS [knob:PARAM=VALUE] [delay:MS] [VAR=VALUE] PROGRAM [ARGS...]
 # knob:PARAM=VALUE sets the sframe_user module parameter PARAM for that
@@ -63,7 +65,7 @@ while read -r name secs rest; do
 	cp "/tmp/$name.data" "$out/$name.data" 2>/dev/null
 	rm -f "/tmp/$name.data"
 	[ -n "$old" ] && echo "$old" >"$params/${param%%=*}"
-done </sft/progs.list
+done <"${sflist:-/sft/progs.list}"
 dmesg >"$out/dmesg.txt"
 echo "done" >"$out/done"
 sync
