@@ -74,13 +74,17 @@ def kmemleak(path):
     lines = read_lines(path)
     if lines is None:
         return None
-    objs, cur = [], None
+    # "unreferenced object 0x... (size N):", its comm, a hex dump, then
+    # "  backtrace (crc X):" and one "    function+0xoff/0xsize" a line.
+    objs, cur, trace = [], None, False
     for line in lines:
         if line.startswith("unreferenced object"):
-            cur = [line, []]
+            cur, trace = [line, []], False
             objs.append(cur)
-        elif cur is not None:
-            m = re.search(r"\[<[0-9a-f]+>\]\s+(\S+)", line)
+        elif cur is not None and line.strip().startswith("backtrace"):
+            trace = True
+        elif trace:
+            m = re.match(r"\s+(?:\[<[0-9a-f]+>\]\s+)?(\S+)", line)
             if m:
                 cur[1].append(m.group(1))
     return [(any(OURS.search(fn) for fn in fns), head, fns) for head, fns in objs]
