@@ -3,9 +3,11 @@
 # init of the guest (the Debian sid root over 9p): records every program of
 # /sft/progs.list with perf and copies the data and the kernel log to
 # /sft/out/$sfout/.  sfout comes from the kernel command line.  Ends by
-# exiting: with panic=-1 and -no-reboot that stops qemu.  sflist (in the
-# environment: run-debug.sh's guest-debug-init.sh runs this script as a
-# child) names another list than /sft/progs.list.
+# exiting: with panic=-1 and -no-reboot that stops qemu.  In the
+# environment (run-debug.sh's guest-debug-init.sh runs this script as a
+# child): sflist names another list than /sft/progs.list, sfperf adds
+# options to perf record, sftimeout replaces the 60 seconds a program's
+# recording may take.
 # progs.list lines:
 #   NAME SECONDS [knob:PARAM=VALUE] [delay:MS] [VAR=VALUE] PROGRAM [ARGS...]
 # knob:PARAM=VALUE sets the sframe_user module parameter PARAM for that
@@ -53,8 +55,9 @@ while read -r name secs rest; do
 	esac
 	echo "sframe-harness: begin $name" >/dev/kmsg
 	start=$(date +%s.%N)
-	# shellcheck disable=SC2086 # rest holds env and command words
-	timeout 60 perf --no-pager record -q -e cpu-clock -F "$rate" ${delay:+-D "$delay"} \
+	# shellcheck disable=SC2086 # rest holds env and command words, sfperf options
+	timeout "${sftimeout:-60}" perf --no-pager record -q -e cpu-clock -F "$rate" \
+		${delay:+-D "$delay"} ${sfperf:-} \
 		--call-graph fp,defer -o "/tmp/$name.data" -- env $rest "$secs" \
 		</dev/null >"/tmp/$name.out" 2>&1
 	rc=$?
