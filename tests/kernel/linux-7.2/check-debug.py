@@ -47,6 +47,8 @@ KINDS = [
         r"|rcu: INFO: .*stall|detected stalls? on|watchdog: BUG")),
 ]
 OURS = re.compile(r"sframe|unwind_user|unwind_deferred")
+# How the guest ends: its init exits 0 (panic=-1 and -no-reboot stop qemu).
+THE_END = re.compile(r"Attempted to kill init! exitcode=0x00000000")
 STAMP = re.compile(r"^(<\d+>)?\[[^\]]*\]\s*")
 HEAD = re.compile(r"^(\S.*?)\s+(\d+)/(\d+)\s*$")
 
@@ -62,6 +64,8 @@ def reports(lines):
     """[(kind, header line, context lines)] of a kernel log."""
     found = []
     for i, line in enumerate(lines):
+        if THE_END.search(line):
+            continue
         for kind, rx in KINDS:
             if rx.search(line):
                 found.append((kind, line, lines[i:i + 60]))

@@ -40,6 +40,8 @@ start=$(date +%s)
 # 5 minutes, not 60 seconds.
 sflist=/sft/debug/progs.list sfout=debug sfperf="-B -N" sftimeout=300 sh /sft/debug/guest-init.sh
 echo "programs: $(($(date +%s) - start)) s" >>"$out/debug.log"
+# guest-init.sh mounted sysfs again, over this one and its debugfs.
+mount -t debugfs debugfs /sys/kernel/debug
 if [ -e "$kml" ]; then
 	# kmemleak reports objects older than 5 s only.
 	sleep 6

@@ -51,7 +51,7 @@
 #   SFRAME_SID_ROOT=DIR      the root run.sh used, if not WORKDIR/root
 #   SFRAME_REUSE_KERNELS=1   keep WORKDIR/bzImage-debug if it exists
 #   SFRAME_DEBUG_RATE=HZ     perf's -F (default 10000)
-#   SFRAME_DEBUG_SECONDS=S   wall seconds of each stress program (default 3)
+#   SFRAME_DEBUG_SECONDS=S   wall seconds of each stress program (default 10)
 #   SFRAME_DEBUG_SCALE=K     run.sh's programs get K times their CPU seconds
 #                            (default 3)
 #   SFRAME_DEBUG_TIMEOUT=S   the guest's time limit (default 2400)
@@ -74,7 +74,7 @@ sft=$root/sft
 ksrc=$work/linux-source-7.2
 logs=$work/logs
 rate=${SFRAME_DEBUG_RATE:-10000}
-secs=${SFRAME_DEBUG_SECONDS:-3}
+secs=${SFRAME_DEBUG_SECONDS:-10}
 scale=${SFRAME_DEBUG_SCALE:-3}
 jobs=$(nproc)
 # What run.sh leaves behind and this run needs.
