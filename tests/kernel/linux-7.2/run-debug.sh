@@ -39,10 +39,15 @@
 #      or a guest that did not finish.  check.py's judgement of the walks
 #      under this kernel is printed too, not judged (the debug kernel is
 #      slower, the samples fewer per second of program).
-# Cost on 2 cores (the CI machine): the kernel build about 9 minutes (the
-# checkers' code and KASAN's instrumentation of every file), the guest
-# about 6 minutes (KASAN and lockdep under emulation, perf at 10000 Hz),
-# so about 16 minutes in all; WORKDIR/build-debug takes 1.5 GB.
+# Cost on 2 cores (2026-11-29): the kernel build 11.5 minutes (691 s, the
+# hard-linked copy and its cleaning included) while another kernel build
+# and guest shared the cores; the same build alone is about 11 minutes of
+# CPU (9.7 user, 1.3 system), so 6 to 7 minutes on 2 idle cores.  The
+# guest 14 minutes (846 s: boot, 786 s of programs, kmemleak's scans):
+# each program costs about 35 s, most of it perf's start and end under
+# KASAN and lockdep in emulation, not the recording.  About 21 minutes in
+# all on an idle machine.  WORKDIR/build-debug takes 0.4 GB (the copy of
+# the tree is hard links).
 # Last line: "debug-kernel: N programs, M samples, R reports (KASAN K,
 # lockdep L, might-sleep S, debugobjects D, kmemleak X, other O)".
 #
