@@ -34,10 +34,12 @@ else
 fi
 [ -r /proc/slabinfo ] && cat /proc/slabinfo >"$out/slabinfo-before.txt"
 start=$(date +%s)
-# Without build ids: perf record's last pass, which reads the whole
-# recording back to find them, takes longer than the recording here (perf
-# script finds the files by name, in the same root).  Recordings may take
-# 5 minutes, not 60 seconds.
+# Without build ids (-B -N): perf record's last pass, which reads the
+# whole recording back to find them, is skipped; perf script finds the
+# files by name, in the same root.  (A program took about 40 s with
+# run.sh's budgets and build ids, 30 to 37 s with three times the budgets
+# and without them: how much of that is -B -N was not measured apart.)
+# Recordings may take 5 minutes, not 60 seconds.
 sflist=/sft/debug/progs.list sfout=debug sfperf="-B -N" sftimeout=300 sh /sft/debug/guest-init.sh
 echo "programs: $(($(date +%s) - start)) s" >>"$out/debug.log"
 # guest-init.sh mounted sysfs again, over this one and its debugfs.
