@@ -66,10 +66,11 @@ if [ $# -ne 1 ]; then
 	exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-die() {
-	echo "run-debug.sh: $*" >&2
-	exit 1
-}
+# shellcheck disable=SC2034 # phases.sh reads it
+me=run-debug.sh
+# phase, die, quiet.
+# shellcheck source=/dev/null
+. "$here/phases.sh"
 [ -d "$1" ] || die "no WORKDIR $1: run run.sh $1 first"
 work=$(cd "$1" && pwd)
 root=${SFRAME_SID_ROOT:-$work/root}
@@ -90,31 +91,6 @@ done
 grep -qx CONFIG_UNWIND_USER_SFRAME=y "$ksrc/.config" ||
 	die "$ksrc/.config is not the patched kernel's (no CONFIG_UNWIND_USER_SFRAME=y)"
 mkdir -p "$logs"
-
-run_start=$(date +%s)
-phase_name=""
-phase_start=$run_start
-timings=""
-phase() {
-	local now
-	now=$(date +%s)
-	if [ -n "$phase_name" ]; then
-		timings="$timings$(printf '%-34s %5ds' "$phase_name" $((now - phase_start)))"$'\n'
-	fi
-	phase_name=$1
-	phase_start=$now
-	[ -n "$1" ] && echo "=== $1 ($(date -u +%H:%M:%S))"
-	return 0
-}
-quiet() {
-	local log=$1
-	shift
-	if ! "$@" >"$log" 2>&1; then
-		tail -30 "$log" >&2
-		echo "run-debug.sh: failed: $* (log: $log)" >&2
-		return 1
-	fi
-}
 
 # ---------------------------------------------------------------- kernel
 # The checkers, on top of run.sh's patched configuration.

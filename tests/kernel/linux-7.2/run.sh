@@ -53,36 +53,11 @@ export DEBIAN_FRONTEND=noninteractive
 jobs=$(nproc)
 mirror=${SFRAME_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
-# Phase timing: "phase NAME" closes the running phase and opens the next.
-run_start=$(date +%s)
-phase_name=""
-phase_start=$run_start
-timings=""
-phase() {
-	local now
-	now=$(date +%s)
-	if [ -n "$phase_name" ]; then
-		timings="$timings$(printf '%-34s %5ds' "$phase_name" $((now - phase_start)))"$'\n'
-	fi
-	phase_name=$1
-	phase_start=$now
-	[ -n "$1" ] && echo "=== $1 ($(date -u +%H:%M:%S))"
-	return 0
-}
-die() {
-	echo "run.sh: $*" >&2
-	exit 1
-}
-# quiet LOG CMD...: run CMD with its output in LOG; on failure show the end.
-quiet() {
-	local log=$1
-	shift
-	if ! "$@" >"$log" 2>&1; then
-		tail -30 "$log" >&2
-		echo "run.sh: failed: $* (log: $log)" >&2
-		return 1
-	fi
-}
+# shellcheck disable=SC2034 # phases.sh reads it
+me=run.sh
+# phase, die, quiet.
+# shellcheck source=/dev/null
+. "$here/phases.sh"
 # twice CMD...: a download that fails is tried once more.
 twice() {
 	"$@" || { echo "run.sh: retrying: $*" >&2; sleep 5; "$@"; }
