@@ -57,7 +57,7 @@ done
 "$cc" $flags -D_GNU_SOURCE -DBENCH_HEAP_WRAP -Iinclude -Isrc/tool -Isrc/core -Isrc/unwind \
 	-o "$w/sframe-bench" \
 	src/bench/sframe_bench.c src/bench/bench_util.c src/bench/bench_heap.c \
-	src/bench/bench_synth.c src/bench/bench_peer.c src/bench/bench_unwind.c \
+	src/bench/bench_synth.c src/bench/bench_peer.c src/bench/bench_unwind.c src/bench/bench_offline.c \
 	src/bench/bench_gen.c src/bench/bench_stack.c src/bench/bench_convert.c \
 	src/tool/read/elf_input.c src/tool/read/elf_rel.c src/tool/read/elf_symbols.c \
 	src/tool/read/elf_plt.c src/tool/read/elf_notes.c src/tool/target/snapshot.c src/tool/target/unwind_target.c src/tool/read/parts.c \

@@ -7,6 +7,13 @@
 #ifndef SFRAME_TOOL_BENCH_UNWIND_H
 #define SFRAME_TOOL_BENCH_UNWIND_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Both halves': the frames a walk may return, and each walk's cache entries. */
+#define MAX_TRACE 256
+#define CACHE_ENTRIES 256
+
 /**
  * bench_cmd_unwind() - the command.
  * @argc: arguments after the command name, plus one.
@@ -16,5 +23,13 @@
  * a snapshot could not be walked; 2 for usage errors.
  */
 int bench_cmd_unwind(int argc, char **argv);
+
+/*
+ * The offline half (bench_offline.c): the names of the snapshot folders of
+ * @dir (at most @max, sorted, malloc'ed; *@n of them), then one walked:
+ * each returns 0, or 1 with a message on stderr.
+ */
+int bench_offline_list(const char *dir, char **names, size_t max, size_t *n);
+int bench_offline_one(const char *dir, const char *name, double seconds, bool index);
 
 #endif /* SFRAME_TOOL_BENCH_UNWIND_H */
