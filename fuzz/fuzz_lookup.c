@@ -76,6 +76,14 @@ static void check_row(const struct sframe_section *sec, uint64_t pc, const struc
 		rel %= sec->version == SFRAME_VERSION_1 ? 16 : row->fde.rep_size;
 	FZ_ASSERT(row->fre.start <= rel);
 	FZ_ASSERT(row->fre.num_words <= SFRAME_MAX_WORDS);
+	/*
+	 * The span holds @pc (unless the function reaches 2^64: UINT64_MAX is
+	 * then its end, and the PC UINT64_MAX outside it) and stays inside the
+	 * function, whatever the rows.
+	 */
+	FZ_ASSERT(row->span_start <= pc && (pc < row->span_end || pc == UINT64_MAX));
+	FZ_ASSERT(row->span_start >= row->fde.func_start);
+	FZ_ASSERT(row->span_end - row->fde.func_start <= row->fde.func_size);
 	FZ_ASSERT_ERR(sframe_fre_rules(sec, &row->fde, &row->fre, &rules), 0);
 	fz_assert_rules_eq(&row->rules, &rules);
 }

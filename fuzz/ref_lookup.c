@@ -30,8 +30,9 @@ void fz_ref_free(struct fz_ref *r)
 }
 
 int fz_ref_lookup(const struct fz_ref *r, uint64_t pc, uint32_t *fde_idx, uint32_t *fre_idx,
-		  struct fz_fre *fre_out)
+		  struct fz_fre *fre_out, uint64_t span[2])
 {
+	uint64_t block, next, room;
 	const struct sframe_section *sec = r->s.sec;
 	int64_t target = fz_s64(pc - sec->vaddr);
 	uint64_t rel, off, end = sec->fre_start + sec->fre_len;
@@ -56,12 +57,15 @@ int fz_ref_lookup(const struct fz_ref *r, uint64_t pc, uint32_t *fde_idx, uint32
 		return -SFRAME_ERR_NOT_FOUND;
 	*fde_idx = best;
 	rel = (uint64_t)target - (uint64_t)f->offset;
+	block = f->size;
 	if ((f->info >> 4) & 1u) {
 		unsigned int rep = sec->version == SFRAME_VERSION_1 ? 16 : f->rep;
 
 		FZ_ASSERT(rep != 0);
 		rel %= rep;
+		block = rep;
 	}
+	next = block;
 	off = f->fres_off;
 	for (i = 0; i < f->num_fres; i++) {
 		struct fz_fre fr;
@@ -73,9 +77,23 @@ int fz_ref_lookup(const struct fz_ref *r, uint64_t pc, uint32_t *fde_idx, uint32
 			*fre_idx = i;
 			*fre_out = fr;
 			have = true;
+		} else if (fr.start < next) {
+			next = fr.start;
 		}
 	}
-	return have ? 0 : -SFRAME_ERR_NOT_FOUND;
+	if (!have)
+		return -SFRAME_ERR_NOT_FOUND;
+	/*
+	 * The span (rows in order, as in accepted sections): from the row's
+	 * start to the first start past the PC, within the block and the
+	 * function, below 2^64.
+	 */
+	room = f->size - (pc - f->start);
+	if (next - rel < room)
+		room = next - rel;
+	span[0] = pc - (rel - fre_out->start);
+	span[1] = pc + room < pc ? UINT64_MAX : pc + room;
+	return 0;
 }
 
 void fz_iter_rules(const struct sframe_section *sec, uint32_t i, uint32_t j,
@@ -118,12 +136,13 @@ void fz_lookup_vs_ref(const struct fz_ref *r, const struct sframe_section *sec, 
 	struct sframe_fre fre;
 	struct sframe_rules rules;
 	struct fz_fre want;
+	uint64_t span[2];
 	uint32_t fi, ri;
 	int got, exp;
 
 	memset(&row, 0x5a, sizeof(row));
 	memset(&want, 0, sizeof(want));
-	exp = fz_ref_lookup(r, pc, &fi, &ri, &want);
+	exp = fz_ref_lookup(r, pc, &fi, &ri, &want, span);
 	got = sframe_lookup(sec, pc, &row);
 	if (got != exp)
 		fprintf(stderr, "pc 0x%llx: reference FDE %u FRE %u\n", (unsigned long long)pc,
@@ -138,6 +157,7 @@ void fz_lookup_vs_ref(const struct fz_ref *r, const struct sframe_section *sec, 
 	if (got)
 		return;
 	fz_assert_fre_eq(&row.fre, &want);
+	FZ_ASSERT(row.span_start == span[0] && row.span_end == span[1]);
 	fz_iter_rules(sec, fi, ri, &fde, &fre, &rules);
 	fz_assert_rules_eq(&row.rules, &rules);
 }

@@ -36,12 +36,13 @@ void fz_ref_free(struct fz_ref *r);
  * the one with the greatest start <= @pc (offsets from the section; the
  * last one of equal starts), @pc must lie inside it (as an offset and as an
  * address), the row is the last FRE whose start is <= the PC's offset into
- * the function (PCMASK: modulo the block size). Returns 0 with *@fde_idx and
- * *@fre_idx set, or -SFRAME_ERR_NOT_FOUND with *@fde_idx the function or
- * SFRAME_NO_INDEX. Only for sections sframe_check() accepted.
+ * the function (PCMASK: modulo the block size). Returns 0 with *@fde_idx,
+ * *@fre_idx and @span (the row's PCs around @pc, [span[0], span[1])) set,
+ * or -SFRAME_ERR_NOT_FOUND with *@fde_idx the function or SFRAME_NO_INDEX.
+ * Only for sections sframe_check() accepted.
  */
 int fz_ref_lookup(const struct fz_ref *r, uint64_t pc, uint32_t *fde_idx, uint32_t *fre_idx,
-		  struct fz_fre *fre_out);
+		  struct fz_fre *fre_out, uint64_t span[2]);
 
 /* The rules of FRE @j of FDE @i, through the iteration API (not the lookup's path). */
 void fz_iter_rules(const struct sframe_section *sec, uint32_t i, uint32_t j,

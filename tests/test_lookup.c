@@ -81,7 +81,38 @@ static int lookup(uint64_t pc, struct sframe_row *row)
 	for (i = 0; i < SFRAME_MAX_WORDS; i++)
 		assert_int_equal(m.fre.words[i], row->fre.words[i]);
 	assert_rules_equal(&m.rules, &row->rules);
+	assert_int_equal(m.span_start, row->span_start);
+	assert_int_equal(m.span_end, row->span_end);
+	assert_true(row->span_start <= pc && (pc < row->span_end || pc == UINT64_MAX));
 	return 0;
+}
+
+/*
+ * The span of @pc's row is [@lo, @hi), and every PC in it (and no PC next
+ * to it) gets the same row: the promise of struct sframe_row's span. (The
+ * tests' rows differ from their neighbours, so the span is the whole run.)
+ */
+static void expect_span(uint64_t pc, uint64_t lo, uint64_t hi)
+{
+	struct sframe_row row, other;
+	uint64_t p;
+
+	assert_err(lookup(pc, &row), 0);
+	assert_int_equal(row.span_start, lo);
+	assert_int_equal(row.span_end, hi);
+	for (p = lo; p < hi; p++) {
+		assert_err(lookup(p, &other), 0);
+		assert_int_equal(other.fde.index, row.fde.index);
+		assert_int_equal(other.fre.start, row.fre.start);
+		assert_int_equal(other.span_start, lo);
+		assert_int_equal(other.span_end, hi);
+	}
+	if (lo > 0 && lookup(lo - 1, &other) == 0)
+		assert_true(other.fde.index != row.fde.index || other.fre.start != row.fre.start ||
+			    other.span_end != lo);
+	if (hi < UINT64_MAX && lookup(hi, &other) == 0)
+		assert_true(other.fde.index != row.fde.index || other.fre.start != row.fre.start ||
+			    other.span_start != hi);
 }
 
 /* The CFA offset the rules must report for stored word @w. */
@@ -405,7 +436,12 @@ static void test_pcinc_row_selection(void **state)
 		}
 		assert_err(err, 0);
 		assert_int_equal(row.fre.start, want);
+		/* The row holds until the next one starts, the last to the end. */
+		assert_int_equal(row.span_start, 0x20000 + want);
+		assert_int_equal(row.span_end, 0x20000 + (want == 4 ? 5 : want == 5 ? 0x108 :
+							  want == 0x108 ? 0xfff : 0x1000));
 	}
+	expect_span(0x20000 + 0x100, 0x20000 + 5, 0x20000 + 0x108);
 	assert_err(lookup(0x20000 + 0x108, &row), 0);
 	assert_int_equal(row.rules.cfa.reg, SFRAME_AMD64_DWARF_FP);
 	assert_int_equal(row.rules.fp.kind, SFRAME_LOC_CFA);
@@ -491,6 +527,10 @@ static void probe_plt(uint32_t first)
 			else
 				expect_row(pc, 1, 0x1010, 11, 24);
 		}
+		/* Spans repeat with the entries: [first, 6), [6, 11), [11, 16). */
+		expect_span(0x1010 + e * 16 + 7, 0x1010 + e * 16 + 6, 0x1010 + e * 16 + 11);
+		expect_span(0x1010 + e * 16 + 15, 0x1010 + e * 16 + 11, 0x1010 + e * 16 + 16);
+		expect_span(0x1010 + e * 16 + 5, 0x1010 + e * 16 + first, 0x1010 + e * 16 + 6);
 	}
 	expect_none(0x1050);
 }
@@ -526,6 +566,57 @@ static void test_pcmask_rep_size_32(void **state)
 	assert_int_equal(row.fre.start, 11);
 	assert_err(lookup(0x1010 + 32 + 3, &row), 0);
 	assert_int_equal(row.fre.start, 0);
+	/* The last row of a block runs to the block's end, not the entry's. */
+	expect_span(0x1010 + 32 + 20, 0x1010 + 32 + 11, 0x1010 + 64);
+	/* rep 48 over 64 bytes: the second block stops at the function's end. */
+	build_plt(3, SFRAME_ABI_AMD64_LE, false, 48, 0);
+	expect_span(0x1010 + 48 + 3, 0x1010 + 48, 0x1010 + 48 + 6);
+	expect_span(0x1010 + 48 + 14, 0x1010 + 48 + 11, 0x1010 + 64);
+	expect_span(0x1010 + 20, 0x1010 + 11, 0x1010 + 48);
+}
+
+static void test_span_rows_out_of_order(void **state)
+{
+	(void)state;
+	/*
+	 * Rows at 0, 0x10, 8, 0x20 (corrupt: out of order). A scan stops at
+	 * the first row past the PC, so PCs 0..0xf get the row at 0, 0x10..0x1f
+	 * the row at 8 (the last one before the stop): its span starts at
+	 * 0x10, past the row at 0x10 it was scanned over, not at 8.
+	 */
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0x5, 0x10000);
+	sfb_fde(&b, 0x20000, 0x40, SFRAME_FRE_TYPE_ADDR1, SFRAME_PC_TYPE_INC);
+	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 1, 8);
+	sfb_fre(&b, 0x10, SFRAME_BASE_REG_SP, 1, 1, 16);
+	sfb_fre(&b, 8, SFRAME_BASE_REG_SP, 1, 1, 24);
+	sfb_fre(&b, 0x20, SFRAME_BASE_REG_SP, 1, 1, 32);
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
+	expect_row(0x20009, 0, 0x20000, 0, 8);
+	expect_span(0x20009, 0x20000, 0x20010);
+	expect_row(0x20012, 0, 0x20000, 8, 24);
+	expect_span(0x20012, 0x20010, 0x20020);
+	expect_span(0x2003f, 0x20020, 0x20040);
+}
+
+static void test_span_near_top(void **state)
+{
+	struct sframe_row row;
+
+	(void)state;
+	/* A function ending at 2^64 exactly: the span stops one short. */
+	sfb_init(&b, 3, SFRAME_ABI_AMD64_LE, false, 0x5, 0xffffffffffff0000ull);
+	sfb_fde(&b, 0xfffffffffffff000ull, 0x1000, SFRAME_FRE_TYPE_ADDR2, SFRAME_PC_TYPE_INC);
+	sfb_fre(&b, 0, SFRAME_BASE_REG_SP, 1, 1, 8);
+	sfb_fre(&b, 0x800, SFRAME_BASE_REG_SP, 1, 1, 16);
+	sfb_open(&b, buf, sizeof(buf), &sec, &rd, 0);
+	assert_err(lookup(UINT64_MAX - 1, &row), 0);
+	assert_int_equal(row.span_start, 0xfffffffffffff800ull);
+	assert_int_equal(row.span_end, UINT64_MAX);
+	/* The last PC has its row, outside every span. */
+	assert_err(lookup(UINT64_MAX, &row), 0);
+	assert_int_equal(row.fre.start, 0x800);
+	assert_int_equal(row.span_end, UINT64_MAX);
+	expect_span(0xfffffffffffff7ffull, 0xfffffffffffff000ull, 0xfffffffffffff800ull);
 }
 
 static void test_pcmask_rep_size_zero(void **state)
@@ -835,6 +926,8 @@ int main(void)
 		cmocka_unit_test(test_ra_undefined_row),
 		cmocka_unit_test(test_pcmask),
 		cmocka_unit_test(test_pcmask_rep_size_32),
+		cmocka_unit_test(test_span_rows_out_of_order),
+		cmocka_unit_test(test_span_near_top),
 		cmocka_unit_test(test_pcmask_rep_size_zero),
 		cmocka_unit_test(test_pcmask_v1),
 		cmocka_unit_test(test_not_found_fde_index),

@@ -371,11 +371,23 @@ struct sframe_rules {
  * @fde: the function.
  * @fre: the row.
  * @rules: the row decoded.
+ * @span_start: the first of the PCs around the one looked up that the
+ *	function gives this row: the row's start (past the start of every
+ *	row before it, should they be out of order).
+ * @span_end: one past the last of them: the next row's start, else the
+ *	function's end (PCMASK: the block's end, within the function's);
+ *	UINT64_MAX at most (the PC UINT64_MAX is in no span). A caller may keep the row for every PC in the
+ *	span without looking it up again, unless another function starts
+ *	inside it: only this function's rows decide, and functions may be
+ *	nested (relocatable objects, hand-written assembly). In a sorted
+ *	section, the next FDE's start (sframe_get_fde()) bounds that.
  */
 struct sframe_row {
 	struct sframe_fde fde;
 	struct sframe_fre fre;
 	struct sframe_rules rules;
+	uint64_t span_start;
+	uint64_t span_end;
 };
 
 /**

@@ -68,7 +68,7 @@ static SFRAME_ALWAYS_INLINE int window_at(const struct sframe_section *sec, stru
  */
 static SFRAME_ALWAYS_INLINE int scan_fres(const struct sframe_section *sec,
 					  const struct sframe_fde *fde, uint32_t rel,
-					  struct sframe_fre *fre)
+					  struct sframe_fre *fre, uint32_t *lo, uint32_t *hi)
 {
 	const unsigned int type = fde->fre_type;
 	struct fre_window w;
@@ -96,6 +96,9 @@ static SFRAME_ALWAYS_INLINE int scan_fres(const struct sframe_section *sec,
 					   SF_LOOKUP_ASSUME);
 			if (stop <= 0)
 				break;
+			/* Rows out of order: the span starts past every row scanned. */
+			if (start > *lo)
+				*lo = start;
 			best = q;
 			q += stop;
 		}
@@ -116,8 +119,11 @@ static SFRAME_ALWAYS_INLINE int scan_fres(const struct sframe_section *sec,
 				return ret;
 		}
 		/* All FREs read, or one past @rel: the scan is over. */
-		if (stop >= 0)
+		if (stop >= 0) {
+			if (stop == 0)
+				*hi = start;
 			break;
+		}
 		refilled = true;
 		ret = window_read(sec, &w, w.start + (uint64_t)(q - w.p));
 		if (ret)
@@ -401,9 +407,9 @@ static bool index_range(const struct sframe_section *sec, int64_t target, uint32
 
 int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_row *row)
 {
-	uint64_t rel;
+	uint64_t rel, room;
 	int64_t target;
-	uint32_t index = 0, base, n;
+	uint32_t index = 0, base, n, lo, hi, limit;
 	bool sorted;
 	int ret;
 
@@ -443,18 +449,33 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 		return -SFRAME_ERR_NOT_FOUND;
 	}
 	rel = (uint64_t)target - (uint64_t)row->fde.func_offset;
+	limit = row->fde.func_size;
 	if (row->fde.pc_type == SFRAME_PC_TYPE_MASK) {
 		ret = sf_rep_size(sec, &row->fde);
 		if (ret < 0)
 			return ret;
 		/* rel < func_size < 2^32: a 32-bit modulo (no libgcc call on 32-bit hosts). */
 		rel = (uint32_t)rel % (uint32_t)ret;
+		limit = (uint32_t)ret;
 	}
 
 	/* fre.size 0 marks "no row decoded yet" for scan_fres(). */
 	row->fre.size = 0;
-	ret = scan_fres(sec, &row->fde, (uint32_t)rel, &row->fre);
+	lo = 0;
+	hi = limit;
+	ret = scan_fres(sec, &row->fde, (uint32_t)rel, &row->fre, &lo, &hi);
 	if (ret)
 		return ret;
+	/*
+	 * lo <= rel < hi; the function's end bounds the span too (a PCMASK
+	 * block may run past it), and the span stops short of 2^64.
+	 */
+	if (hi > limit)
+		hi = limit;
+	room = row->fde.func_size - (pc - row->fde.func_start);
+	if (hi - rel < room)
+		room = hi - rel;
+	row->span_start = pc - (rel - lo);
+	row->span_end = pc + room < pc ? UINT64_MAX : pc + room;
 	return sf_decode_rules(sec, &row->fde, &row->fre, &row->rules, SF_LOOKUP_ASSUME);
 }
