@@ -476,6 +476,6 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 	if (hi - rel < room)
 		room = hi - rel;
 	row->span_start = pc - (rel - lo);
-	row->span_end = pc + room < pc ? UINT64_MAX : pc + room;
+	row->span_end = pc + room < pc ? SFRAME_UINT64_MAX : pc + room;
 	return sf_decode_rules(sec, &row->fde, &row->fre, &row->rules, SF_LOOKUP_ASSUME);
 }

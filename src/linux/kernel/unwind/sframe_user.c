@@ -43,30 +43,40 @@
  * index, and user.c checks each frame as always.
  *
  * A profiled program's walks pass the same few return addresses again and
- * again, so each mm also remembers the frames it described (the rule
- * memo: a PC, whether it was the topmost frame's, and the frame
- * description or "outermost"). A walk asks the memo first, under the
- * table's spinlock only: no mmap_lock, no VMA, no section copy, no user
- * read. The memo is never trusted across a removal: removing any file
+ * again, so each mm also remembers the frames it described (the memo:
+ * callers' frame descriptions, or "outermost", by return address). The
+ * topmost frame's PC is the sampled instruction, seldom the same twice but
+ * mostly inside the same few rows (a function's body is one row after its
+ * prologue), so for it the memo keeps the row's span: the PCs around it
+ * that the function's row covers (sframe_lookup()'s span), cut to the
+ * mapping it was found in and, since functions may nest, to the next
+ * function's start, which only sorted sections give (unsorted ones keep
+ * no spans). A walk asks the memo first, without a lock (a sequence
+ * count; writers hold the table's spinlock): no mmap_lock, no VMA, no
+ * section copy, no user read. The memo is never trusted across a
+ * removal: removing any file
  * mapping (munmap, mremap, exit) or finding a section corrupt empties it
  * and advances its generation, and a frame is remembered only if the
  * generation is still the one seen when its section was found in the
  * table, so that no description made before a removal is added after it.
- * "No SFrame here" is not remembered (anonymous memory, a JIT's, may be
- * replaced without a file mapping's removal). A program that rewrites its
- * own section after a walk keeps the walks of the section as it was;
- * user.c checks every frame as always. The knob "cache" (default on)
+ * "No SFrame here" is remembered for a file's mapping (a library without a
+ * section, a function without a row), not for memory without a file (a
+ * JIT's may be replaced without a file mapping's removal). A program that
+ * rewrites its own section after a walk keeps the walks of the section as
+ * it was; user.c checks every frame as always. The knob "cache" (default on)
  * decides whether the memo is used.
  */
 #include <linux/elf.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -88,8 +98,10 @@
 #define SFRAME_MM_MODULES	16
 /* Program headers read per module; real programs have about a dozen. */
 #define SFRAME_MAX_PHDRS	64
-/* Frames remembered per mm, in pairs (a PC has two slots). */
+/* Callers' frames remembered per mm, in pairs (a PC has two slots). */
 #define SFRAME_MM_RULES		128
+/* Topmost frames' rows remembered per mm, by span, replaced in turn. */
+#define SFRAME_MM_SPANS		16
 
 /* Runtime switch, e.g. to compare with the frame-pointer walk. */
 static bool enabled = true;
@@ -129,30 +141,59 @@ struct sframe_mod {
 	struct sframe_section sec;
 };
 
-/*
- * A frame description remembered: @ip 0 marks an empty slot; @kind has
- * SFRAME_RULE_TOPMOST for the topmost frame's (looked up at @ip, not
- * @ip - 1) and SFRAME_RULE_OUTERMOST for the outermost frame.
- */
-struct sframe_rule {
-	unsigned long ip;
+/* What the memo keeps of a frame: a description, or one of these. */
+enum sframe_memo_kind {
+	SFRAME_MEMO_FRAME,
+	SFRAME_MEMO_OUTERMOST,	/* the walk is complete */
+	SFRAME_MEMO_OTHER,	/* no SFrame row for it: other methods */
+};
+
+struct sframe_memo_frame {
 	s32 cfa_off;
 	s32 ra_off;
 	s32 fp_off;
 	u8 use_fp;
-	u8 kind;
+	u8 kind;		/* enum sframe_memo_kind */
 };
 
-#define SFRAME_RULE_TOPMOST	0x1
-#define SFRAME_RULE_OUTERMOST	0x2
+/* A caller's frame, by its return address @ip (0: an empty slot). */
+struct sframe_rule {
+	unsigned long ip;
+	struct sframe_memo_frame f;
+};
 
+/* A topmost frame's row, for every PC in [@start, @end) (empty: both 0). */
+struct sframe_span {
+	unsigned long start;
+	unsigned long end;
+	struct sframe_memo_frame f;
+};
+
+struct sframe_memo {
+	struct sframe_rule rules[SFRAME_MM_RULES];
+	struct sframe_span spans[SFRAME_MM_SPANS];
+};
+
+/*
+ * @seq lets walks read @memo without the lock; the lock orders its
+ * writers, which also hold it for everything else here.
+ */
 struct unwind_user_sframe_mm {
-	spinlock_t lock;	/* protects clock, gen, rules[] and mod[] */
+	spinlock_t lock;	/* protects clock, gen, span_next, memo and mod[] */
+	seqcount_spinlock_t seq;
 	u32 clock;
-	u32 gen;		/* advanced each time rules[] is emptied */
-	bool rules_used;	/* rules[] holds a frame */
-	struct sframe_rule *rules;	/* SFRAME_MM_RULES, or NULL: set once, with the table */
+	u32 gen;		/* advanced each time the memo is emptied */
+	u8 span_next;		/* the span slot to replace next */
+	bool memo_used;		/* the memo holds a frame */
+	struct sframe_memo *memo;	/* or NULL: set once, with the table */
 	struct sframe_mod mod[SFRAME_MM_MODULES];
+};
+
+/* Where a lookup's section was found: the memo's generation, the mapping. */
+struct sframe_found {
+	s64 gen;		/* -1: not seen in the table */
+	unsigned long vm_start;
+	unsigned long vm_end;
 };
 
 /*
@@ -260,11 +301,12 @@ static struct unwind_user_sframe_mm *sframe_mm_get(struct mm_struct *mm)
 	if (!sm)
 		return NULL;
 	spin_lock_init(&sm->lock);
+	seqcount_spinlock_init(&sm->seq, &sm->lock);
 	/* Without it, walks in this mm remember nothing. */
-	sm->rules = kzalloc_objs(*sm->rules, SFRAME_MM_RULES, GFP_KERNEL | __GFP_NOWARN);
+	sm->memo = kzalloc_obj(*sm->memo, GFP_KERNEL | __GFP_NOWARN);
 	if (cmpxchg(&mm->sframe, NULL, sm)) {
 		/* Another thread of this mm got there first. */
-		kfree(sm->rules);
+		kfree(sm->memo);
 		kfree(sm);
 		sm = sframe_mm(mm);
 	}
@@ -368,11 +410,12 @@ out:
 
 /*
  * Remembers what was found, if the mapping of @ip is still the same; then
- * sets *@gen to the rule memo's generation (else leaves it as it was).
+ * sets @where to the memo's generation and the mapping (else leaves it).
  */
 static void sframe_mod_add(struct mm_struct *mm, unsigned long ip,
 			   const struct file *file, unsigned long map_base,
-			   int state, const struct sframe_section *sec, s64 *gen)
+			   int state, const struct sframe_section *sec,
+			   struct sframe_found *where)
 {
 	struct unwind_user_sframe_mm *sm = sframe_mm_get(mm);
 	struct vm_area_struct *vma;
@@ -383,7 +426,9 @@ static void sframe_mod_add(struct mm_struct *mm, unsigned long ip,
 	vma = vma_lookup(mm, ip);
 	if (vma && vma->vm_file == file && vma_map_base(vma) == map_base) {
 		spin_lock(&sm->lock);
-		*gen = sm->gen;
+		where->gen = sm->gen;
+		where->vm_start = vma->vm_start;
+		where->vm_end = vma->vm_end;
 		if (!sframe_mod_find(sm, file, map_base)) {
 			m = sframe_mod_victim(sm);
 			sframe_mod_drop_index(m);
@@ -405,16 +450,18 @@ static void sframe_mod_add(struct mm_struct *mm, unsigned long ip,
 /*
  * Copies the section describing @ip to @sec, with its index attached when
  * there is one and the knob is on: the caller then holds a reference to it
- * (sframe_index_of(@sec)), which it puts when the lookup is done. *@gen
- * receives the rule memo's generation when the mapping was seen in the
- * table, else -1: a frame described from @sec may be remembered only under
- * that generation. (Not inlined: bench.sh times it as the module's finding.)
+ * (sframe_index_of(@sec)), which it puts when the lookup is done. @where
+ * receives the memo's generation and the mapping's bounds when the mapping
+ * was seen in the table, else generation -1: a frame described from @sec
+ * may be remembered only under that generation, and a span only inside
+ * that mapping. (Not inlined: bench.sh times it as the module's finding.)
  *
  * Return: an enum sframe_mod_state (SFRAME_MOD_OK: @sec is set), or a
  * negative errno.
  */
 static noinline_for_tracing __noclone int
-sframe_mod_get(struct mm_struct *mm, unsigned long ip, struct sframe_section *sec, s64 *gen)
+sframe_mod_get(struct mm_struct *mm, unsigned long ip, struct sframe_section *sec,
+	       struct sframe_found *where)
 {
 	struct unwind_user_sframe_mm *sm;
 	struct vm_area_struct *vma;
@@ -423,7 +470,7 @@ sframe_mod_get(struct mm_struct *mm, unsigned long ip, struct sframe_section *se
 	struct file *file;
 	int state = -ENOENT;
 
-	*gen = -1;
+	where->gen = -1;
 	if (mmap_read_lock_killable(mm))
 		return -EINTR;
 	vma = vma_lookup(mm, ip);
@@ -439,7 +486,9 @@ sframe_mod_get(struct mm_struct *mm, unsigned long ip, struct sframe_section *se
 		spin_lock(&sm->lock);
 		m = sframe_mod_find(sm, file, map_base);
 		if (m) {
-			*gen = sm->gen;
+			where->gen = sm->gen;
+			where->vm_start = vma->vm_start;
+			where->vm_end = vma->vm_end;
 			m->last_use = ++sm->clock;
 			state = m->state;
 			if (state == SFRAME_MOD_OK) {
@@ -463,92 +512,158 @@ sframe_mod_get(struct mm_struct *mm, unsigned long ip, struct sframe_section *se
 	if (state == SFRAME_MOD_OK && READ_ONCE(use_index))
 		sframe_index_new(sec);
 	if (state >= 0)
-		sframe_mod_add(mm, ip, file, map_base, state, sec, gen);
+		sframe_mod_add(mm, ip, file, map_base, state, sec, where);
 	fput(file);
 	return state;
 }
 
 /* Called with sm->lock held: forget every frame, and say so to insertions to come. */
-static void sframe_rules_empty(struct unwind_user_sframe_mm *sm)
+static void sframe_memo_empty(struct unwind_user_sframe_mm *sm)
 {
+	write_seqcount_begin(&sm->seq);
 	/* (An exiting mm removes all its mappings: most find it empty.) */
-	if (sm->rules_used)
-		memset(sm->rules, 0, SFRAME_MM_RULES * sizeof(*sm->rules));
-	sm->rules_used = false;
+	if (sm->memo_used)
+		memset(sm->memo, 0, sizeof(*sm->memo));
+	sm->memo_used = false;
 	sm->gen++;
+	write_seqcount_end(&sm->seq);
 }
 
 /* The pair of slots of @ip: the hash folds in the bits of the page number. */
-static struct sframe_rule *sframe_rule_pair(struct sframe_rule *rules, unsigned long ip)
+static struct sframe_rule *sframe_rule_pair(struct sframe_memo *memo, unsigned long ip)
 {
-	return &rules[(ip ^ (ip >> 12)) & (SFRAME_MM_RULES - 2)];
+	return &memo->rules[(ip ^ (ip >> 12)) & (SFRAME_MM_RULES - 2)];
 }
 
 /*
- * The memo's frame for @ip (@kind: SFRAME_RULE_TOPMOST or 0) into @frame.
+ * The memo's frame for @state into @frame: a caller's by its PC, the
+ * topmost frame's by the span its PC lies in. Read without the lock: a
+ * writer in between makes the read start over.
  *
- * Return: 0 (a frame), -ESRCH (the outermost frame), or -ENOENT (not
- * remembered).
+ * Return: 0 (a frame), -ESRCH (the outermost frame), -ENOENT (no SFrame
+ * row: other methods), or 1 (not remembered).
  */
-static int sframe_rule_find(struct mm_struct *mm, unsigned long ip, u8 kind,
+static int sframe_memo_find(struct unwind_user_sframe_mm *sm,
+			    const struct unwind_user_state *state,
 			    struct unwind_user_frame *frame)
 {
-	struct unwind_user_sframe_mm *sm = sframe_mm(mm);
-	struct sframe_rule *pair, r = { 0 };
-	unsigned int i;
+	const unsigned long ip = state->ip;
+	struct sframe_memo *memo = sm->memo;
+	const struct sframe_rule *pair = sframe_rule_pair(memo, ip);
+	struct sframe_memo_frame f;
+	unsigned int seq, i;
+	bool found;
 
-	if (!sm || !sm->rules)
-		return -ENOENT;
-	spin_lock(&sm->lock);
-	pair = sframe_rule_pair(sm->rules, ip);
-	for (i = 0; i < 2; i++) {
-		if (pair[i].ip == ip && (pair[i].kind & SFRAME_RULE_TOPMOST) == kind) {
-			r = pair[i];
-			break;
+	do {
+		seq = read_seqcount_begin(&sm->seq);
+		found = false;
+		if (state->topmost) {
+			for (i = 0; i < SFRAME_MM_SPANS; i++) {
+				const struct sframe_span *sp = &memo->spans[i];
+
+				/* (An empty span holds no PC.) */
+				if (ip - sp->start < sp->end - sp->start) {
+					f = sp->f;
+					found = true;
+					break;
+				}
+			}
+		} else {
+			for (i = 0; i < 2; i++) {
+				if (pair[i].ip == ip) {
+					f = pair[i].f;
+					found = true;
+					break;
+				}
+			}
 		}
-	}
-	spin_unlock(&sm->lock);
-	if (!r.ip)
-		return -ENOENT;
-	if (r.kind & SFRAME_RULE_OUTERMOST)
+	} while (read_seqcount_retry(&sm->seq, seq));
+	if (!found)
+		return 1;
+	if (f.kind == SFRAME_MEMO_OUTERMOST)
 		return -ESRCH;
-	frame->cfa_off = r.cfa_off;
-	frame->ra_off = r.ra_off;
-	frame->fp_off = r.fp_off;
-	frame->use_fp = r.use_fp;
+	if (f.kind == SFRAME_MEMO_OTHER)
+		return -ENOENT;
+	frame->cfa_off = f.cfa_off;
+	frame->ra_off = f.ra_off;
+	frame->fp_off = f.fp_off;
+	frame->use_fp = f.use_fp;
 	return 0;
 }
 
 /*
- * Remembers the frame @ret/@frame (0 or -ESRCH) for @ip, unless the memo
- * was emptied since generation @gen (-1: never seen).
+ * Remembers the frame @ret/@frame (0, -ESRCH or -ENOENT) of @state: a
+ * caller's for its PC, the topmost frame's for the PCs [@start, @end) (none
+ * when empty), unless the memo was emptied since generation @gen (-1:
+ * never seen, as for memory without a file, which is never remembered).
  */
-static void sframe_rule_keep(struct mm_struct *mm, s64 gen, unsigned long ip, u8 kind,
+static void sframe_memo_keep(struct mm_struct *mm, s64 gen,
+			     const struct unwind_user_state *state,
+			     unsigned long start, unsigned long end,
 			     int ret, const struct unwind_user_frame *frame)
 {
 	struct unwind_user_sframe_mm *sm = sframe_mm(mm);
+	struct sframe_memo_frame f = {
+		.kind = ret == -ESRCH ? SFRAME_MEMO_OUTERMOST :
+			ret ? SFRAME_MEMO_OTHER : SFRAME_MEMO_FRAME,
+	};
 	struct sframe_rule *pair;
+	struct sframe_span *sp;
 
-	if (!sm || !sm->rules || gen < 0 || !ip)
+	if (!sm || !sm->memo || gen < 0 || !state->ip ||
+	    (state->topmost && start >= end))
 		return;
+	if (!ret) {
+		f.cfa_off = frame->cfa_off;
+		f.ra_off = frame->ra_off;
+		f.fp_off = frame->fp_off;
+		f.use_fp = frame->use_fp;
+	}
 	spin_lock(&sm->lock);
 	if (sm->gen == (u32)gen) {
-		pair = sframe_rule_pair(sm->rules, ip);
-		sm->rules_used = true;
-		/* The newcomer first; the pair's older one goes. */
-		pair[1] = pair[0];
-		pair[0] = (struct sframe_rule){
-			.ip = ip,
-			.kind = kind | (ret ? SFRAME_RULE_OUTERMOST : 0),
-		};
-		if (!ret) {
-			pair[0].cfa_off = frame->cfa_off;
-			pair[0].ra_off = frame->ra_off;
-			pair[0].fp_off = frame->fp_off;
-			pair[0].use_fp = frame->use_fp;
+		write_seqcount_begin(&sm->seq);
+		sm->memo_used = true;
+		if (state->topmost) {
+			sp = &sm->memo->spans[sm->span_next++ % SFRAME_MM_SPANS];
+			sp->start = start;
+			sp->end = end;
+			sp->f = f;
+		} else {
+			pair = sframe_rule_pair(sm->memo, state->ip);
+			/* The newcomer first; the pair's older one goes. */
+			pair[1] = pair[0];
+			pair[0].ip = state->ip;
+			pair[0].f = f;
 		}
+		write_seqcount_end(&sm->seq);
 	}
 	spin_unlock(&sm->lock);
+}
+
+/*
+ * The PCs around the topmost frame's @pc that its row @row describes, as
+ * far as they can be trusted: inside the mapping it was found in (@where),
+ * and below the next function's start, which only a sorted section gives
+ * (a function may lie nested in another). False: none but @pc.
+ */
+static bool sframe_topmost_span(const struct sframe_section *sec,
+				const struct sframe_row *row, unsigned long pc,
+				const struct sframe_found *where,
+				unsigned long *start, unsigned long *end)
+{
+	struct sframe_fde next;
+
+	if (!(sec->flags & SFRAME_F_FDE_SORTED))
+		return false;
+	*start = max_t(u64, row->span_start, where->vm_start);
+	*end = min_t(u64, row->span_end, where->vm_end);
+	if (row->fde.index + 1 < sec->num_fdes) {
+		if (sframe_get_fde(sec, row->fde.index + 1, &next) ||
+		    next.func_start <= pc)
+			return false;
+		*end = min_t(u64, *end, next.func_start);
+	}
+	return *start <= pc && pc < *end;
 }
 
 /* A lookup found damage the header checks could not see. */
@@ -573,7 +688,7 @@ static void sframe_mod_corrupt(struct mm_struct *mm,
 		}
 	}
 	if (first)
-		sframe_rules_empty(sm);
+		sframe_memo_empty(sm);
 	spin_unlock(&sm->lock);
 	if (first)
 		pr_warn_ratelimited("sframe: %s[%d]: corrupt .sframe at %#llx (ip %#lx): %s; walk stopped\n",
@@ -641,26 +756,39 @@ int unwind_user_sframe_frame(struct unwind_user_state *state,
 			     struct unwind_user_frame *frame)
 {
 	struct mm_struct *mm = current->mm;
-	const u8 kind = state->topmost ? SFRAME_RULE_TOPMOST : 0;
 	const bool cache = READ_ONCE(use_cache);
+	struct unwind_user_sframe_mm *sm;
+	unsigned long pc, start = 0, end = 0;
 	struct sframe_section sec;
+	struct sframe_found where = { .gen = -1 };
 	struct sframe_row row;
-	unsigned long pc;
-	s64 gen;
 	int ret;
 
 	if (!READ_ONCE(enabled) || !mm || state->ws != sizeof(long))
 		return -ENOENT;
 	might_fault();
 
-	if (cache) {
-		ret = sframe_rule_find(mm, state->ip, kind, frame);
-		if (ret != -ENOENT)
+	sm = sframe_mm(mm);
+	if (cache && sm && sm->memo) {
+		ret = sframe_memo_find(sm, state, frame);
+		if (ret <= 0)
 			return ret ? ret : sframe_frame_for(state, frame);
 	}
-	ret = sframe_mod_get(mm, state->ip, &sec, &gen);
-	if (ret == SFRAME_MOD_NONE || ret == -ENOMEM)
+	ret = sframe_mod_get(mm, state->ip, &sec, &where);
+	if (ret == -ENOMEM)
 		return -ENOENT;
+	/*
+	 * A file without a section: remembered, for a topmost frame by the
+	 * whole mapping (memory without a file is not remembered).
+	 */
+	if (ret == SFRAME_MOD_NONE) {
+		if (state->topmost && where.gen >= 0) {
+			start = where.vm_start;
+			end = where.vm_end;
+		}
+		ret = -ENOENT;
+		goto keep;
+	}
 	if (ret != SFRAME_MOD_OK)
 		return ret < 0 ? ret : -EINVAL;
 
@@ -668,8 +796,10 @@ int unwind_user_sframe_frame(struct unwind_user_state *state,
 	pc = state->topmost ? state->ip : state->ip - 1;
 	ret = sframe_lookup(&sec, pc, &row);
 	sframe_index_put(sframe_index_of(&sec));
-	if (ret == -SFRAME_ERR_NOT_FOUND || ret == -SFRAME_ERR_UNSUPPORTED)
-		return -ENOENT;
+	if (ret == -SFRAME_ERR_NOT_FOUND || ret == -SFRAME_ERR_UNSUPPORTED) {
+		ret = -ENOENT;
+		goto keep;
+	}
 	if (sframe_is_read_error(ret))
 		return -EFAULT;
 	if (ret) {
@@ -677,8 +807,14 @@ int unwind_user_sframe_frame(struct unwind_user_state *state,
 		return -EINVAL;
 	}
 	ret = sframe_row_frame(&sec, &row.rules, frame);
-	if (cache && (ret == 0 || ret == -ESRCH))
-		sframe_rule_keep(mm, gen, state->ip, kind, ret, frame);
+	if (state->topmost && !sframe_topmost_span(&sec, &row, pc, &where, &start, &end)) {
+		start = 0;
+		end = 0;
+	}
+keep:
+	/* (The topmost frame is remembered by its row's span only.) */
+	if (cache)
+		sframe_memo_keep(mm, where.gen, state, start, end, ret, frame);
 	return ret ? ret : sframe_frame_for(state, frame);
 }
 
@@ -696,7 +832,7 @@ void unwind_user_sframe_mm_free(struct mm_struct *mm)
 		/* No lookup runs any more: the table's references are the last. */
 		for (i = 0; i < SFRAME_MM_MODULES; i++)
 			sframe_index_put(sframe_index_of(&sm->mod[i].sec));
-		kfree(sm->rules);
+		kfree(sm->memo);
 		kfree(sm);
 	}
 	mm->sframe = NULL;
@@ -720,6 +856,6 @@ void unwind_user_sframe_vma_removed(struct vm_area_struct *vma)
 	 * Any file mapping: the memo may hold frames of a mapping made
 	 * executable once and not now, which its removal must not outlive.
 	 */
-	sframe_rules_empty(sm);
+	sframe_memo_empty(sm);
 	spin_unlock(&sm->lock);
 }
