@@ -378,9 +378,11 @@ struct sframe_rules {
  *	function's end (PCMASK: the block's end, within the function's);
  *	UINT64_MAX at most (the PC UINT64_MAX is in no span). A caller may keep the row for every PC in the
  *	span without looking it up again, unless another function starts
- *	inside it: only this function's rows decide, and functions may be
- *	nested (relocatable objects, hand-written assembly). In a sorted
- *	section, the next FDE's start (sframe_get_fde()) bounds that.
+ *	inside it: only this function's rows decide, and functions may nest
+ *	(in unsorted sections, as relocatable objects have; a sorted one
+ *	whose functions overlap fails sframe_check() but still answers
+ *	lookups). In a sorted section, the next FDE's start
+ *	(sframe_get_fde()) bounds the span.
  */
 struct sframe_row {
 	struct sframe_fde fde;

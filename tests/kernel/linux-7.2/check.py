@@ -23,8 +23,10 @@ can pass), but for those at a function's first instruction, where a
 frame-pointer walk cannot work (they are counted apart).
 
 Exit status 0 only when the "sframe" kernel completes >= 99% of the samples
-of the non-hostile programs, the unmap program and the converted stock
-program (qsort-conv, with samples in cmp, libc and ld.so) alone too, every
+of the non-hostile programs, the unmap program, the nested one (static-nest:
+prog-static whose st_b's FDE grows over st_a, so that the rows kept for
+st_b's PCs must not answer for st_a's) and the converted stock program
+(qsort-conv, with samples in cmp, libc and ld.so) alone too, every
 hostile run
 is cut and logged, no program failed or hung and the kernel log has no
 oops or warning.  The last line printed is the summary.
@@ -73,6 +75,7 @@ PROGRAMS = {
     "static-noindex": (STATIC, None),
     "static-v2": (STATIC, None),
     "static-v2pcrel": (STATIC, None),
+    "static-nest": (STATIC, None),
     "dyn": (DYN, None),
     "threads": (THREADS, None),
     "unmap": (UNMAP, None),
@@ -329,11 +332,12 @@ def main():
                 if q.get("where", {}).get(where, 0) < 20:
                     failures.append(f"qsort-conv: only {q.get('where', {}).get(where, 0)} "
                                     f"samples in {where}")
-        u = res.get("unmap")
-        if u is None:
-            failures.append("unmap: not run")
-        elif u["n"] and u["ok"] < 0.99 * u["n"]:
-            failures.append(f"unmap: only {u['ok']}/{u['n']} complete")
+        for name in ("unmap", "static-nest"):
+            u = res.get(name)
+            if u is None:
+                failures.append(f"{name}: not run")
+            elif u["n"] and u["ok"] < 0.99 * u["n"]:
+                failures.append(f"{name}: only {u['ok']}/{u['n']} complete")
         for name in ("cor-header", "cor-fde", "cor-fre", "cor-rep"):
             if name not in res:
                 failures.append(f"{name}: not run")

@@ -9,8 +9,9 @@
 #      linux-source-7.2 with apt-get download inside it;
 #   3. builds the stock kernel (WORKDIR/bzImage-stock), applies the series,
 #      enables UNWIND_USER_SFRAME and builds again (WORKDIR/bzImage);
-#   4. builds the test programs in the root (build-progs.sh), re-encodes
-#      and corrupts copies with sframe-elf.py; builds prog-qsort.c as
+#   4. builds the test programs in the root (build-progs.sh), re-encodes,
+#      nests (one function's FDE grown over the next) and corrupts copies
+#      with sframe-elf.py; builds prog-qsort.c as
 #      distributions build (no SFrame, no frame pointers) and converts it,
 #      the root's libc.so.6 and ld.so, never rebuilt, with sframe convert
 #      --elf (the tool built from this tree, or $SFRAME);
@@ -24,7 +25,7 @@
 #      so no object may hold an indirect call.
 # Exits 0 only if the patched kernel walks >= 99% of the samples to main
 # (or the thread start routine), the converted stock program's included,
-# the hostile and unmap checks pass, the reader has no indirect call, and
+# the hostile, unmap and nest checks pass, the reader has no indirect call, and
 # the root's objdump dumps the converted copies as sframe dump does
 # (check-objdump.sh).
 # Last line: "sframe-perf: N/M samples complete (stock kernel: K/L)".
@@ -235,6 +236,7 @@ if [ -f "$recode" ]; then
 		set -e
 		python3 "$recode" to-v2 "$sft/bin/prog-static" "$sft/bin/prog-static-v2"
 		python3 "$recode" to-v2 "$sft/bin/prog-static" "$sft/bin/prog-static-v2pcrel" --pcrel
+		python3 "$recode" nest "$sft/bin/prog-static" "$sft/bin/prog-static-nest" --func st_b
 		for kind in header fde fre rep; do
 			mkdir -p "$sft/cor/$kind"
 			args=""
@@ -297,6 +299,8 @@ secs=1.0
 	if [ "$hostile" = 1 ]; then
 		echo "static-v2 $secs /sft/bin/prog-static-v2"
 		echo "static-v2pcrel $secs /sft/bin/prog-static-v2pcrel"
+		# st_b's FDE grown over st_a: the memo's spans must stop at st_a.
+		echo "static-nest $secs /sft/bin/prog-static-nest"
 		for kind in header fde fre rep; do
 			echo "cor-$kind $secs LD_LIBRARY_PATH=/sft/cor/$kind /sft/bin/prog-cor"
 		done

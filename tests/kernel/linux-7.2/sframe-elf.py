@@ -35,6 +35,14 @@ wrote and broken ones. Commands:
                 not refused
       v2 and v3 sections both work.
 
+  nest IN OUT --func NAME
+      NAME's FDE grows to the end of the next function's, which then lies nested
+      inside it. Lookups still find the inner function for its own PCs (the
+      function with the greatest start); "sframe check" calls the section corrupt
+      (a sorted one whose functions overlap), a kernel does not validate whole
+      sections. A reader that keeps the rows of NAME's PCs for the PCs around them
+      must stop at the inner function's start. v2 and v3 sections both work.
+
   info FILE
       Print the section's address, file offset, size (sh_size, else p_filesz), the
       segment's size (p_filesz), the section type (if there is a section header), then
@@ -376,6 +384,23 @@ def cmd_corrupt(args):
     print(msg)
 
 
+def cmd_nest(args):
+    elf, sec = load(args.input)
+    fde = sec.fde_of(elf.function(args.func), args.func)
+    after = [f for f in sec.fdes if f["start"] > fde["start"]]
+    if not after:
+        raise Refused(f"{sec.what}: no function after {args.func}")
+    inner = min(after, key=lambda f: f["start"])
+    size = inner["start"] + inner["size"] - fde["start"]
+    # The size follows the start: v3's 8-byte start, v2's 4-byte one.
+    struct.pack_into("<I", elf.data, elf.offset + fde["entry"] + (8 if sec.version == 3 else 4),
+                     size)
+    elf.write(args.output)
+    print(f"nest: FDE {fde['index']} ({args.func} at 0x{fde['start']:x}) 0x{fde['size']:x} -> "
+          f"0x{size:x} bytes: FDE {inner['index']} (at 0x{inner['start']:x}, "
+          f"0x{inner['size']:x} bytes) inside it")
+
+
 def cmd_info(args):
     elf = Elf(args.file)
     raw = elf.section()
@@ -413,6 +438,11 @@ def main():
     s.add_argument("kind", choices=("header", "fde", "fre", "rep"))
     s.add_argument("--func", help="the function whose FDE or FREs break (fde, fre)")
     s.set_defaults(run=cmd_corrupt)
+    s = sub.add_parser("nest", help="nest the next function inside one")
+    s.add_argument("input")
+    s.add_argument("output")
+    s.add_argument("--func", required=True, help="the function whose FDE grows")
+    s.set_defaults(run=cmd_nest)
     s = sub.add_parser("info", help="print the section's header facts")
     s.add_argument("file")
     s.set_defaults(run=cmd_info)

@@ -20,7 +20,10 @@
 #    SFRAME_ERR_FDE, since its FREs would start at the FRE area's end, or need
 #    more bytes than the area has left at two bytes per FRE; rep:
 #    SFRAME_ERR_REP_SIZE, a PCMASK function repeating every 0 bytes), while
-#    another function still answers as before.
+#    another function still answers as before;
+#  - nest: the function named by --func grows over the next one, whose PCs
+#    still answer as before, as does the outer one's first byte, while
+#    "sframe check" refuses the overlap (SFRAME_ERR_FDE_ORDER).
 # Usage: test-sframe-elf.sh PYTHON3 SFRAME_TOOL SOURCE_ROOT
 # (SFRAME_TEST_WRAPPER, if set, runs the tool, as for the other tests.)
 set -eu
@@ -217,10 +220,44 @@ corrupt_case() {
 	done
 }
 
+# nest_case INPUT FUNC: FUNC's FDE grows over the next function, which
+# lookups still find for its own PCs (first, middle and last byte: the
+# answers of INPUT); FUNC's first byte too; "sframe check" refuses the
+# overlap of a sorted section (FDE_ORDER).
+nest_case() {
+	in=$1
+	func=$2
+	out=$tmp/nest
+	"$py" "$script" nest "$in" "$out" --func "$func" >"$tmp/said" ||
+		{ fail "$in nest: failed"; return; }
+	[ "$(wc -l <"$tmp/said")" = 1 ] || fail "$in nest: not one line: $(cat "$tmp/said")"
+	outer=$(sed -n 's/.*(.* at \(0x[0-9a-f]*\)) .*/\1/p' "$tmp/said")
+	inner=$(sed -n 's/.*: FDE [0-9]* (at \(0x[0-9a-f]*\), \(0x[0-9a-f]*\) bytes) inside it/\1 \2/p' "$tmp/said")
+	[ -n "$outer" ] && [ -n "$inner" ] || { fail "$in nest: $(cat "$tmp/said")"; return; }
+	start=${inner% *}
+	size=${inner#* }
+	rc=0
+	sf check "$out" >/dev/null 2>"$tmp/err" || rc=$?
+	if [ $rc != 1 ] || ! grep -q "(SFRAME_ERR_FDE_ORDER)" "$tmp/err"; then
+		fail "$in nest: check exit $rc, $(cat "$tmp/err"), expected SFRAME_ERR_FDE_ORDER"
+	fi
+	for pc in $((outer)) $((start)) $((start + size / 2)) $((start + size - 1)); do
+		pc=$(printf '0x%x' "$pc")
+		sf lookup "$in" "$pc" >"$tmp/want" 2>&1 || true
+		sf lookup "$out" "$pc" >"$tmp/got" 2>&1 || true
+		cmp -s "$tmp/got" "$tmp/want" ||
+			fail "$in nest: lookup $pc: $(cat "$tmp/got"), was $(cat "$tmp/want")"
+	done
+	grep -q " inside it" "$tmp/said" || fail "$in nest: $(cat "$tmp/said")"
+}
+
 # work has rows from the frame pointer, drap_fn FLEX rows.
 for in in "$fx/reencode/prog" "$tmp/prog.plain" "$tmp/prog.pcrel"; do
 	corrupt_case "$in" work
 done
 corrupt_case "$fx/v3-x86_64/exe" drap_fn
+for in in "$fx/reencode/prog" "$tmp/prog.plain"; do
+	nest_case "$in" work
+done
 
 exit $failed
