@@ -553,13 +553,17 @@ static int sframe_memo_find(struct unwind_user_sframe_mm *sm,
 	struct sframe_memo_frame f;
 	unsigned int seq, i;
 	bool found;
+	u8 next;
 
 	do {
 		seq = read_seqcount_begin(&sm->seq);
 		found = false;
 		if (state->topmost) {
-			for (i = 0; i < SFRAME_MM_SPANS; i++) {
-				const struct sframe_span *sp = &memo->spans[i];
+			/* Newest first: the rows sampled last are the likeliest. */
+			next = sm->span_next;
+			for (i = 1; i <= SFRAME_MM_SPANS; i++) {
+				const struct sframe_span *sp =
+					&memo->spans[(u8)(next - i) % SFRAME_MM_SPANS];
 
 				/* (An empty span holds no PC.) */
 				if (ip - sp->start < sp->end - sp->start) {
