@@ -44,27 +44,27 @@
  *
  * A profiled program's walks pass the same few return addresses again and
  * again, so each mm also remembers the frames it described (the memo:
- * callers' frame descriptions, or "outermost", by return address). The
- * topmost frame's PC is the sampled instruction, seldom the same twice but
- * mostly inside the same few rows (a function's body is one row after its
- * prologue), so for it the memo keeps the row's span: the PCs around it
- * that the function's row covers (sframe_lookup()'s span), cut to the
- * mapping it was found in and, since functions may nest, to the next
- * function's start, which only sorted sections give (unsorted ones keep
- * no spans). A walk asks the memo first, without a lock (a sequence
- * count; writers hold the table's spinlock): no mmap_lock, no VMA, no
- * section copy, no user read. The memo is never trusted across a
- * removal: removing any file
- * mapping (munmap, mremap, exit) or finding a section corrupt empties it
- * and advances its generation, and a frame is remembered only if the
- * generation is still the one seen when its section was found in the
- * table, so that no description made before a removal is added after it.
- * "No SFrame here" is remembered for a file's mapping (a library without a
- * section, a function without a row), not for memory without a file (a
- * JIT's may be replaced without a file mapping's removal). A program that
- * rewrites its own section after a walk keeps the walks of the section as
- * it was; user.c checks every frame as always. The knob "cache" (default on)
- * decides whether the memo is used.
+ * callers' frame descriptions, "outermost", or "no SFrame row: other
+ * methods", by return address). The topmost frame's PC is the sampled
+ * instruction, seldom the same twice but mostly inside the same few rows
+ * (a function's body is one row after its prologue), so for it the memo
+ * keeps the row's span: the PCs around it that the function's row covers
+ * (sframe_lookup()'s span), cut to the mapping it was found in and, since
+ * functions may nest, to the next function's start, which only sorted
+ * sections give (unsorted ones keep no spans); in a file mapping without a
+ * section, the whole mapping. A walk asks the memo first, without a lock
+ * (a sequence count; writers hold the table's spinlock): no mmap_lock, no
+ * VMA, no section copy, no user read. The memo is never trusted across a
+ * removal: removing any file mapping (munmap, mremap, exit) or finding a
+ * section corrupt empties it and advances its generation, and a frame is
+ * remembered only if the generation is still the one seen when its section
+ * was found in the table, so that no description made before a removal is
+ * added after it. "No SFrame here" is remembered for a file's mapping (a
+ * library without a section, a function without a row), not for memory
+ * without a file (a JIT's may be replaced without a file mapping's
+ * removal). A program that rewrites its own section after a walk keeps the
+ * walks of the section as it was; user.c checks every frame as always. The
+ * knob "cache" (default on) decides whether the memo is used.
  */
 #include <linux/elf.h>
 #include <linux/file.h>
@@ -100,7 +100,7 @@
 #define SFRAME_MAX_PHDRS	64
 /* Callers' frames remembered per mm, in pairs (a PC has two slots). */
 #define SFRAME_MM_RULES		128
-/* Topmost frames' rows remembered per mm, by span, replaced in turn. */
+/* Topmost frames' rows remembered per mm, by span: replaced in turn, asked newest first. */
 #define SFRAME_MM_SPANS		16
 
 /* Runtime switch, e.g. to compare with the frame-pointer walk. */
