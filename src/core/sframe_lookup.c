@@ -64,7 +64,10 @@ static SFRAME_ALWAYS_INLINE int window_at(const struct sframe_section *sec, stru
  * in each window decoded before the window moves on. (Inline in
  * sframe_lookup(): out of line, its own frame with the window in it would
  * sit on top of sframe_lookup()'s and deepen the deepest stack path of a
- * lookup, which a kernel caller pays for on its small stack.)
+ * lookup, which a kernel caller pays for on its small stack.) For the
+ * row's span, *@lo rises to the greatest start scanned (should rows be out
+ * of order, the span starts past every row the scan passed) and *@hi
+ * becomes the start of the row that stopped the scan, if one did.
  */
 static SFRAME_ALWAYS_INLINE int scan_fres(const struct sframe_section *sec,
 					  const struct sframe_fde *fde, uint32_t rel,
@@ -96,9 +99,7 @@ static SFRAME_ALWAYS_INLINE int scan_fres(const struct sframe_section *sec,
 					   SF_LOOKUP_ASSUME);
 			if (stop <= 0)
 				break;
-			/* Rows out of order: the span starts past every row scanned. */
-			if (start > *lo)
-				*lo = start;
+			*lo = start > *lo ? start : *lo;
 			best = q;
 			q += stop;
 		}
@@ -119,18 +120,44 @@ static SFRAME_ALWAYS_INLINE int scan_fres(const struct sframe_section *sec,
 				return ret;
 		}
 		/* All FREs read, or one past @rel: the scan is over. */
-		if (stop >= 0) {
-			if (stop == 0)
-				*hi = start;
+		if (stop >= 0)
 			break;
-		}
 		refilled = true;
 		ret = window_read(sec, &w, w.start + (uint64_t)(q - w.p));
 		if (ret)
 			return ret;
 	}
-	/* The last candidate decoded, if any (size 0: none). */
-	return fre->size ? 0 : -SFRAME_ERR_NOT_FOUND;
+	*hi = stop ? *hi : start;
+	return fre->size ? 0 : -SFRAME_ERR_NOT_FOUND;	/* size 0: no candidate decoded */
+}
+
+/*
+ * The row for offset @rel into the function (PCMASK: the block of @limit
+ * bytes; else @limit is the function's size) of @pc, and its span: lo <=
+ * rel < hi from the scan, bounded by the block and by the function's end
+ * (a PCMASK block may run past it), and short of 2^64.
+ */
+static SFRAME_ALWAYS_INLINE int scan_row(const struct sframe_section *sec,
+					 struct sframe_row *row, uint64_t pc,
+					 uint64_t rel, uint32_t limit)
+{
+	uint32_t lo = 0, hi = limit;
+	uint64_t room;
+	int ret;
+
+	/* fre.size 0 marks "no row decoded yet" for scan_fres(). */
+	row->fre.size = 0;
+	ret = scan_fres(sec, &row->fde, (uint32_t)rel, &row->fre, &lo, &hi);
+	if (ret)
+		return ret;
+	if (hi > limit)
+		hi = limit;
+	room = row->fde.func_size - (pc - row->fde.func_start);
+	if (hi - rel < room)
+		room = hi - rel;
+	row->span_start = pc - (rel - lo);
+	row->span_end = pc + room < pc ? SFRAME_UINT64_MAX : pc + room;
+	return 0;
 }
 
 /* Signed distance of @pc from the section start, modulo 2^64. */
@@ -407,9 +434,9 @@ static bool index_range(const struct sframe_section *sec, int64_t target, uint32
 
 int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_row *row)
 {
-	uint64_t rel, room;
+	uint64_t rel;
 	int64_t target;
-	uint32_t index = 0, base, n, lo, hi, limit;
+	uint32_t index = 0, base, n, limit;
 	bool sorted;
 	int ret;
 
@@ -458,24 +485,8 @@ int sframe_lookup(const struct sframe_section *sec, uint64_t pc, struct sframe_r
 		rel = (uint32_t)rel % (uint32_t)ret;
 		limit = (uint32_t)ret;
 	}
-
-	/* fre.size 0 marks "no row decoded yet" for scan_fres(). */
-	row->fre.size = 0;
-	lo = 0;
-	hi = limit;
-	ret = scan_fres(sec, &row->fde, (uint32_t)rel, &row->fre, &lo, &hi);
+	ret = scan_row(sec, row, pc, rel, limit);
 	if (ret)
 		return ret;
-	/*
-	 * lo <= rel < hi; the function's end bounds the span too (a PCMASK
-	 * block may run past it), and the span stops short of 2^64.
-	 */
-	if (hi > limit)
-		hi = limit;
-	room = row->fde.func_size - (pc - row->fde.func_start);
-	if (hi - rel < room)
-		room = hi - rel;
-	row->span_start = pc - (rel - lo);
-	row->span_end = pc + room < pc ? SFRAME_UINT64_MAX : pc + room;
 	return sf_decode_rules(sec, &row->fde, &row->fre, &row->rules, SF_LOOKUP_ASSUME);
 }
