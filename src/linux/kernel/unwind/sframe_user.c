@@ -408,6 +408,16 @@ out:
 	return ret;
 }
 
+/* Called with sm->lock held: the mapping @vma was seen in the table. */
+static void sframe_found_set(struct sframe_found *where,
+			     const struct unwind_user_sframe_mm *sm,
+			     const struct vm_area_struct *vma)
+{
+	where->gen = sm->gen;
+	where->vm_start = vma->vm_start;
+	where->vm_end = vma->vm_end;
+}
+
 /*
  * Remembers what was found, if the mapping of @ip is still the same; then
  * sets @where to the memo's generation and the mapping (else leaves it).
@@ -426,9 +436,7 @@ static void sframe_mod_add(struct mm_struct *mm, unsigned long ip,
 	vma = vma_lookup(mm, ip);
 	if (vma && vma->vm_file == file && vma_map_base(vma) == map_base) {
 		spin_lock(&sm->lock);
-		where->gen = sm->gen;
-		where->vm_start = vma->vm_start;
-		where->vm_end = vma->vm_end;
+		sframe_found_set(where, sm, vma);
 		if (!sframe_mod_find(sm, file, map_base)) {
 			m = sframe_mod_victim(sm);
 			sframe_mod_drop_index(m);
@@ -486,9 +494,7 @@ sframe_mod_get(struct mm_struct *mm, unsigned long ip, struct sframe_section *se
 		spin_lock(&sm->lock);
 		m = sframe_mod_find(sm, file, map_base);
 		if (m) {
-			where->gen = sm->gen;
-			where->vm_start = vma->vm_start;
-			where->vm_end = vma->vm_end;
+			sframe_found_set(where, sm, vma);
 			m->last_use = ++sm->clock;
 			state = m->state;
 			if (state == SFRAME_MOD_OK) {
